@@ -1,0 +1,36 @@
+// Every default of the service in one place, each with the reason it has its value.
+// Configuration (src/config.ts) reads the environment and falls back to these.
+
+export const defaults = {
+  /** HTTP port of the gateway. */
+  port: 3000,
+  /** Where the SQLite store and generated files live; git-ignored. */
+  dataDir: './data',
+  /** Seed of the simulated world: the same seed gives the same stays, names and prices. */
+  simSeed: 42,
+  /** Stays in the default simulated world (issue 2 asks for at least 150,000). */
+  simStays: 160_000,
+  /** Records per content-feed page asked of a supplier during ingestion. */
+  feedPageSize: 2_000,
+  /** Deadline for one content-feed page: feeds are big, but a hung supplier must not hang boot. */
+  feedPageTimeoutMs: 30_000,
+
+  /** Search radius in metres when `lat`/`lng` or `address` is given without `radius` (spec). */
+  radiusMeters: 10_000,
+  pageSize: 10,
+  maxPageSize: 100,
+  maxHotelIds: 100,
+  /** `meta.total` saturates here on broad static viewports (spec: "about 100,000"). */
+  totalCap: 100_000,
+  /**
+   * Ranking prior (DESIGN decision 10): a Bayesian average pulls a rating backed by few reviews
+   * towards the global mean, so 10/10 from 2 reviews does not outrank 9.1 from 3,000.
+   */
+  rankPriorCount: 50,
+  rankPriorMean: 7.5,
+
+  /** Entity resolution: listings further apart than this are never the same property. */
+  mergeMaxDistanceMeters: 150,
+  /** Entity resolution: minimum name similarity (0..1) for two nearby listings to merge. */
+  mergeMinNameSimilarity: 0.5,
+} as const;

@@ -1,0 +1,45 @@
+import type { HotelIdRef, Stay, StayType, SupplierId } from '../types.ts';
+
+/** What the in-memory index needs of one stay: the filter columns, no display text. */
+export interface IndexRow {
+  idx: number;
+  /** Position in the global ranking (0 = best), computed at ingest: see inventory/rank-stays.ts. */
+  rank: number;
+  lat: number;
+  lng: number;
+  /** Resolution-15 H3 cell, hex string. */
+  h3: string;
+  type: StayType;
+  suppliers: SupplierId[];
+  /** averageRating.hotelStars */
+  stars: number | null;
+  /** averageRating.value (1-10) */
+  rating: number;
+  /** averageRating.count */
+  reviewCount: number;
+  /** Name folded for search: lower case, accents removed (see inventory/normalize-name.ts). */
+  searchName: string;
+}
+
+/**
+ * Where the gateway keeps what it ingested. SQLite is the embedded default; PostgreSQL joins it
+ * for scale-out, so every method is async even where SQLite would not need it. Each
+ * implementation runs the same contract suite (store/store-contract.ts).
+ */
+export interface Store {
+  /** Version label of the ingested inventory, or null when nothing was ingested yet. */
+  inventoryVersion(): Promise<string | null>;
+  /** Replaces the whole inventory in one transaction; stays carry dense idx 0..n-1. */
+  replaceInventory(stays: Stay[], version: string): Promise<void>;
+  /** Every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */
+  indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
+  /** Full stays for the given idx values, in the order asked; unknown idx are skipped. */
+  getStays(idxs: readonly number[]): Promise<Stay[]>;
+  /**
+   * Resolves `hotelids` entries: for each ref, the idx of every stay it names. A bare id matches
+   * a service id or any supplier's id (id spaces overlap, so several stays may match); a
+   * prefixed id matches that supplier's listing only.
+   */
+  resolveHotelIds(refs: readonly HotelIdRef[]): Promise<number[][]>;
+  close(): Promise<void>;
+}

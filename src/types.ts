@@ -1,0 +1,103 @@
+// Domain types shared by every layer. Imports nothing; everything may import it.
+
+export const SUPPLIER_IDS = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const;
+export type SupplierId = (typeof SUPPLIER_IDS)[number];
+
+export function isSupplierId(value: string): value is SupplierId {
+  return (SUPPLIER_IDS as readonly string[]).includes(value);
+}
+
+/** The spec's concrete non-hotel types, in its order. `rental` means any of these. */
+export const RENTAL_TYPES = [
+  'palace', 'lodge', 'agritourism', 'riad', 'ryokan', 'villa', 'resort', 'pension',
+  'bed_and_breakfast', 'apartment', 'private_vacation_home', 'bungalow', 'tourist',
+  'all_inclusive', 'hostel', 'farm_stay', 'cabin', 'residence', 'house', 'condo', 'chalet',
+  'country_house', 'aparthotel', 'cottage',
+] as const;
+export type RentalType = (typeof RENTAL_TYPES)[number];
+
+/** Normalised category of a stay: what the `type` filter matches. */
+export const STAY_TYPES = ['hotel', ...RENTAL_TYPES] as const;
+export type StayType = (typeof STAY_TYPES)[number];
+
+export interface Coordinates {
+  lat: number;
+  lng: number;
+}
+
+export interface Rating {
+  /** Guest rating on a 1-10 scale. */
+  value: number;
+  /** Star class 0-5 (half stars allowed), null when the property has none. */
+  hotelStars: number | null;
+  /** Number of reviews behind `value`. */
+  count: number;
+}
+
+export interface Capacity {
+  guests: number;
+  bedrooms: number | null;
+  beds: number | null;
+  /** May be fractional (0.5 = a half bathroom). */
+  bathrooms: number;
+}
+
+export interface Policies {
+  instantBook: boolean;
+  freeCancellation: boolean;
+}
+
+export interface Media {
+  thumbnail: string;
+  logoSquare: string;
+}
+
+/** One supplier's listing of a property, after its adapter normalised the feed record. */
+export interface Listing {
+  supplier: SupplierId;
+  /** The supplier's own id for the property (bare, as the supplier writes it). */
+  supplierStayId: string;
+  name: string;
+  /** Free-form display label from the supplier ("Boutique hotel", "Entire villa"). */
+  typeLabel: string;
+  /** Normalised category. */
+  type: StayType;
+  address: string;
+  lat: number;
+  lng: number;
+  rating: Rating;
+  capacity: Capacity;
+  policies: Policies;
+  media: Media;
+}
+
+/**
+ * A stay as the gateway knows it: one property, merged from the listings of every supplier
+ * that sells it (at most one listing per supplier).
+ */
+export interface Stay {
+  /** Position in the store and in the in-memory index: 0..n-1, dense. */
+  idx: number;
+  /** The service id, stable across re-ingests of the same feeds. */
+  id: string;
+  name: string;
+  type: StayType;
+  typeLabel: string;
+  address: string;
+  lat: number;
+  lng: number;
+  /** Resolution-15 H3 cell of (lat, lng), hex string, computed at ingest. */
+  h3: string;
+  capacity: Capacity;
+  /** Review-count-weighted average over the listings (the spec's `averageRatings`). */
+  averageRating: Rating;
+  /** Ordered by SUPPLIER_IDS. */
+  listings: Listing[];
+}
+
+/** A `hotelids` entry once parsed: `supplier` is set for `<supplier>:<id>` entries. */
+export interface HotelIdRef {
+  raw: string;
+  supplier: SupplierId | null;
+  id: string;
+}
