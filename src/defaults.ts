@@ -29,8 +29,17 @@ export const defaults = {
   rankPriorCount: 50,
   rankPriorMean: 7.5,
 
+  /**
+   * Full stays cached in memory in front of the store (inventory/stay-cache.ts). Pages of popular
+   * areas repeat; 20,000 stays of ~1.5 KB each is ~30 MB.
+   */
+  stayCacheSize: 20_000,
+
   /** Entity resolution: listings further apart than this are never the same property. */
   mergeMaxDistanceMeters: 150,
   /** Entity resolution: minimum name similarity (0..1) for two nearby listings to merge. */
   mergeMinNameSimilarity: 0.5,
+
+  /** Rows per batch when the index is loaded from the store: big enough to amortise a query, small enough to stream. */
+  indexRowsBatchSize: 20_000,
 } as const;

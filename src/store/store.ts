@@ -17,8 +17,17 @@ export interface IndexRow {
   rating: number;
   /** averageRating.count */
   reviewCount: number;
-  /** Name folded for search: lower case, accents removed (see inventory/normalize-name.ts). */
+  /** Name folded for search: foldText(name) (fold-text.ts): lower case, accents and punctuation removed. */
   searchName: string;
+}
+
+/**
+ * A stay with its global rank, as ingestion hands it to the store. The rank travels beside the
+ * Stay rather than in it: it is an index column (IndexRow.rank), not something a result shows.
+ */
+export interface RankedStay extends Stay {
+  /** Position in the global ranking (0 = best), dense 0..n-1: see inventory/rank-stays.ts. */
+  rank: number;
 }
 
 /**
@@ -29,8 +38,8 @@ export interface IndexRow {
 export interface Store {
   /** Version label of the ingested inventory, or null when nothing was ingested yet. */
   inventoryVersion(): Promise<string | null>;
-  /** Replaces the whole inventory in one transaction; stays carry dense idx 0..n-1. */
-  replaceInventory(stays: Stay[], version: string): Promise<void>;
+  /** Replaces the whole inventory in one transaction; stays carry dense idx 0..n-1 and rank 0..n-1. */
+  replaceInventory(stays: readonly RankedStay[], version: string): Promise<void>;
   /** Every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */
   indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
   /** Full stays for the given idx values, in the order asked; unknown idx are skipped. */

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { defaults } from './defaults.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Public base URL for links; null = the request's own scheme and host. */
+  publicUrl: string | null;
+  /** Base URLs of the four suppliers; null = start the simulated suppliers. */
+  supplierUrls: Record<SupplierId, string> | null;
+  sim: { seed: number; stays: number };
+  logLevel: string;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
+  return value;
+}
+
+/**
+ * Configuration from the environment (documented in the README). The supplier registry is
+ * configuration: STAYGATE_SUPPLIER_A_URL ... _D_URL point the adapters at real endpoints; when
+ * none is set the simulated suppliers are started.
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const urls = SUPPLIER_IDS.map((id) => env[`STAYGATE_${id.toUpperCase()}_URL`]);
+  const given = urls.filter((u) => u !== undefined && u !== '');
+  if (given.length > 0 && given.length < SUPPLIER_IDS.length) {
+    throw new Error('Set all four STAYGATE_SUPPLIER_<A..D>_URL variables, or none to use the simulated suppliers');
+  }
+  return {
+    port: int(env, 'PORT', defaults.port),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.STAYGATE_DATA_DIR || defaults.dataDir),
+    publicUrl: env.STAYGATE_PUBLIC_URL ? env.STAYGATE_PUBLIC_URL.replace(/\/+$/, '') : null,
+    supplierUrls: given.length === 0 ? null : Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>,
+    sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,114 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { ApiError, type ErrorCode } from '../errors/api-error.ts';
+import { errorBody, toApiError } from './error-body.ts';
+import { requestIdOf } from './request-id.ts';
+import type { RouteContext, Services } from './route-context.ts';
+import { registerV3Routes } from './v3/v3-routes.ts';
+
+export interface HttpAppOptions {
+  /** The loaded services, or null while the inventory is being loaded. */
+  services: () => Services | null;
+  now: () => Date;
+  /** Public base URL for links (e.g. https://api.example.com); by default the request's own host. */
+  publicUrl: string | null;
+  logger: FastifyServerOptions['logger'];
+}
+
+// Every route is a GET; other methods on a known path are a 405 with an Allow header.
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const KEY_PARAM = /([?&]key=)[^&]*/gi;
+
+/** Redacts `key=` values: an API key must never reach a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(KEY_PARAM, '$1[REDACTED]');
+}
+
+export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      ...(typeof options.logger === 'object' ? options.logger : {}),
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      },
+    },
+    genReqId: requestIdOf,
+    disableRequestLogging: options.logger === false,
+    // Malformed requests that never reach routing (bad framing, oversized headers or URL) still
+    // get the JSON error body; Node would otherwise answer a bare 400.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (!socket.writable) return;
+      const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_ERROR';
+      const apiError = new ApiError(code, code === 'HEADERS_TOO_LARGE' ? 'The request line or headers are too large' : 'The request could not be parsed as HTTP');
+      const requestId = crypto.randomUUID();
+      const body = JSON.stringify(errorBody(apiError, requestId));
+      socket.end(
+        `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
+
+  // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
+  const getRoutes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.push(route.url);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500 && apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+    reply.code(apiError.statusCode).headers(apiError.headers).send(errorBody(apiError, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ApiError('NOT_FOUND', `No route for ${request.method} ${redactUrl(request.url.split('?')[0])}`);
+    reply.code(404).send(errorBody(error, request.id));
+  });
+
+  const context: RouteContext = {
+    services() {
+      const services = options.services();
+      if (services === null) throw new ApiError('NOT_READY', 'The inventory is still loading; retry shortly', { headers: { 'Retry-After': '5' } });
+      return services;
+    },
+    now: options.now,
+    urlOf(request) {
+      const q = request.url.indexOf('?');
+      return {
+        base: options.publicUrl ?? `${request.protocol}://${request.host}`,
+        path: q < 0 ? request.url : request.url.slice(0, q),
+        rawQuery: q < 0 ? '' : request.url.slice(q + 1),
+      };
+    },
+  };
+
+  app.get('/health', async (_request, reply) => {
+    const services = options.services();
+    if (services === null) {
+      const error = new ApiError('NOT_READY', 'The index is being built');
+      return reply.code(503).header('Retry-After', '5').send(errorBody(error, _request.id));
+    }
+    return { status: 'ok', stays: services.inventory.stays, inventoryVersion: services.inventory.version };
+  });
+  registerV3Routes(app, context);
+
+  for (const url of getRoutes.splice(0)) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      handler: async (request, reply) => {
+        const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
+        return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+      },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,57 @@
+import type { SupplierId } from '../types.ts';
+import type { LinkParams } from './search-params.ts';
+
+export interface Href {
+  href: string;
+}
+
+export interface PageLinks {
+  self: Href;
+  first: Href;
+  prev?: Href;
+  next?: Href;
+}
+
+/**
+ * `_links` for a paginated search: absolute URLs carrying the request's own query with `page`
+ * replaced. The `key` parameter is dropped: a link is often logged or shared, a key must not be.
+ */
+export function pageLinks(base: string, path: string, rawQuery: string, page: number, hasMore: boolean): PageLinks {
+  const params = new URLSearchParams(rawQuery);
+  params.delete('key');
+  const at = (p: number): Href => {
+    params.set('page', String(p));
+    return { href: `${base}${path}?${params.toString()}` };
+  };
+  const links: PageLinks = { self: at(page), first: at(1) };
+  if (page > 1) links.prev = at(page - 1);
+  if (hasMore) links.next = at(page + 1);
+  return links;
+}
+
+/** The request's URL without `key`, for versions whose `_links` has only `self`. */
+export function selfLink(base: string, path: string, rawQuery: string): Href {
+  const params = new URLSearchParams(rawQuery);
+  params.delete('key');
+  const query = params.toString();
+  return { href: `${base}${path}${query === '' ? '' : `?${query}`}` };
+}
+
+export interface Deeplinks {
+  /** Top-level `url` of a stay: the gateway picks the supplier (DESIGN decision 7). */
+  stay(id: string): string;
+  /** A supplier entry's `link`. */
+  supplier(supplier: SupplierId, supplierStayId: string): string;
+}
+
+/** Deeplinks through the gateway's `/go` redirects, carrying the effective `aid` and `campaign`. */
+export function deeplinks(base: string, link: LinkParams): Deeplinks {
+  const params = new URLSearchParams();
+  if (link.aid !== null) params.set('aid', link.aid);
+  if (link.campaign !== null) params.set('campaign', link.campaign);
+  const query = params.size > 0 ? `?${params.toString()}` : '';
+  return {
+    stay: (id) => `${base}/go/${encodeURIComponent(id)}${query}`,
+    supplier: (supplier, supplierStayId) => `${base}/go/${supplier}/${encodeURIComponent(supplierStayId)}${query}`,
+  };
+}

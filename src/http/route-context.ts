@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import type { Search } from '../search/search.ts';
+
+/** What the service offers once its inventory is loaded. */
+export interface Services {
+  search: Search;
+  inventory: { stays: number; version: string };
+}
+
+/** What every route module receives from the HTTP app. */
+export interface RouteContext {
+  /** The loaded services; throws a 503 NOT_READY ApiError while the index is being built. */
+  services(): Services;
+  /** The clock, injected so that date rules are testable. */
+  now(): Date;
+  /** The public base URL (no trailing slash), path and raw query string of a request. */
+  urlOf(request: FastifyRequest): { base: string; path: string; rawQuery: string };
+}

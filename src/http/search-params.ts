@@ -1,0 +1,249 @@
+import type { Static } from '@sinclair/typebox';
+import { isValidCell } from 'h3-js';
+import { Violations } from '../errors/api-error.ts';
+import { foldText } from '../fold-text.ts';
+import type { LocationQuery, SearchQuery, StayDates } from '../search/search-query.ts';
+import { RENTAL_TYPES, STAY_TYPES, isSupplierId, type HotelIdRef, type StayType, type SupplierId } from '../types.ts';
+import { defaults } from '../defaults.ts';
+import type { unifiedQuerySchema } from './unified-query-schema.ts';
+
+type UnifiedParams = Partial<Static<typeof unifiedQuerySchema>>;
+
+/** What a presenter needs besides the search result: the partner's link parameters. */
+export interface LinkParams {
+  aid: string | null;
+  campaign: string | null;
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Milliseconds at UTC midnight of a real calendar date, or null ("2026-02-30" is not one). */
+export function parseCalendarDate(text: string): number | null {
+  const m = ISO_DATE.exec(text);
+  if (m === null) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : null;
+}
+
+function utcMidnight(now: Date): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+}
+
+/**
+ * DESIGN decision 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a real date before today
+ * (UTC), more than two years ahead, a checkout not after the checkin, or one date without the
+ * other -> VALIDATION_ERROR.
+ */
+export function parseStayDates(checkin: string | undefined, checkout: string | undefined, now: Date, v: Violations): StayDates | null {
+  const today = utcMidnight(now);
+  const twoYears = Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate());
+  const read = (param: string, text: string | undefined): number | null => {
+    if (text === undefined) return null;
+    const ms = parseCalendarDate(text);
+    if (ms === null) {
+      v.add(param, `${param} must be a real calendar date written YYYY-MM-DD`, 'INVALID_DATE_FORMAT');
+      return null;
+    }
+    if (ms < today) v.add(param, `${param} must be today or later`);
+    else if (ms > twoYears) v.add(param, `${param} must be at most two years ahead`);
+    return ms;
+  };
+  const inMs = read('checkin', checkin);
+  const outMs = read('checkout', checkout);
+  if ((checkin === undefined) !== (checkout === undefined)) {
+    const missing = checkin === undefined ? 'checkin' : 'checkout';
+    v.add(missing, 'checkin and checkout must be given together');
+    return null;
+  }
+  if (inMs === null || outMs === null) return null;
+  if (outMs <= inMs) {
+    v.add('checkout', 'checkout must be after checkin');
+    return null;
+  }
+  return { checkin: checkin!, checkout: checkout!, nights: Math.round((outMs - inMs) / DAY_MS) };
+}
+
+function splitList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function parseProviders(values: string[] | undefined, v: Violations): SupplierId[] | null {
+  if (values === undefined) return null;
+  const providers = new Set<SupplierId>();
+  for (const value of values.flatMap(splitList)) {
+    const id = value.toLowerCase();
+    if (isSupplierId(id)) providers.add(id);
+    else if (!v.has('provider')) v.add('provider', `unknown provider "${value}"; expected supplier_a, supplier_b, supplier_c or supplier_d`);
+  }
+  return providers.size > 0 ? [...providers] : null;
+}
+
+function parseTypes(text: string | undefined, v: Violations): StayType[] | null {
+  if (text === undefined) return null;
+  const types = new Set<StayType>();
+  for (const value of splitList(text)) {
+    const t = value.toLowerCase();
+    if (t === 'rental') for (const r of RENTAL_TYPES) types.add(r); // rental absorbs the concrete rental types
+    else if ((STAY_TYPES as readonly string[]).includes(t)) types.add(t as StayType);
+    else v.add('type', `unknown type "${value}"; expected hotel, rental or one of ${RENTAL_TYPES.join(', ')}`);
+  }
+  return types.size > 0 ? [...types] : null;
+}
+
+function parseHotelIds(text: string | undefined, v: Violations): HotelIdRef[] | null {
+  if (text === undefined) return null;
+  const entries = splitList(text);
+  if (entries.length > defaults.maxHotelIds) {
+    v.add('hotelids', `hotelids holds ${entries.length} entries; at most ${defaults.maxHotelIds} are allowed`);
+    return null;
+  }
+  const refs: HotelIdRef[] = [];
+  for (const raw of entries) {
+    const colon = raw.indexOf(':');
+    if (colon < 0) {
+      refs.push({ raw, supplier: null, id: raw });
+      continue;
+    }
+    const prefix = raw.slice(0, colon).toLowerCase();
+    const id = raw.slice(colon + 1);
+    if (!isSupplierId(prefix)) v.add('hotelids', `unknown prefix "${raw.slice(0, colon)}" in "${raw}"; expected a supplier identifier`);
+    else if (id === '') v.add('hotelids', `"${raw}" has no id after its prefix`);
+    else refs.push({ raw, supplier: prefix, id });
+  }
+  return entries.length > 0 ? refs : null;
+}
+
+function parseLocation(p: UnifiedParams, v: Violations): LocationQuery | null {
+  const radius = p.radius ?? defaults.radiusMeters;
+  const boxKeys = ['nelat', 'nelng', 'swlat', 'swlng'] as const;
+  const given = boxKeys.filter((k) => p[k] !== undefined || v.has(k));
+  if (given.length > 0) {
+    const missing = boxKeys.filter((k) => !given.includes(k));
+    if (missing.length > 0) {
+      for (const k of missing) v.add(k, `a bounding box needs all of nelat, nelng, swlat, swlng; ${k} is missing`);
+      return null;
+    }
+    if (boxKeys.some((k) => v.has(k))) return null;
+    if (p.nelat! < p.swlat!) {
+      v.add('nelat', 'nelat must not be south of swlat');
+      return null;
+    }
+    // nelng < swlng is a box across the antimeridian, which is legal.
+    return { kind: 'box', south: p.swlat!, west: p.swlng!, north: p.nelat!, east: p.nelng! };
+  }
+  const hasLat = p.lat !== undefined || v.has('lat');
+  const hasLng = p.lng !== undefined || v.has('lng');
+  if (hasLat || hasLng) {
+    if (!hasLat) v.add('lat', 'lat must be given with lng');
+    if (!hasLng) v.add('lng', 'lng must be given with lat');
+    if (p.lat === undefined || p.lng === undefined) return null;
+    return { kind: 'point', lat: p.lat, lng: p.lng, radius };
+  }
+  if (p.address !== undefined) {
+    if (p.address.trim() === '') {
+      v.add('address', 'address is empty');
+      return null;
+    }
+    return { kind: 'address', address: p.address.trim(), radius };
+  }
+  return null;
+}
+
+function parseChildrenAges(text: string | undefined, children: number, v: Violations): number[] | null {
+  if (text === undefined) return null;
+  const parts = text.split(',').map((s) => s.trim());
+  const ages = parts.map((s) => (/^\d{1,2}$/.test(s) ? Number(s) : NaN));
+  if (ages.some((a) => !(a >= 0 && a <= 17))) {
+    v.add('childrenAges', 'childrenAges must be comma-separated whole ages from 0 to 17');
+    return null;
+  }
+  if (ages.length !== children) {
+    v.add('childrenAges', `childrenAges lists ${ages.length} ages but children is ${children}; give one age per child`);
+    return null;
+  }
+  return ages;
+}
+
+function parsePrecision(text: string | undefined): number | null {
+  return text === undefined ? null : Number(text.replace(/^[rR]/, ''));
+}
+
+/**
+ * The unified (v2/v3) parameters as a SearchQuery, adding every rule that a type and a range
+ * cannot say. Violations are collected, never thrown here, so one 400 lists them all.
+ */
+export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): SearchQuery {
+  const providers = parseProviders(p.provider, v);
+  const hotelIds = parseHotelIds(p.hotelids, v);
+  const location = parseLocation(p, v);
+  const types = parseTypes(p.type, v);
+  const cluster = p.cluster ?? 'false';
+
+  if (hotelIds !== null && providers !== null && providers.length > 1) {
+    v.add('provider', 'with hotelids, provider may name only one supplier');
+  }
+
+  let hotelSearch: string[] | null = null;
+  if (p.hotelsearch !== undefined) {
+    hotelSearch = foldText(p.hotelsearch).split(' ').filter((t) => t !== '');
+    if (hotelSearch.length === 0) v.add('hotelsearch', 'hotelsearch has no letters or digits to search for');
+    if (hotelIds !== null) v.add('hotelsearch', 'hotelsearch cannot be combined with hotelids');
+    const boxGiven = ['nelat', 'nelng', 'swlat', 'swlng'].some((k) => p[k as keyof UnifiedParams] !== undefined);
+    if (boxGiven) v.add('hotelsearch', 'hotelsearch cannot be combined with a bounding box; use address or lat/lng');
+    else if (p.address !== undefined && (p.lat !== undefined || p.lng !== undefined)) {
+      v.add('hotelsearch', 'hotelsearch needs exactly one location method: address, or lat/lng');
+    }
+    if (cluster !== 'false') v.add('cluster', 'hotelsearch cannot be combined with clustering');
+    if (types !== null && (types.length !== 1 || types[0] !== 'hotel')) v.add('type', 'with hotelsearch, type may only be hotel');
+  }
+
+  const locationParams = ['address', 'lat', 'lng', 'nelat', 'nelng', 'swlat', 'swlng'];
+  if (location === null && hotelIds === null && !locationParams.some((k) => v.has(k))) {
+    v.add('location', 'give a location: address, lat and lng, or nelat, nelng, swlat and swlng (or hotelids)', 'LOCATION_REQUIRED');
+  }
+
+  const children = p.children ?? 0;
+  const childrenAges = parseChildrenAges(p.childrenAges, children, v);
+  const dates = parseStayDates(p.checkin, p.checkout, now, v);
+
+  let currency = 'USD';
+  if (p.currency !== undefined) {
+    currency = p.currency.toUpperCase();
+    if (!CURRENCIES.has(currency)) v.add('currency', `currency "${p.currency}" is not an ISO 4217 code`);
+  }
+  if (p.lang !== undefined && LANGUAGES.of(p.lang.toLowerCase()) === undefined) {
+    v.add('lang', `lang "${p.lang}" is not an ISO 639-1 language code`);
+  }
+  if (p.min !== undefined && p.max !== undefined && p.min > p.max) v.add('min', 'min must not exceed max');
+  if (p.cell !== undefined && !isValidCell(p.cell.toLowerCase())) v.add('cell', `cell "${p.cell}" is not an H3 cell index`);
+
+  return {
+    location: hotelIds !== null ? null : location,
+    hotelIds,
+    providers,
+    types: hotelSearch !== null ? ['hotel'] : types,
+    hotelSearch,
+    minStars: p.minstarrating ?? 0,
+    minGuestRating: p.minguestrating ?? 0,
+    minRatingCount: p.minratingcount ?? 0,
+    page: Math.max(1, p.page ?? 1),
+    pageSize: p.pageSize ?? defaults.pageSize,
+    dates,
+    occupancy: { adults: p.adults ?? 2, children, childrenAges, rooms: p.rooms ?? 1 },
+    currency,
+    minPrice: p.min ?? null,
+    maxPrice: p.max ?? null,
+    cluster,
+    precision: parsePrecision(p.precision),
+    cell: p.cell?.toLowerCase() ?? null,
+  };
+}
+
+export function linkParams(p: UnifiedParams): LinkParams {
+  return { aid: p.aid ?? null, campaign: p.campaign ?? null };
+}

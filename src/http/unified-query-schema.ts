@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import { CLUSTER_MODES } from '../search/search-query.ts';
+
+// The v2/v3 (unified) search query as the spec's v3 table gives it. Numbers arrive as strings and are converted;
+// rules that need more than a type and a range live in search-params.ts.
+const coordinate = (limit: number) =>
+  Type.Number({ minimum: -limit, maximum: limit, description: `a number from -${limit} to ${limit}` });
+
+export const unifiedQuerySchema = Type.Object({
+  provider: Type.Array(Type.String(), { description: 'supplier identifiers, comma-separated or repeated' }),
+  address: Type.String({ maxLength: 300, description: 'a place or address of at most 300 characters' }),
+  lat: coordinate(90),
+  lng: coordinate(180),
+  radius: Type.Integer({ minimum: 1, maximum: 20_000_000, description: 'an integer number of metres above 0' }),
+  nelat: coordinate(90),
+  nelng: coordinate(180),
+  swlat: coordinate(90),
+  swlng: coordinate(180),
+  hotelids: Type.String({ maxLength: 10_000, description: 'comma-separated ids' }),
+  hotelsearch: Type.String({ maxLength: 100, description: 'a hotel name of at most 100 characters' }),
+  type: Type.String({ maxLength: 1_000, description: 'comma-separated stay types' }),
+  checkin: Type.String(),
+  checkout: Type.String(),
+  adults: Type.Integer({ minimum: 1, maximum: 30, description: 'an integer from 1 to 30' }),
+  children: Type.Integer({ minimum: 0, maximum: 20, description: 'an integer from 0 to 20' }),
+  childrenAges: Type.String({ maxLength: 200 }),
+  rooms: Type.Integer({ minimum: 1, maximum: 10, description: 'an integer from 1 to 10' }),
+  min: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'a per-night USD amount of at least 0' }),
+  max: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'a per-night USD amount of at least 0' }),
+  currency: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'an ISO 4217 currency code' }),
+  minstarrating: Type.Number({ minimum: 0, maximum: 5, description: 'a number from 0 to 5' }),
+  minguestrating: Type.Number({ minimum: 0, maximum: 10, description: 'a number from 0 to 10' }),
+  minratingcount: Type.Integer({ minimum: 0, description: 'an integer of at least 0' }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' }),
+  page: Type.Integer({ maximum: 1_000_000, description: 'an integer page number' }),
+  lang: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'an ISO 639-1 two-letter language code' }),
+  aid: Type.String({ maxLength: 128, description: 'an affiliate id of at most 128 characters' }),
+  campaign: Type.String({ maxLength: 128, description: 'a campaign label of at most 128 characters' }),
+  cluster: Type.Union(CLUSTER_MODES.map((m) => Type.Literal(m)), { description: `one of ${CLUSTER_MODES.join(', ')}` }),
+  precision: Type.String({ pattern: '^[rR]?([0-9]|1[0-5])$', description: 'an H3 resolution from 0 to 15 (r0 to r15)' }),
+  cell: Type.String({ maxLength: 20 }),
+  key: Type.String(),
+});

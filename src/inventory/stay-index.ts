@@ -1,0 +1,147 @@
+import KDBush from 'kdbush';
+import type { IndexRow } from '../store/store.ts';
+import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
+
+/** Sentinel in the `stars` column for a stay without a star class. */
+export const NO_STARS = 255;
+
+const TYPE_CODE = new Map<StayType, number>(STAY_TYPES.map((t, i) => [t, i]));
+const SUPPLIER_BIT = new Map<SupplierId, number>(SUPPLIER_IDS.map((s, i) => [s, 1 << i]));
+
+/** Bit mask of the given suppliers, in the layout of the `suppliers` column. */
+export function supplierMask(suppliers: readonly SupplierId[]): number {
+  let mask = 0;
+  for (const s of suppliers) mask |= SUPPLIER_BIT.get(s) ?? 0;
+  return mask;
+}
+
+/** Code of a stay type in the `type` column. */
+export function typeCode(type: StayType): number {
+  return TYPE_CODE.get(type)!;
+}
+
+/**
+ * Every stay held in memory as columns of typed arrays, addressed by the stay's `idx`, plus a
+ * kd-tree over (lng, lat). Display text stays in the store: a page of results fetches its ten
+ * stays by idx, so the index costs tens of bytes per stay, not kilobytes.
+ */
+export interface StayIndex {
+  readonly size: number;
+  readonly lat: Float64Array;
+  readonly lng: Float64Array;
+  /** Resolution-15 H3 cell split into its high and low 32 bits. */
+  readonly h3Hi: Uint32Array;
+  readonly h3Lo: Uint32Array;
+  /** Position of the stay's type in STAY_TYPES. */
+  readonly type: Uint8Array;
+  /** Bit i set when SUPPLIER_IDS[i] sells the stay. */
+  readonly suppliers: Uint8Array;
+  /** Star class in half stars (0-10), NO_STARS when none. */
+  readonly stars: Uint8Array;
+  /** Guest rating in tenths (10-100). */
+  readonly rating: Uint8Array;
+  readonly reviewCount: Uint32Array;
+  /** Global rank, 0 = best (ranking is decided at ingest). */
+  readonly rank: Uint32Array;
+  /** Inverse of `rank`: the idx of the stay at each rank, so sorting ranks sorts stays. */
+  readonly byRank: Uint32Array;
+  /** idx of every stay inside the box; a west edge east of the east edge crosses the antimeridian. */
+  inBox(south: number, west: number, north: number, east: number): number[];
+  /** Whether the stay's folded name contains every one of the folded tokens. */
+  nameHasAll(idx: number, tokens: readonly string[]): boolean;
+}
+
+const INITIAL_CAPACITY = 1 << 16;
+
+function grow<T extends Float64Array | Uint32Array | Uint8Array>(array: T, capacity: number): T {
+  const next = new (array.constructor as new (n: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+/** Builds the index from the store's rows (in idx order, batched). */
+export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promise<StayIndex> {
+  let capacity = INITIAL_CAPACITY;
+  let lat = new Float64Array(capacity);
+  let lng = new Float64Array(capacity);
+  let h3Hi = new Uint32Array(capacity);
+  let h3Lo = new Uint32Array(capacity);
+  let type = new Uint8Array(capacity);
+  let suppliers = new Uint8Array(capacity);
+  let stars = new Uint8Array(capacity);
+  let rating = new Uint8Array(capacity);
+  let reviewCount = new Uint32Array(capacity);
+  let rank = new Uint32Array(capacity);
+  const names: string[] = [];
+  let n = 0;
+
+  for await (const rows of batches) {
+    if (n + rows.length > capacity) {
+      while (n + rows.length > capacity) capacity *= 2;
+      lat = grow(lat, capacity); lng = grow(lng, capacity);
+      h3Hi = grow(h3Hi, capacity); h3Lo = grow(h3Lo, capacity);
+      type = grow(type, capacity); suppliers = grow(suppliers, capacity);
+      stars = grow(stars, capacity); rating = grow(rating, capacity);
+      reviewCount = grow(reviewCount, capacity); rank = grow(rank, capacity);
+    }
+    for (const row of rows) {
+      if (row.idx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${row.idx}`);
+      lat[n] = row.lat;
+      lng[n] = row.lng;
+      // A res-15 cell is 15 hex digits: the low 8 fit a uint32, the high 7 too.
+      h3Hi[n] = parseInt(row.h3.slice(0, -8), 16);
+      h3Lo[n] = parseInt(row.h3.slice(-8), 16);
+      type[n] = typeCode(row.type);
+      suppliers[n] = supplierMask(row.suppliers);
+      stars[n] = row.stars === null ? NO_STARS : Math.round(row.stars * 2);
+      rating[n] = Math.round(row.rating * 10);
+      reviewCount[n] = row.reviewCount;
+      rank[n] = row.rank;
+      names.push(row.searchName);
+      n++;
+    }
+  }
+
+  // Names live in one string with offsets: a million small strings would cost more than the rest.
+  const nameOffsets = new Uint32Array(n + 1);
+  let offset = 0;
+  for (let i = 0; i < n; i++) {
+    nameOffsets[i] = offset;
+    offset += names[i].length + 1;
+  }
+  nameOffsets[n] = offset;
+  const nameText = names.join('\n') + '\n';
+  names.length = 0;
+
+  const tree = new KDBush(Math.max(n, 1));
+  for (let i = 0; i < n; i++) tree.add(lng[i], lat[i]);
+  if (n === 0) tree.add(0, 0); // KDBush needs one point; idx 0 of an empty index is never returned below
+  tree.finish();
+
+  const byRank = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (rank[i] >= n) throw new Error(`rank ${rank[i]} of idx ${i} is outside 0..${n - 1}`);
+    byRank[rank[i]] = i;
+  }
+
+  const trim = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => a.slice(0, n) as T;
+  const index = {
+    size: n,
+    lat: trim(lat), lng: trim(lng), h3Hi: trim(h3Hi), h3Lo: trim(h3Lo), type: trim(type),
+    suppliers: trim(suppliers), stars: trim(stars), rating: trim(rating),
+    reviewCount: trim(reviewCount), rank: trim(rank), byRank,
+    inBox(south: number, west: number, north: number, east: number): number[] {
+      if (n === 0) return [];
+      if (west <= east) return tree.range(west, south, east, north);
+      return tree.range(west, south, 180, north).concat(tree.range(-180, south, east, north));
+    },
+    nameHasAll(idx: number, tokens: readonly string[]): boolean {
+      // A slice of a flat string is a cheap view in V8; searching nameText itself from `start`
+      // would scan past this name through every later one when a token is absent.
+      const name = nameText.slice(nameOffsets[idx], nameOffsets[idx + 1] - 1);
+      for (const token of tokens) if (!name.includes(token)) return false;
+      return true;
+    },
+  };
+  return index;
+}

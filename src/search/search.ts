@@ -1,0 +1,167 @@
+import { ApiError } from '../errors/api-error.ts';
+import type { Geocoder } from '../geo/geocoder.ts';
+import { boxAroundPoint } from '../geo/bounding-box.ts';
+import { distanceMeters } from '../geo/distance.ts';
+import type { StayCache } from '../inventory/stay-cache.ts';
+import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import type { Store } from '../store/store.ts';
+import { SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
+import type { SearchQuery } from './search-query.ts';
+import { selectByRank } from './select-by-rank.ts';
+
+export interface SearchHit {
+  stay: Stay;
+  /** Metres from the search centre (the box centre for a box); null for ID lookups. */
+  distanceMeters: number | null;
+}
+
+/** What every presenter starts from: one page of stays and the figures around it. */
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Matching stays, saturating at the configured cap. */
+  total: number;
+  hasMore: boolean;
+  /** `hotelids` entries that matched nothing, as written. */
+  unresolved: string[];
+}
+
+export interface SearchDeps {
+  index: StayIndex;
+  stays: StayCache;
+  store: Store;
+  geocoder: Geocoder;
+  /** Where `meta.total` saturates. */
+  totalCap: number;
+}
+
+export type Search = (query: SearchQuery) => Promise<SearchResult>;
+
+interface Centre {
+  lat: number;
+  lng: number;
+}
+
+const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
+const HOTEL = typeCode('hotel');
+
+/** The one search pipeline behind every API version. */
+export function createSearch(deps: SearchDeps): Search {
+  const { index } = deps;
+
+  /** Candidates of a location, with the centre distances are measured from. */
+  async function locate(query: SearchQuery): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
+    const location = query.location!;
+    if (location.kind === 'box') {
+      const { south, west, north, east } = location;
+      const width = west <= east ? east - west : east + 360 - west;
+      let lng = west + width / 2;
+      if (lng > 180) lng -= 360;
+      return { candidates: index.inBox(south, west, north, east), centre: { lat: (south + north) / 2, lng }, radius: null };
+    }
+    let centre: Centre;
+    if (location.kind === 'point') centre = location;
+    else {
+      const place = await deps.geocoder.geocode(location.address);
+      if (place === null) {
+        throw ApiError.fromViolations([
+          { param: 'address', code: 'VALIDATION_ERROR', message: `address "${location.address}" could not be resolved to a place` },
+        ]);
+      }
+      centre = place;
+    }
+    const box = boxAroundPoint(centre.lat, centre.lng, location.radius);
+    return { candidates: index.inBox(box.south, box.west, box.north, box.east), centre, radius: location.radius };
+  }
+
+  /** Stays named by `hotelids`, in the order asked, with the entries that matched nothing. */
+  async function lookup(query: SearchQuery): Promise<{ candidates: number[]; unresolved: string[] }> {
+    // With a single provider, bare ids are read in that supplier's namespace.
+    const only: SupplierId | null = query.providers?.length === 1 ? query.providers[0] : null;
+    const refs: HotelIdRef[] = query.hotelIds!.map((ref) => (ref.supplier === null && only ? { ...ref, supplier: only } : ref));
+    const matches = await deps.store.resolveHotelIds(refs);
+    const seen = new Set<number>();
+    const candidates: number[] = [];
+    const unresolved: string[] = [];
+    matches.forEach((idxs, i) => {
+      if (idxs.length === 0) unresolved.push(refs[i].raw);
+      // A bare id may name several stays: best-ranked first, so the order is stable.
+      for (const idx of [...idxs].sort((a, b) => index.rank[a] - index.rank[b])) {
+        if (!seen.has(idx)) {
+          seen.add(idx);
+          candidates.push(idx);
+        }
+      }
+    });
+    return { candidates, unresolved };
+  }
+
+  /** The static filters as one predicate over the index columns. */
+  function staticFilter(query: SearchQuery, centre: Centre | null, radius: number | null): (idx: number) => boolean {
+    const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
+    let allowedTypes: Uint8Array | null = null;
+    if (query.types !== null) {
+      allowedTypes = new Uint8Array(256);
+      for (const t of query.types) allowedTypes[typeCode(t)] = 1;
+    }
+    const minStars = query.minStars > 0 ? query.minStars * 2 : 0;
+    const minRating = query.minGuestRating > 0 ? query.minGuestRating * 10 : 0;
+    const minCount = query.minRatingCount;
+    const tokens = query.hotelSearch;
+    const { lat, lng } = index;
+    return (idx) => {
+      if ((index.suppliers[idx] & mask) === 0) return false;
+      if (allowedTypes !== null && allowedTypes[index.type[idx]] === 0) return false;
+      if (minStars > 0) {
+        const stars = index.stars[idx];
+        // Stars are stored in half stars, so 3.5 compares as 7 exactly.
+        if (stars === NO_STARS || stars < minStars) return false;
+      }
+      // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2.
+      if (minRating > 0 && index.rating[idx] < minRating - 1e-9) return false;
+      if (minCount > 0 && index.reviewCount[idx] < minCount) return false;
+      if (tokens !== null && (index.type[idx] !== HOTEL || !index.nameHasAll(idx, tokens))) return false;
+      if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;
+      return true;
+    };
+  }
+
+  return async function search(query) {
+    let candidates: number[];
+    let unresolved: string[] = [];
+    let centre: Centre | null = null;
+    let radius: number | null = null;
+    if (query.hotelIds !== null) {
+      ({ candidates, unresolved } = await lookup(query));
+    } else {
+      ({ candidates, centre, radius } = await locate(query));
+    }
+
+    const keep = staticFilter(query, centre, radius);
+    const matched = candidates.filter(keep);
+    const offset = (query.page - 1) * query.pageSize;
+
+    let pageIdx: number[];
+    if (query.hotelIds !== null) {
+      pageIdx = matched.slice(offset, offset + query.pageSize);
+    } else if (query.hotelSearch !== null) {
+      const c = centre!;
+      const distance = new Map(matched.map((idx) => [idx, distanceMeters(c.lat, c.lng, index.lat[idx], index.lng[idx])]));
+      matched.sort((a, b) => distance.get(a)! - distance.get(b)! || index.rank[a] - index.rank[b]);
+      pageIdx = matched.slice(offset, offset + query.pageSize);
+    } else {
+      pageIdx = selectByRank(matched, index.rank, index.byRank, offset, query.pageSize);
+    }
+
+    const stays = await deps.stays.get(pageIdx);
+    const hits = stays.map((stay) => ({
+      stay,
+      distanceMeters: centre === null ? null : Math.round(distanceMeters(centre.lat, centre.lng, stay.lat, stay.lng)),
+    }));
+    return {
+      hits,
+      total: Math.min(matched.length, deps.totalCap),
+      hasMore: offset + query.pageSize < matched.length,
+      unresolved,
+    };
+  };
+}

@@ -1,0 +1,42 @@
+// Reads the configuration, starts the simulated suppliers when no real ones are configured,
+// builds the app and listens. Nothing else lives here.
+import { fork } from 'node:child_process';
+import { createApp } from './app.ts';
+import { readConfig } from './config.ts';
+import type { SupplierId } from './types.ts';
+
+const config = readConfig();
+
+/**
+ * The simulated suppliers run in their own process: they are upstream services, and their work
+ * (feeds, latency timers) must not share the gateway's event loop or skew its measurements.
+ */
+async function startSimulator(): Promise<Record<SupplierId, string>> {
+  const child = fork(new URL('./sim/main.ts', import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays) },
+  });
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { stop(); process.exit(0); });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { urls: Record<SupplierId, string> }).urls));
+    child.once('exit', (code) => reject(new Error(`the simulated suppliers exited with code ${code}`)));
+  });
+}
+
+const started = performance.now();
+const app = createApp({
+  dataDir: config.dataDir,
+  supplierUrls: config.supplierUrls ?? (await startSimulator()),
+  publicUrl: config.publicUrl,
+  logger: { level: config.logLevel },
+});
+await app.http.listen({ port: config.port, host: config.host });
+app.ready.then(
+  () => app.http.log.info(`ready in ${Math.round(performance.now() - started)} ms on http://${config.host}:${config.port}`),
+  (error: unknown) => {
+    app.http.log.fatal({ err: error }, 'failed to load the inventory');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,484 @@
+// The simulated world (ground truth): real properties placed around real cities, and what each of the
+// four suppliers sells of them. Deterministic per seed, so tests, benchmarks and demos agree on it.
+import { distanceMeters } from '../geo/distance.ts';
+import type { Capacity, Listing, Policies, RentalType, StayType, SupplierId } from '../types.ts';
+import { loadCities, type SimCity } from './load-cities.ts';
+import { nameChainHotel, nameIndependentHotel, nameKey, nameRental } from './name-property.ts';
+import { createRandom, createWeightedPicker, type Random } from './random.ts';
+import { typeLabel, type HotelStyle } from './type-label.ts';
+import { varyName } from './vary-name.ts';
+import { CHAIN_BRANDS, languageOf, STREETS, type ChainBrand, type Language } from './vocabulary.ts';
+
+export interface WorldProperty {
+  /** Index in `World.properties`. */
+  propertyId: number;
+  cityId: number;
+  city: string;
+  countryCode: string;
+  type: StayType;
+  lat: number;
+  lng: number;
+  /** Canonical name: the one its first supplier writes; other suppliers write variants of it. */
+  name: string;
+  /** Canonical address, "<number> <street>, <City>, <CC>". */
+  address: string;
+  /** Chain brand ("Ibis Styles"), null for independents and rentals. */
+  chain: string | null;
+}
+
+/** A supplier's listing with canonical values, and the property it really is (the ground truth). */
+export interface SimListing extends Listing {
+  propertyId: number;
+}
+
+export interface World {
+  seed: number;
+  properties: WorldProperty[];
+  /** Each supplier's listings in feed order (ascending supplier id). */
+  listings: Record<SupplierId, SimListing[]>;
+}
+
+export interface GenerateWorldOptions {
+  seed: number;
+  /** Number of properties. */
+  stays: number;
+}
+
+/** Numeric supplier ids (supplier_a, supplier_c, supplier_d) share this range, so bare ids collide. */
+export const SIM_ID_MIN = 1_000_000;
+export const SIM_ID_MAX = 9_999_999;
+
+/** Share of properties that are hotels. */
+const HOTEL_SHARE = 0.55;
+/** Share of hotels (on supplier_a/b/c) also sold by one or two more of those three. */
+const HOTEL_CROSS_LIST_SHARE = 0.335;
+/** Chance that supplier_c / supplier_d reuse a bare id another supplier uses for a different property. */
+const SHARED_BARE_ID_RATE = 0.03;
+/** Chance that a property is placed 15-80 m from another one of its city: distinct neighbours. */
+const NEIGHBOUR_RATE = 0.015;
+/** Same-family chain branches ("Ibis Paris Nord", "Ibis Styles Paris Nord") stay this far apart. */
+export const CHAIN_MIN_SPACING_M = 300;
+/** Jitter of a cross-listed copy's coordinates around the property, in metres. */
+export const CROSS_LIST_JITTER_M = [5, 60] as const;
+
+const ABC: readonly SupplierId[] = ['supplier_a', 'supplier_b', 'supplier_c'];
+const pickHotelSupplier = createWeightedPicker<SupplierId>([
+  ['supplier_a', 0.38], ['supplier_b', 0.31], ['supplier_c', 0.31],
+]);
+
+/** Share of each rental type sold by the hotel suppliers (a/b/c) rather than by supplier_d. */
+const HOTEL_SUPPLIER_RENTAL_SHARE: Partial<Record<RentalType, number>> = {
+  apartment: 0.18,
+  aparthotel: 0.75,
+  residence: 0.6,
+};
+
+const LOGOS: Record<SupplierId, string> = {
+  supplier_a: 'https://img.supplier-a.example/brand/logo-square.png',
+  supplier_b: 'https://cdn.supplier-b.example/logo/square-256.png',
+  supplier_c: 'https://media.supplier-c.example/logo-sq.png',
+  supplier_d: 'https://photos.supplier-d.example/brand/logo-square.png',
+};
+
+const THUMBNAILS: Record<SupplierId, (id: string) => string> = {
+  supplier_a: (id) => `https://img.supplier-a.example/p/${id}/thumb.jpg`,
+  supplier_b: (id) => `https://cdn.supplier-b.example/hotels/${id}/photo-main.jpg`,
+  supplier_c: (id) => `https://media.supplier-c.example/acc/${id}/t.jpg`,
+  supplier_d: (id) => `https://photos.supplier-d.example/listings/${id}/cover.jpg`,
+};
+
+// --- rental type mix -------------------------------------------------------------------------------
+
+type TypeWeights = Partial<Record<RentalType, number>>;
+
+/** Rentals in town: mostly apartments; condos, houses, B&Bs, aparthotels. */
+const URBAN_RENTALS: TypeWeights = {
+  apartment: 30, condo: 8, house: 7, villa: 3, private_vacation_home: 3, bungalow: 1, cottage: 1,
+  cabin: 0.3, chalet: 0.3, country_house: 0.3, farm_stay: 0.1, agritourism: 0.1, lodge: 0.5, resort: 1.5,
+  all_inclusive: 0.6, palace: 0.3, pension: 2, bed_and_breakfast: 5, hostel: 4, tourist: 2, residence: 4,
+  aparthotel: 5,
+};
+
+/** Rentals tens of km out: houses, villas, cottages, cabins, farms. */
+const RURAL_RENTALS: TypeWeights = {
+  apartment: 4, condo: 2, house: 14, villa: 12, private_vacation_home: 7, bungalow: 5, cottage: 9, cabin: 8,
+  chalet: 5, country_house: 6, farm_stay: 4, agritourism: 2, lodge: 4, resort: 3, all_inclusive: 1.5,
+  palace: 0.2, pension: 2, bed_and_breakfast: 6, hostel: 0.5, tourist: 1, residence: 1, aparthotel: 0.5,
+};
+
+/** Local specialities: riads are Moroccan, ryokans Japanese, agriturismi Italian, chalets alpine. */
+function localTypeWeights(countryCode: string, rural: boolean): TypeWeights {
+  const w: TypeWeights = { ...(rural ? RURAL_RENTALS : URBAN_RENTALS) };
+  if (countryCode === 'MA') w.riad = rural ? 6 : 25;
+  if (countryCode === 'TN' || countryCode === 'DZ') w.riad = 2;
+  if (countryCode === 'JP') w.ryokan = 15;
+  if (countryCode === 'IT') w.agritourism = rural ? 14 : 0.6;
+  if (['CH', 'AT', 'FR', 'CA'].includes(countryCode)) w.chalet = (w.chalet ?? 0) * 3;
+  if (['IN', 'MA', 'IT', 'FR'].includes(countryCode)) w.palace = (w.palace ?? 0) * 3;
+  if (['MX', 'DO', 'CU', 'TH', 'ID', 'EG', 'TR'].includes(countryCode)) w.all_inclusive = (w.all_inclusive ?? 0) * 4;
+  return w;
+}
+
+const typePickers = new Map<string, (rng: Random) => RentalType>();
+function rentalTypePicker(countryCode: string, rural: boolean): (rng: Random) => RentalType {
+  const key = `${countryCode}|${rural}`;
+  let picker = typePickers.get(key);
+  if (!picker) {
+    picker = createWeightedPicker(Object.entries(localTypeWeights(countryCode, rural)) as [RentalType, number][]);
+    typePickers.set(key, picker);
+  }
+  return picker;
+}
+
+const brandsByCountry = new Map<string, readonly ChainBrand[]>();
+function brandsIn(countryCode: string): readonly ChainBrand[] {
+  let brands = brandsByCountry.get(countryCode);
+  if (!brands) {
+    brands = CHAIN_BRANDS.filter((b) => !b.countries || b.countries.includes(countryCode));
+    brandsByCountry.set(countryCode, brands);
+  }
+  return brands;
+}
+
+// --- geometry --------------------------------------------------------------------------------------
+
+const METRES_PER_DEGREE = 111_320;
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+function offsetPoint(lat: number, lng: number, metres: number, bearing: number): { lat: number; lng: number } {
+  const newLat = clamp(lat + (metres * Math.cos(bearing)) / METRES_PER_DEGREE, -85, 85);
+  let newLng = lng + (metres * Math.sin(bearing)) / (METRES_PER_DEGREE * Math.cos((newLat * Math.PI) / 180));
+  if (newLng > 180) newLng -= 360;
+  if (newLng < -180) newLng += 360;
+  return { lat: newLat, lng: newLng };
+}
+
+/**
+ * Core scale in metres: grows with sqrt(population) (a city's area grows about with its population),
+ * bounded so villages still spread a little and megacities do not sprawl over 50 km.
+ */
+function coreScaleM(population: number): number {
+  return clamp(350 * Math.sqrt(population / 100_000), 400, 2_500);
+}
+
+/**
+ * A point around the city: most in a dense core whose density falls off as exp(-r / scale)
+ * (radius ~ Gamma(2, scale)), a sparse tail tens of km out (exurbs, coast, countryside).
+ */
+function samplePoint(rng: Random, city: SimCity, scaleM: number, tail: boolean): { lat: number; lng: number } {
+  const r = tail
+    ? Math.min(3 * scaleM + rng.exponential(12_000), 70_000)
+    : scaleM * (rng.exponential(1) + rng.exponential(1));
+  return offsetPoint(city.lat, city.lng, r, rng.float(0, 2 * Math.PI));
+}
+
+// --- allocation ------------------------------------------------------------------------------------
+
+/** Stays per city: hotspots get their fixed share, the rest is spread by population (largest remainder). */
+function allocate(cities: readonly SimCity[], stays: number): number[] {
+  const hotspotShare = cities.reduce((sum, c) => sum + c.touristShare, 0);
+  const populationTotal = cities.reduce((sum, c) => sum + (c.touristShare > 0 ? 0 : c.population), 0);
+  const byPopulation = stays * Math.max(0, 1 - hotspotShare);
+  const quotas = cities.map((c) =>
+    c.touristShare > 0 ? stays * c.touristShare : (byPopulation * c.population) / populationTotal,
+  );
+  const counts = quotas.map(Math.floor);
+  let missing = stays - counts.reduce((a, b) => a + b, 0);
+  const order = quotas.map((q, i) => [q - Math.floor(q), i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]);
+  for (let k = 0; missing > 0; k = (k + 1) % order.length, missing--) counts[order[k][1]]++;
+  return counts;
+}
+
+// --- property attributes ---------------------------------------------------------------------------
+
+const pickHotelStars = createWeightedPicker<number | null>([[null, 6], [1, 4], [2, 14], [3, 38], [4, 28], [5, 10]]);
+const pickHotelGuests = createWeightedPicker<number>([[1, 5], [2, 65], [3, 12], [4, 18]]);
+const pickHotelStyle = createWeightedPicker<HotelStyle>([['standard', 55], ['boutique', 25], ['business', 14], ['design', 6]]);
+
+const WHOLE_HOMES: ReadonlySet<RentalType> = new Set<RentalType>([
+  'villa', 'house', 'private_vacation_home', 'chalet', 'country_house', 'cottage', 'cabin', 'bungalow',
+  'farm_stay', 'agritourism', 'lodge',
+]);
+const FLATS: ReadonlySet<RentalType> = new Set<RentalType>(['apartment', 'condo', 'aparthotel', 'residence', 'tourist']);
+const STARRED_RENTALS: ReadonlySet<RentalType> = new Set<RentalType>(['resort', 'all_inclusive', 'palace', 'aparthotel', 'residence']);
+
+const halfStep = (x: number): number => Math.max(0.5, Math.round(x * 2) / 2);
+
+function makeCapacity(rng: Random, type: StayType): Capacity {
+  if (type === 'hotel') {
+    const guests = pickHotelGuests(rng);
+    return {
+      guests,
+      bedrooms: rng.chance(0.5) ? null : 1,
+      beds: rng.chance(0.1) ? null : guests <= 2 ? 1 : 2,
+      bathrooms: 1,
+    };
+  }
+  if (type === 'hostel') {
+    return { guests: rng.chance(0.7) ? 1 : rng.int(2, 6), bedrooms: null, beds: rng.int(1, 2), bathrooms: rng.chance(0.6) ? 0.5 : 1 };
+  }
+  if (FLATS.has(type) || WHOLE_HOMES.has(type)) {
+    const bedrooms = FLATS.has(type) ? rng.int(0, 3) : rng.int(1, 6);
+    const guests = Math.max(1, bedrooms === 0 ? rng.int(1, 3) : bedrooms * 2 + rng.int(0, 2));
+    return {
+      guests,
+      bedrooms: rng.chance(0.05) ? null : bedrooms,
+      beds: rng.chance(0.1) ? null : Math.max(1, bedrooms + rng.int(0, 2)),
+      bathrooms: halfStep(bedrooms / 2 + rng.float(0.25, 1.25)),
+    };
+  }
+  // Room-like stays: B&Bs, pensions, riads, ryokans, resorts, palaces.
+  const guests = rng.int(1, 4);
+  return {
+    guests,
+    bedrooms: rng.chance(0.4) ? null : 1,
+    beds: rng.chance(0.15) ? null : guests <= 2 ? 1 : 2,
+    bathrooms: rng.chance(0.15) ? 0.5 : 1,
+  };
+}
+
+function makePolicies(rng: Random, type: StayType, supplier: SupplierId): Policies {
+  const hotelLike = type === 'hotel' || supplier !== 'supplier_d';
+  return {
+    instantBook: rng.chance(hotelLike ? 0.9 : 0.5),
+    freeCancellation: rng.chance(hotelLike ? 0.6 : 0.4),
+  };
+}
+
+function guestRating(rng: Random, hotel: boolean): number {
+  if (rng.chance(0.01)) return round1(rng.float(1, 6));
+  return clamp(round1(hotel ? rng.normal(8.0, 0.7) : rng.normal(8.6, 0.8)), 1, 10);
+}
+
+/** Reviews behind a property: hotels have hundreds, rentals a handful, some none yet. */
+function popularity(rng: Random, hotel: boolean): number {
+  if (!hotel && rng.chance(0.12)) return 0;
+  return Math.round(Math.exp(hotel ? rng.normal(5.3, 1.1) : rng.normal(2.5, 1.2)));
+}
+
+/** The suppliers selling a property; the first one writes its canonical name and coordinates. */
+function chooseSuppliers(rng: Random, type: StayType): SupplierId[] {
+  if (type === 'hotel') {
+    if (rng.chance(0.015)) return ['supplier_d'];
+    const primary = pickHotelSupplier(rng);
+    const sellers = [primary];
+    if (rng.chance(HOTEL_CROSS_LIST_SHARE)) {
+      const others = ABC.filter((s) => s !== primary);
+      if (rng.chance(0.3)) sellers.push(...others);
+      else sellers.push(rng.pick(others));
+    }
+    if (rng.chance(0.025)) sellers.push('supplier_d');
+    return sellers;
+  }
+  const hotelSupplierShare = HOTEL_SUPPLIER_RENTAL_SHARE[type] ?? 0;
+  if (!rng.chance(hotelSupplierShare)) return ['supplier_d'];
+  const primary = pickHotelSupplier(rng);
+  const sellers = [primary];
+  if (rng.chance(0.2)) sellers.push(rng.pick(ABC.filter((s) => s !== primary)));
+  if (rng.chance(0.35)) sellers.push('supplier_d');
+  return sellers;
+}
+
+// --- the generator ---------------------------------------------------------------------------------
+
+interface CityState {
+  city: SimCity;
+  lang: Language;
+  scaleM: number;
+  /** Chain hotels by family, to keep branches of one family apart. */
+  chainPoints: Map<string, { lat: number; lng: number }[]>;
+  nameKeys: Set<string>;
+  placed: { lat: number; lng: number }[];
+}
+
+function tooCloseToFamily(state: CityState, family: string, p: { lat: number; lng: number }): boolean {
+  const points = state.chainPoints.get(family);
+  return !!points && points.some((q) => distanceMeters(p.lat, p.lng, q.lat, q.lng) < CHAIN_MIN_SPACING_M);
+}
+
+/** A name not yet used in the city (by nameKey), trying `make` a few times before suffixing it. */
+function uniqueName(state: CityState, make: () => string, tries = 8): string | null {
+  for (let i = 0; i < tries; i++) {
+    const name = make();
+    if (!state.nameKeys.has(nameKey(name))) return name;
+  }
+  return null;
+}
+
+function claimName(state: CityState, name: string, rng: Random): string {
+  let claimed = name;
+  if (state.nameKeys.has(nameKey(claimed))) claimed = `${name} ${rng.pick(STREETS[state.lang])}`;
+  for (let n = 2; state.nameKeys.has(nameKey(claimed)); n++) claimed = `${name} ${n}`;
+  state.nameKeys.add(nameKey(claimed));
+  return claimed;
+}
+
+export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
+  if (!Number.isInteger(stays) || stays < 0) throw new RangeError(`stays must be a non-negative integer, got ${stays}`);
+  if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number, got ${seed}`);
+  const rng = createRandom(seed);
+  const cities = loadCities();
+  const counts = allocate(cities, stays);
+
+  const properties: WorldProperty[] = [];
+  const listings: Record<SupplierId, SimListing[]> = { supplier_a: [], supplier_b: [], supplier_c: [], supplier_d: [] };
+
+  for (let ci = 0; ci < cities.length; ci++) {
+    if (counts[ci] === 0) continue;
+    const city = cities[ci];
+    const state: CityState = {
+      city,
+      lang: languageOf(city.countryCode),
+      scaleM: coreScaleM(city.population),
+      chainPoints: new Map(),
+      nameKeys: new Set(),
+      placed: [],
+    };
+    const chainRate = city.population >= 200_000 || city.touristShare > 0 ? 0.2 : 0.1;
+
+    for (let k = 0; k < counts[ci]; k++) {
+      const propertyId = properties.length;
+      const hotel = rng.chance(HOTEL_SHARE);
+      const tail = rng.chance(hotel ? 0.03 : 0.14);
+      const type: StayType = hotel ? 'hotel' : rentalTypePicker(city.countryCode, tail)(rng);
+      const scaleM = state.scaleM * (hotel ? 0.8 : 1.2);
+      let point: { lat: number; lng: number };
+      if (state.placed.length > 0 && rng.chance(NEIGHBOUR_RATE)) {
+        const neighbour = rng.pick(state.placed);
+        point = offsetPoint(neighbour.lat, neighbour.lng, rng.float(15, 80), rng.float(0, 2 * Math.PI));
+      } else {
+        point = samplePoint(rng, city, scaleM, tail);
+      }
+
+      const capacity = makeCapacity(rng, type);
+      let name: string | null = null;
+      let brand: ChainBrand | null = null;
+      if (hotel && rng.chance(chainRate)) {
+        const candidate = rng.pick(brandsIn(city.countryCode));
+        for (let i = 0; i < 20 && tooCloseToFamily(state, candidate.family, point); i++) point = samplePoint(rng, city, scaleM, tail);
+        if (!tooCloseToFamily(state, candidate.family, point)) {
+          name = uniqueName(state, () => nameChainHotel(rng, candidate, city.name, state.lang), 6);
+          if (name !== null) brand = candidate;
+        }
+      }
+      if (name === null) {
+        const make = hotel
+          ? () => nameIndependentHotel(rng, state.lang)
+          : () => nameRental(rng, type as RentalType, state.lang, capacity.bedrooms);
+        name = uniqueName(state, make) ?? make();
+      }
+      name = claimName(state, name, rng);
+      if (brand) {
+        const points = state.chainPoints.get(brand.family) ?? [];
+        points.push(point);
+        state.chainPoints.set(brand.family, points);
+      }
+      state.placed.push(point);
+
+      const lat = round6(point.lat);
+      const lng = round6(point.lng);
+      const streetNumber = 1 + Math.min(399, Math.floor(rng.exponential(40)));
+      const address = `${streetNumber} ${rng.pick(STREETS[state.lang])}, ${city.name}, ${city.countryCode}`;
+      const property: WorldProperty = {
+        propertyId, cityId: city.cityId, city: city.name, countryCode: city.countryCode, type, lat, lng, name, address,
+        chain: brand ? brand.brand : null,
+      };
+      properties.push(property);
+
+      const stars = hotel
+        ? (brand ? brand.stars : pickHotelStars(rng))
+        : STARRED_RENTALS.has(type as RentalType) && rng.chance(0.6) ? rng.int(3, 5) : null;
+      const style: HotelStyle = brand ? (rng.chance(0.6) ? 'business' : 'standard') : pickHotelStyle(rng);
+      const rating = guestRating(rng, hotel);
+      const reviews = popularity(rng, hotel);
+
+      chooseSuppliers(rng, type).forEach((supplier, i) => {
+        const primary = i === 0;
+        const at = primary ? point : offsetPoint(point.lat, point.lng, rng.float(...CROSS_LIST_JITTER_M), rng.float(0, 2 * Math.PI));
+        // supplier_b classifies some hotels half a star apart from the others.
+        const listedStars = stars !== null && supplier === 'supplier_b' && rng.chance(0.2)
+          ? clamp(stars + (rng.chance(0.5) ? 0.5 : -0.5), 1, 5)
+          : stars;
+        listings[supplier].push({
+          propertyId,
+          supplier,
+          supplierStayId: '',
+          name: primary ? name : varyName(name, city.name, rng),
+          typeLabel: typeLabel(supplier, type, style),
+          type,
+          address,
+          lat: primary ? lat : round6(at.lat),
+          lng: primary ? lng : round6(at.lng),
+          rating: {
+            value: primary ? rating : clamp(round1(rating + rng.int(-3, 3) / 10), 1, 10),
+            hotelStars: listedStars,
+            count: primary ? reviews : Math.round(reviews * rng.float(0.2, 1.1)),
+          },
+          capacity: { ...capacity },
+          policies: makePolicies(rng, type, supplier),
+          media: { thumbnail: '', logoSquare: LOGOS[supplier] },
+        });
+      });
+    }
+  }
+
+  assignIds(rng, listings);
+  return { seed, properties, listings };
+}
+
+// --- ids -------------------------------------------------------------------------------------------
+
+/**
+ * Gives every listing its supplier id. supplier_a, supplier_c and supplier_d draw from one numeric
+ * range, and c and d sometimes reuse on purpose a bare id another supplier uses for another property,
+ * so that bare-id lookups are ambiguous in worlds of any size, as the spec warns they are.
+ */
+function assignIds(rng: Random, listings: Record<SupplierId, SimListing[]>): void {
+  const owners: Partial<Record<SupplierId, Map<string, number>>> = {};
+  const drawNumeric = (used: Map<string, number>): string => {
+    for (;;) {
+      const id = String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
+      if (!used.has(id)) return id;
+    }
+  };
+  const numericSupplier = (supplier: SupplierId, shareWith: SupplierId[]): void => {
+    const used = new Map<string, number>();
+    const pools = shareWith.map((s) => [...(owners[s] ?? new Map<string, number>())]);
+    for (const listing of listings[supplier]) {
+      let id: string | null = null;
+      if (rng.chance(SHARED_BARE_ID_RATE)) {
+        const pool = rng.pick(pools);
+        if (pool && pool.length > 0) {
+          const [candidate, owner] = rng.pick(pool);
+          if (owner !== listing.propertyId && !used.has(candidate)) id = candidate;
+        }
+      }
+      id ??= drawNumeric(used);
+      used.set(id, listing.propertyId);
+      listing.supplierStayId = id;
+    }
+    owners[supplier] = used;
+  };
+  numericSupplier('supplier_a', []);
+  numericSupplier('supplier_c', ['supplier_a']);
+  numericSupplier('supplier_d', ['supplier_a', 'supplier_c']);
+
+  const usedB = new Set<string>();
+  for (const listing of listings.supplier_b) {
+    let id: string;
+    do id = `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}`;
+    while (usedB.has(id));
+    usedB.add(id);
+    listing.supplierStayId = id;
+  }
+
+  for (const supplier of Object.keys(listings) as SupplierId[]) {
+    for (const listing of listings[supplier]) listing.media.thumbnail = THUMBNAILS[supplier](listing.supplierStayId);
+    // Feed order: by id, as a supplier's database would page it. b's ids have a fixed width.
+    listings[supplier].sort(supplier === 'supplier_b'
+      ? (x, y) => (x.supplierStayId < y.supplierStayId ? -1 : 1)
+      : (x, y) => Number(x.supplierStayId) - Number(y.supplierStayId));
+  }
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { SupplierError } from './supplier-error.ts';
+
+describe('fetchJson', () => {
+  let server: FixtureServer;
+  before(async () => {
+    server = await startFixtureServer((url) => {
+      switch (url.pathname) {
+        case '/ok': return { body: { ok: true } };
+        case '/broken': return { status: 500, body: { error: 'boom' } };
+        case '/not-json': return { body: '<html>oops' };
+        case '/slow': return { body: { ok: true }, delayMs: 2_000 };
+        default: return { status: 404, body: { error: 'not found' } };
+      }
+    });
+  });
+  after(() => server.close());
+
+  const expectSupplierError = (kind: string, pattern: RegExp) => (error: unknown): boolean => {
+    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
+    assert.equal(error.supplier, 'supplier_b');
+    assert.equal(error.kind, kind);
+    assert.match(error.message, pattern);
+    return true;
+  };
+
+  it('parses a JSON body', async () => {
+    assert.deepEqual(await fetchJson(`${server.baseUrl}/ok`, { supplier: 'supplier_b' }), { ok: true });
+  });
+
+  it('turns a non-2xx answer into an http error with the status', async () => {
+    await assert.rejects(fetchJson(`${server.baseUrl}/broken`, { supplier: 'supplier_b' }), (error) => {
+      expectSupplierError('http', /^supplier_b: HTTP 500/)(error);
+      assert.equal((error as SupplierError).status, 500);
+      return true;
+    });
+  });
+
+  it('turns a body that is not JSON into a malformed error', async () => {
+    await assert.rejects(
+      fetchJson(`${server.baseUrl}/not-json`, { supplier: 'supplier_b' }),
+      expectSupplierError('malformed', /not JSON: <html>oops/),
+    );
+  });
+
+  it('times out a slow answer', async () => {
+    await assert.rejects(
+      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', timeoutMs: 50 }),
+      expectSupplierError('timeout', /within 50 ms/),
+    );
+  });
+
+  it('re-throws the caller abort as is, not as a supplier failure', async () => {
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    setTimeout(() => controller.abort(reason), 20);
+    await assert.rejects(fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', signal: controller.signal }), reason);
+  });
+
+  it('reports an unreachable supplier as a network error', async () => {
+    await assert.rejects(fetchJson('http://127.0.0.1:1/x', { supplier: 'supplier_b' }), expectSupplierError('network', /failed/));
+  });
+});
+
+describe('supplierUrl', () => {
+  it('keeps the base path and sets the query', () => {
+    assert.equal(supplierUrl('http://h:1', '/v2/hotels', { limit: 5 }), 'http://h:1/v2/hotels?limit=5');
+    assert.equal(supplierUrl('https://h/partner/', '/v2/hotels', { cursor: 'a b' }), 'https://h/partner/v2/hotels?cursor=a+b');
+    assert.equal(supplierUrl('https://h/partner', 'v2/hotels', {}), 'https://h/partner/v2/hotels');
+  });
+});

@@ -1,0 +1,78 @@
+import { defaults } from '../defaults.ts';
+import type { SupplierId } from '../types.ts';
+import { SupplierError } from './supplier-error.ts';
+
+export interface FetchJsonOptions {
+  supplier: SupplierId;
+  /** The caller's signal (shutdown, request deadline); combined with the per-call timeout. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** How much of an error body goes into the message: enough to diagnose, not a whole page. */
+const ERROR_BODY_PREVIEW = 200;
+
+/**
+ * GET a URL and parse its JSON body, with a deadline. Every failure becomes a SupplierError
+ * naming the supplier, except the caller's own abort, which is re-thrown as the caller's reason
+ * so that cancelling is never mistaken for a broken supplier.
+ */
+export async function fetchJson(url: string, options: FetchJsonOptions): Promise<unknown> {
+  const { supplier, signal } = options;
+  const timeoutMs = options.timeoutMs ?? defaults.feedPageTimeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+
+  const fail = (error: unknown): never => {
+    if (signal?.aborted) throw signal.reason;
+    if (deadline.aborted) {
+      throw new SupplierError(supplier, 'timeout', `no answer within ${timeoutMs} ms from ${url}`, { cause: error });
+    }
+    if (error instanceof SupplierError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SupplierError(supplier, 'network', `request to ${url} failed: ${message}`, { cause: error });
+  };
+
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: combined, headers: { accept: 'application/json' } });
+  } catch (error) {
+    return fail(error);
+  }
+
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    return fail(error);
+  }
+
+  if (!response.ok) {
+    throw new SupplierError(
+      supplier,
+      'http',
+      `HTTP ${response.status} from ${url}: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
+      { status: response.status },
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SupplierError(
+      supplier,
+      'malformed',
+      `body of ${url} is not JSON: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * `path` resolved under `baseUrl`, keeping any path the base already has (a real supplier may
+ * live at https://host/partner-api/), with the query parameters set.
+ */
+export function supplierUrl(baseUrl: string, path: string, params: Record<string, string | number>): string {
+  const url = new URL(path.replace(/^\/+/, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, String(value));
+  return url.href;
+}

@@ -1,0 +1,53 @@
+// Test support: a tiny local HTTP server that answers like a supplier, so adapters are tested
+// over real HTTP (status codes, bodies, timeouts) rather than against a mocked fetch.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FixtureResponse {
+  status?: number;
+  /** Sent as JSON unless it is already a string (raw bodies test the malformed paths). */
+  body: unknown;
+  /** Milliseconds to wait before answering. */
+  delayMs?: number;
+}
+
+export interface FixtureServer {
+  baseUrl: string;
+  /** Path and query of every request received, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(respond: (url: URL) => FixtureResponse): Promise<FixtureServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    requests.push(url.pathname + url.search);
+    const answer = respond(url);
+    const send = (): void => {
+      if (res.destroyed) return;
+      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+    if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+    else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => (error ? reject(error) : resolve()));
+    }),
+  };
+}
+
+/** Every page of a feed, for assertions. */
+export async function collectPages<T>(pages: AsyncIterable<T[]>): Promise<T[][]> {
+  const out: T[][] = [];
+  for await (const page of pages) out.push(page);
+  return out;
+}

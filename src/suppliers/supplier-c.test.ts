@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Listing } from '../types.ts';
+import { collectPages, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { createSupplierC } from './supplier-c.ts';
+import { SupplierError } from './supplier-error.ts';
+
+function item(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id, title: 'Maison Bleue', type_code: 'bed-and-breakfast', type_label: 'B&B',
+    location: [2.35, 48.85],
+    addr: '12 Rue Lafayette, Paris, FR',
+    class: 4, rating: { pct: 87, votes: 120 },
+    sleeps: 2, layout: { bedrooms: 1, beds: 1, baths: 1.5 },
+    flags: ['instant_book', 'free_cancellation'],
+    media: { thumb: 'https://img/t.jpg', square_logo: 'https://img/s.png' },
+    ...overrides,
+  };
+}
+
+const ITEMS = [item(1048577), item(2, { type_code: 'hotel', flags: [], class: null }), item(3, { location: [-0.1276, 51.5072] })];
+
+describe('supplier_c adapter', () => {
+  let server: FixtureServer;
+  let broken = false;
+  before(async () => {
+    server = await startFixtureServer((url) => {
+      if (url.pathname !== '/feed/accommodations') return { status: 404, body: { error: 'not found' } };
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      if (broken && offset > 0) return { body: '{"total": 3, "offset": 2, "items": [' };
+      return { body: { total: ITEMS.length, offset, limit, items: ITEMS.slice(offset, offset + limit) } };
+    });
+  });
+  after(() => server.close());
+
+  it('pages by offset and decodes every record exactly', async () => {
+    broken = false;
+    const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+    const start = server.requests.length;
+    const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
+    assert.deepEqual(server.requests.slice(start), [
+      '/feed/accommodations?offset=0&limit=2',
+      '/feed/accommodations?offset=2&limit=2',
+    ]);
+    assert.deepEqual(pages.map((page) => page.map((listing) => listing.supplierStayId)), [['1048577', '2'], ['3']]);
+    const expected: Listing = {
+      supplier: 'supplier_c',
+      supplierStayId: '1048577',
+      name: 'Maison Bleue',
+      typeLabel: 'B&B',
+      type: 'bed_and_breakfast',
+      address: '12 Rue Lafayette, Paris, FR',
+      lat: 48.85,
+      lng: 2.35,
+      rating: { value: 8.7, hotelStars: 4, count: 120 },
+      capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1.5 },
+      policies: { instantBook: true, freeCancellation: true },
+      media: { thumbnail: 'https://img/t.jpg', logoSquare: 'https://img/s.png' },
+    };
+    assert.deepEqual(pages[0][0], expected);
+    assert.equal(pages[0][1].type, 'hotel');
+    assert.equal(pages[0][1].rating.hotelStars, null);
+    assert.deepEqual(pages[0][1].policies, { instantBook: false, freeCancellation: false });
+    // location is [lng, lat]
+    assert.deepEqual([pages[1][0].lat, pages[1][0].lng], [51.5072, -0.1276]);
+  });
+
+  it('rejects a truncated body, naming the supplier', async () => {
+    broken = true;
+    const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+    await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
+      assert.ok(error instanceof SupplierError);
+      assert.equal(error.kind, 'malformed');
+      assert.match(error.message, /^supplier_c: body of http:\/\/127\.0\.0\.1:\d+\/feed\/accommodations\?offset=2&limit=2 is not JSON/);
+      return true;
+    });
+  });
+
+  it('rejects a location that is not [lng, lat]', async () => {
+    const server2 = await startFixtureServer(() => ({ body: { total: 1, offset: 0, limit: 10, items: [item(1, { location: { lat: 1, lng: 2 } })] } }));
+    try {
+      const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server2.baseUrl });
+      await assert.rejects(collectPages(supplier.contentPages()), /supplier_c: offset 0\.items\[0\]\.location: expected an array/);
+    } finally {
+      await server2.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { defaults } from '../defaults.ts';
+import type { Listing } from '../types.ts';
+import { FeedRecord, roundRating } from './feed-record.ts';
+import { fetchJson, supplierUrl } from './fetch-json.ts';
+import type { Supplier, SupplierConfig } from './supplier.ts';
+
+/**
+ * supplier_d: vacation rentals, numbered pages in a Laravel-style envelope, numeric-string ids
+ * overlapping supplier_a's and supplier_c's. `host_rating` is on 0-5; a `flexible` cancellation
+ * policy is free cancellation; the thumbnail is the cover photo.
+ */
+export function createSupplierD(config: SupplierConfig): Supplier {
+  const id = config.id;
+
+  function decode(record: FeedRecord): Listing {
+    const coordinates = record.record('coordinates');
+    const photos = record.records('photos');
+    // No cover flagged: the first photo is the one a supplier's own page would show.
+    const cover = photos.find((photo) => photo.boolean('is_cover')) ?? photos[0];
+    return {
+      supplier: id,
+      supplierStayId: record.string('listing_id'),
+      name: record.string('headline'),
+      typeLabel: record.string('property_type_label'),
+      type: record.stayType('property_type', (code) => code.replaceAll('-', '_')),
+      address: record.record('address').string('full'),
+      lat: coordinates.numberIn('lat', -90, 90),
+      lng: coordinates.numberIn('lng', -180, 180),
+      rating: {
+        value: roundRating(record.numberIn('host_rating', 0, 5) * 2),
+        hotelStars: record.nullableNumber('star_class'),
+        count: record.integer('ratings_count'),
+      },
+      capacity: {
+        guests: record.integer('sleeps'),
+        bedrooms: record.nullableNumber('bedrooms'),
+        beds: record.nullableNumber('beds'),
+        bathrooms: record.number('bathrooms'),
+      },
+      policies: {
+        instantBook: record.boolean('instant_book'),
+        freeCancellation: record.string('cancellation_policy') === 'flexible',
+      },
+      media: { thumbnail: cover ? cover.string('url') : '', logoSquare: record.nullableString('brand_logo') ?? '' },
+    };
+  }
+
+  return {
+    id,
+    async *contentPages(options = {}) {
+      const perPage = options.pageSize ?? defaults.feedPageSize;
+      for (let page = 1; ; page++) {
+        const url = supplierUrl(config.baseUrl, '/api/listings', { page, per_page: perPage });
+        const body = FeedRecord.of(id, `page ${page}`, await fetchJson(url, { supplier: id, signal: options.signal }));
+        const meta = body.record('meta');
+        const listings = body.records('data').map(decode);
+        if (listings.length > 0) yield listings;
+        if (meta.integer('current_page') >= meta.integer('last_page') || listings.length === 0) return;
+      }
+    },
+  };
+}

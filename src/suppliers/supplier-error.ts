@@ -1,0 +1,30 @@
+import type { SupplierId } from '../types.ts';
+
+/**
+ * Why a call to a supplier failed. The layers above map these to the spec's upstream errors
+ * (timeout -> 504, http/network -> 502 UPSTREAM_ERROR, malformed -> 502 BAD_GATEWAY), so the
+ * kind is part of the contract, not decoration.
+ */
+export const SUPPLIER_ERROR_KINDS = ['timeout', 'http', 'network', 'malformed'] as const;
+export type SupplierErrorKind = (typeof SUPPLIER_ERROR_KINDS)[number];
+
+export class SupplierError extends Error {
+  readonly supplier: SupplierId;
+  readonly kind: SupplierErrorKind;
+  /** HTTP status when the supplier answered with one that is not 2xx. */
+  readonly status: number | undefined;
+
+  constructor(
+    supplier: SupplierId,
+    kind: SupplierErrorKind,
+    message: string,
+    options: { status?: number; cause?: unknown } = {},
+  ) {
+    // The supplier leads the message: ingestion logs and boot failures must say who broke.
+    super(`${supplier}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SupplierError';
+    this.supplier = supplier;
+    this.kind = kind;
+    this.status = options.status;
+  }
+}

@@ -1,0 +1,51 @@
+// Test support: a whole gateway on a small simulated world, over real HTTP between the gateway
+// and the simulated suppliers, with a temporary data folder.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp, type App, type AppOptions } from '../app.ts';
+import { generateWorld, type SimListing, type World } from '../sim/generate-world.ts';
+import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+
+export interface TestApp {
+  app: App;
+  world: World;
+  sim: SimSuppliers;
+  /** Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> listing. */
+  listing(supplier: string, supplierStayId: string): SimListing;
+  get(url: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
+  close(): Promise<void>;
+}
+
+/** A fixed "today" so that date rules do not depend on when the tests run. */
+export const TEST_NOW = new Date('2026-11-21T10:00:00Z');
+
+export async function startTestApp(options: { stays?: number; seed?: number; app?: Partial<AppOptions> } = {}): Promise<TestApp> {
+  const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
+  const sim = await startSimSuppliers({ world });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
+  const app = createApp({ dataDir, supplierUrls: sim.urls, now: () => TEST_NOW, publicUrl: 'http://gw.test', ...options.app });
+  await app.ready;
+  const listings = new Map<string, SimListing>();
+  for (const list of Object.values(world.listings)) for (const l of list) listings.set(`${l.supplier}:${l.supplierStayId}`, l);
+  return {
+    app,
+    world,
+    sim,
+    listing(supplier, supplierStayId) {
+      const found = listings.get(`${supplier}:${supplierStayId}`);
+      if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
+      return found;
+    },
+    async get(url, headers = {}) {
+      const response = await app.http.inject({ method: 'GET', url, headers });
+      const type = String(response.headers['content-type'] ?? '');
+      return { status: response.statusCode, headers: response.headers, body: type.includes('json') ? response.json() : response.body };
+    },
+    async close() {
+      await app.close();
+      await sim.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
