@@ -20,7 +20,8 @@
 //    is null, not Usa in Japan).
 // 3. A lone segment that names a country ("France", "USA") is an area, not a point: it resolves only
 //    to a same-named city in that very country (city-states: "Singapore", "Monaco", "Luxembourg"),
-//    otherwise null. A lone region name is read as a city name ("New York" -> New York City).
+//    otherwise null. A lone region name is read as a city name ("New York" -> New York City,
+//    "Texas" -> null as no city is called that).
 // 4. Every city named by any remaining segment is a candidate. A candidate scores one point of
 //    support for each segment to its RIGHT that agrees with it: names its country, names its US
 //    state / Canadian province, or names a city in the same country within NEAR_METERS of it.
@@ -31,6 +32,9 @@
 //    gazetteer's Westminsters are in the US and Australia).
 // 5. Ambiguous bare names go to the most populous ("London" -> London GB, "Barcelona" -> Spain,
 //    "Springfield" -> Springfield, Missouri).
+//
+// Names are indexed with "Saint"/"St" (and "Sainte"/"Ste") interchangeable at the start, and
+// historical or abandoned places are left out.
 //
 // The package's `altName` field is not an alternate name: it lists alternative country codes
 // (Tórshavn: FO, alt DK), so it widens country matching. Alternate names (exonyms such as "München"

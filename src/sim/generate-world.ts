@@ -93,10 +93,10 @@ type TypeWeights = Partial<Record<RentalType, number>>;
 
 /** Rentals in town: mostly apartments; condos, houses, B&Bs, aparthotels. */
 const URBAN_RENTALS: TypeWeights = {
-  apartment: 30, condo: 8, house: 7, villa: 3, private_vacation_home: 3, bungalow: 1, cottage: 1,
+  apartment: 30, condo: 8, house: 7, villa: 5, private_vacation_home: 3, bungalow: 1, cottage: 1,
   cabin: 0.3, chalet: 0.3, country_house: 0.3, farm_stay: 0.1, agritourism: 0.1, lodge: 0.5, resort: 1.5,
-  all_inclusive: 0.6, palace: 0.3, pension: 2, bed_and_breakfast: 5, hostel: 4, tourist: 2, residence: 4,
-  aparthotel: 5,
+  all_inclusive: 0.6, palace: 0.3, pension: 2, bed_and_breakfast: 3.5, hostel: 3.5, tourist: 2, residence: 3.5,
+  aparthotel: 4,
 };
 
 /** Rentals tens of km out: houses, villas, cottages, cabins, farms. */
@@ -298,19 +298,24 @@ function tooCloseToFamily(state: CityState, family: string, p: { lat: number; ln
   return !!points && points.some((q) => distanceMeters(p.lat, p.lng, q.lat, q.lng) < CHAIN_MIN_SPACING_M);
 }
 
-/** A name not yet used in the city (by nameKey), trying `make` a few times before suffixing it. */
-function uniqueName(state: CityState, make: () => string, tries = 8): string | null {
+/** A name not yet used in the city (by nameKey), trying `make` a few times; null if all were taken. */
+function uniqueName(state: CityState, make: (attempt: number) => string, tries = 8): string | null {
   for (let i = 0; i < tries; i++) {
-    const name = make();
-    if (!state.nameKeys.has(nameKey(name))) return name;
+    const name = make(i);
+    const key = nameKey(name);
+    if (!state.nameKeys.has(key)) {
+      state.nameKeys.add(key);
+      return name;
+    }
   }
   return null;
 }
 
-function claimName(state: CityState, name: string, rng: Random): string {
-  let claimed = name;
-  if (state.nameKeys.has(nameKey(claimed))) claimed = `${name} ${rng.pick(STREETS[state.lang])}`;
-  for (let n = 2; state.nameKeys.has(nameKey(claimed)); n++) claimed = `${name} ${n}`;
+/** Last resort for a taken name: a street, then a number, after it ("Hotel Aurora Rue Lafayette 2"). */
+function disambiguate(state: CityState, name: string, rng: Random): string {
+  const base = `${name} ${rng.pick(STREETS[state.lang])}`;
+  let claimed = base;
+  for (let n = 2; state.nameKeys.has(nameKey(claimed)); n++) claimed = `${base} ${n}`;
   state.nameKeys.add(nameKey(claimed));
   return claimed;
 }
@@ -365,11 +370,10 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
       }
       if (name === null) {
         const make = hotel
-          ? () => nameIndependentHotel(rng, state.lang)
+          ? (attempt: number) => nameIndependentHotel(rng, state.lang, attempt)
           : () => nameRental(rng, type as RentalType, state.lang, capacity.bedrooms);
-        name = uniqueName(state, make) ?? make();
+        name = uniqueName(state, make) ?? disambiguate(state, make(1), rng);
       }
-      name = claimName(state, name, rng);
       if (brand) {
         const points = state.chainPoints.get(brand.family) ?? [];
         points.push(point);
@@ -436,30 +440,22 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
  * so that bare-id lookups are ambiguous in worlds of any size, as the spec warns they are.
  */
 function assignIds(rng: Random, listings: Record<SupplierId, SimListing[]>): void {
-  const owners: Partial<Record<SupplierId, Map<string, number>>> = {};
-  const drawNumeric = (used: Map<string, number>): string => {
-    for (;;) {
-      const id = String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
-      if (!used.has(id)) return id;
-    }
-  };
+  const numericIds = new Map<SimListing, number>();
   const numericSupplier = (supplier: SupplierId, shareWith: SupplierId[]): void => {
-    const used = new Map<string, number>();
-    const pools = shareWith.map((s) => [...(owners[s] ?? new Map<string, number>())]);
+    const used = new Set<number>();
     for (const listing of listings[supplier]) {
-      let id: string | null = null;
-      if (rng.chance(SHARED_BARE_ID_RATE)) {
-        const pool = rng.pick(pools);
-        if (pool && pool.length > 0) {
-          const [candidate, owner] = rng.pick(pool);
-          if (owner !== listing.propertyId && !used.has(candidate)) id = candidate;
-        }
+      let id = 0;
+      if (shareWith.length > 0 && rng.chance(SHARED_BARE_ID_RATE)) {
+        const other = listings[rng.pick(shareWith)];
+        const donor = other.length > 0 ? rng.pick(other) : undefined;
+        const candidate = donor ? (numericIds.get(donor) ?? 0) : 0;
+        if (donor && donor.propertyId !== listing.propertyId && !used.has(candidate)) id = candidate;
       }
-      id ??= drawNumeric(used);
-      used.set(id, listing.propertyId);
-      listing.supplierStayId = id;
+      while (id === 0 || used.has(id)) id = rng.int(SIM_ID_MIN, SIM_ID_MAX);
+      used.add(id);
+      numericIds.set(listing, id);
+      listing.supplierStayId = String(id);
     }
-    owners[supplier] = used;
   };
   numericSupplier('supplier_a', []);
   numericSupplier('supplier_c', ['supplier_a']);
@@ -477,8 +473,11 @@ function assignIds(rng: Random, listings: Record<SupplierId, SimListing[]>): voi
   for (const supplier of Object.keys(listings) as SupplierId[]) {
     for (const listing of listings[supplier]) listing.media.thumbnail = THUMBNAILS[supplier](listing.supplierStayId);
     // Feed order: by id, as a supplier's database would page it. b's ids have a fixed width.
-    listings[supplier].sort(supplier === 'supplier_b'
-      ? (x, y) => (x.supplierStayId < y.supplierStayId ? -1 : 1)
-      : (x, y) => Number(x.supplierStayId) - Number(y.supplierStayId));
+    const order = listings[supplier].map((listing) => ({
+      listing,
+      key: supplier === 'supplier_b' ? Number(listing.supplierStayId.slice(2)) : Number(listing.supplierStayId),
+    }));
+    order.sort((x, y) => x.key - y.key);
+    listings[supplier] = order.map((o) => o.listing);
   }
 }

@@ -15,8 +15,12 @@ const FILLER_WORDS = new Set(['hotel', 'the', 'and', 'de', 'la', 'le', 'les', 'd
  * The generator keeps keys unique within a city, so two distinct properties never share a name there.
  */
 export function nameKey(name: string): string {
-  return foldText(name).split(' ').filter((w) => !FILLER_WORDS.has(w)).sort().join(' ');
+  // Fast path for plain ASCII (most names): same result as foldText, without Unicode normalisation.
+  const folded = PRINTABLE_ASCII.test(name) ? name.toLowerCase().replace(NON_ALNUM_ASCII, ' ').trim() : foldText(name);
+  return folded.split(' ').filter((w) => !FILLER_WORDS.has(w)).sort().join(' ');
 }
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const NON_ALNUM_ASCII = /[^a-z0-9]+/g;
 
 function hotelWord(rng: Random, lang: Language): string {
   // Local words two times in three; English words give the long tail everywhere.
@@ -30,9 +34,19 @@ function twoWords(rng: Random, lang: Language): [string, string] {
   return [w, x];
 }
 
-export function nameIndependentHotel(rng: Random, lang: Language): string {
+/**
+ * An independent hotel's name. `attempt` counts the names already refused in this city: after the
+ * first, only two-word patterns are used, whose space is large enough for the densest city.
+ */
+export function nameIndependentHotel(rng: Random, lang: Language, attempt = 0): string {
   const [w, x] = twoWords(rng, lang);
-  return rng.pick(HOTEL_PATTERNS[lang]).replace('{w}', w).replace('{x}', x);
+  const patterns = attempt === 0 ? HOTEL_PATTERNS[lang] : TWO_WORD_PATTERNS[lang];
+  return rng.pick(patterns).replace('{w}', w).replace('{x}', x);
+}
+
+const TWO_WORD_PATTERNS = {} as Record<Language, readonly string[]>;
+for (const lang of Object.keys(HOTEL_PATTERNS) as Language[]) {
+  TWO_WORD_PATTERNS[lang] = HOTEL_PATTERNS[lang].filter((p) => p.includes('{x}'));
 }
 
 /** "Ibis Paris Centre", "Ibis Paris", "Ibis Gare": the near-identical names of one chain in one city. */

@@ -131,12 +131,21 @@ export const HOTEL_PATTERNS: Record<Language, readonly string[]> = {
     'Hôtel {w}', 'Hôtel {w}', 'Hôtel de la {w}', 'Hôtel du {w}', 'Le {w}', 'Grand Hôtel {w}', 'Hôtel {w} & Spa',
     'Hôtel {w} {x}', 'Les Jardins du {w}', 'Hôtel {w} & {x}',
   ],
-  es: ['Hotel {w}', 'Hostal {w}', 'Gran Hotel {w}', 'Hotel {w} {x}', 'Hotel Boutique {w}', 'Casa {w}', 'Hotel {w} & Spa'],
-  it: ['Hotel {w}', 'Albergo {w}', 'Grand Hotel {w}', 'Locanda {w}', 'Hotel {w} {x}', 'Residenza {w}', 'Hotel {w} & Spa'],
-  de: ['Hotel {w}', 'Hotel {w}', 'Gasthof {w}', 'Landhotel {w}', '{w} Hotel', 'Hotel {w} & Spa', 'Parkhotel {w}'],
-  pt: ['Hotel {w}', 'Pousada {w}', 'Grande Hotel {w}', 'Hotel {w} {x}', 'Casa {w}'],
-  nl: ['Hotel {w}', 'Hotel {w}', '{w} Hotel', 'Hotel {w} & {x}'],
-  ja: ['Hotel {w}', '{w} Hotel', 'Hotel {w} {x}', 'Hotel {w} Inn', '{w} Stay Hotel'],
+  es: [
+    'Hotel {w}', 'Hostal {w}', 'Gran Hotel {w}', 'Hotel {w} {x}', 'Hotel Boutique {w}', 'Casa {w}', 'Hotel {w} & Spa',
+    'Hostal {w} {x}', 'Hotel {w} y {x}',
+  ],
+  it: [
+    'Hotel {w}', 'Albergo {w}', 'Grand Hotel {w}', 'Locanda {w}', 'Hotel {w} {x}', 'Residenza {w}', 'Hotel {w} & Spa',
+    'Albergo {w} {x}', 'Hotel {w} & {x}',
+  ],
+  de: [
+    'Hotel {w}', 'Gasthof {w}', 'Landhotel {w}', '{w} Hotel', 'Hotel {w} & Spa', 'Parkhotel {w}', 'Hotel {w} {x}',
+    'Gasthof {w} & {x}',
+  ],
+  pt: ['Hotel {w}', 'Pousada {w}', 'Grande Hotel {w}', 'Hotel {w} {x}', 'Casa {w}', 'Pousada {w} {x}'],
+  nl: ['Hotel {w}', '{w} Hotel', 'Hotel {w} & {x}', 'Hotel {w} {x}'],
+  ja: ['Hotel {w}', '{w} Hotel', 'Hotel {w} {x}', 'Hotel {w} Inn', '{w} Stay Hotel', '{w} {x} Hotel', 'Hotel {w} & {x}'],
 };
 
 export interface ChainBrand {

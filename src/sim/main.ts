@@ -1,0 +1,31 @@
+// Entry point of the simulator as its own process (server.ts forks it): generates the world from
+// STAYGATE_SIM_SEED / STAYGATE_SIM_STAYS, starts the four suppliers and sends their URLs to the parent.
+import { generateWorld } from './generate-world.ts';
+import { startSimSuppliers } from './start-sim-suppliers.ts';
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+// sim/ does not import the gateway's defaults; server.ts always passes both. These equal
+// defaults.simSeed and defaults.simStays, for running the simulator by hand.
+const world = generateWorld({
+  seed: intFromEnv('STAYGATE_SIM_SEED', 42),
+  stays: intFromEnv('STAYGATE_SIM_STAYS', 160_000),
+});
+const sim = await startSimSuppliers({ world, host: process.env.STAYGATE_SIM_HOST || '127.0.0.1' });
+
+if (process.send) {
+  process.send({ urls: sim.urls });
+  // The parent went away: an orphaned simulator would hold its ports forever.
+  process.on('disconnect', () => void sim.close().finally(() => process.exit(0)));
+} else {
+  console.log(JSON.stringify({ urls: sim.urls }));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void sim.close().finally(() => process.exit(0)));
+}

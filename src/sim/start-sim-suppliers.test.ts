@@ -1,0 +1,337 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { STAY_TYPES, SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from '../types.ts';
+import type { SupplierAPage, SupplierAProperty } from './feed-supplier-a.ts';
+import type { SupplierBHotel, SupplierBPage } from './feed-supplier-b.ts';
+import type { SupplierCItem, SupplierCPage } from './feed-supplier-c.ts';
+import type { SupplierDListing, SupplierDPage } from './feed-supplier-d.ts';
+import { generateWorld, type SimListing, type World } from './generate-world.ts';
+import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
+
+// Field names exactly as src/sim/README.md writes them: the adapters are written from the README.
+const FIELDS = {
+  supplier_a: {
+    envelope: ['page', 'pageSize', 'totalPages', 'totalCount', 'properties'],
+    record: ['propertyId', 'propertyName', 'propertyType', 'geo', 'address', 'starRating', 'guestScore', 'occupancy', 'policies', 'images'],
+  },
+  supplier_b: {
+    envelope: ['hotels', 'next_cursor'],
+    record: [
+      'hotel_id', 'name', 'kind_id', 'kind', 'lat', 'lon', 'street', 'city', 'country', 'stars', 'review_score',
+      'review_count', 'max_occupancy', 'bedroom_count', 'bed_count', 'bathroom_count', 'instant_confirmation',
+      'free_cancellation', 'photo_url', 'logo_url',
+    ],
+  },
+  supplier_c: {
+    envelope: ['total', 'offset', 'limit', 'items'],
+    record: ['id', 'title', 'type_code', 'type_label', 'location', 'addr', 'class', 'rating', 'sleeps', 'layout', 'flags', 'media'],
+  },
+  supplier_d: {
+    envelope: ['data', 'meta'],
+    record: [
+      'listing_id', 'headline', 'property_type', 'property_type_label', 'coordinates', 'address', 'star_class',
+      'host_rating', 'ratings_count', 'sleeps', 'bedrooms', 'beds', 'bathrooms', 'instant_book', 'cancellation_policy',
+      'photos', 'brand_logo',
+    ],
+  },
+} as const;
+
+const sorted = (keys: readonly string[]): string[] => [...keys].sort();
+
+async function getJson(url: string): Promise<{ status: number; type: string | null; body: unknown }> {
+  const response = await fetch(url);
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+}
+
+// Decoders written by hand from the README, independent of src/suppliers, so a drift of either
+// side from the README shows up somewhere. Ratings are compared exactly, without rounding.
+
+function decodeA(p: SupplierAProperty): Listing {
+  assert.deepEqual(sorted(Object.keys(p)), sorted(FIELDS.supplier_a.record));
+  assert.deepEqual(sorted(Object.keys(p.propertyType)), ['code', 'label']);
+  assert.deepEqual(sorted(Object.keys(p.geo)), ['latitude', 'longitude']);
+  assert.deepEqual(sorted(Object.keys(p.address)), ['city', 'countryCode', 'line1']);
+  assert.deepEqual(sorted(Object.keys(p.guestScore)), ['reviews', 'score']);
+  assert.deepEqual(sorted(Object.keys(p.occupancy)), ['bathrooms', 'bedrooms', 'beds', 'maxGuests']);
+  assert.deepEqual(sorted(Object.keys(p.policies)), ['freeCancellation', 'instantConfirmation']);
+  assert.equal(typeof p.propertyId, 'number');
+  assert.equal(p.propertyType.code, p.propertyType.code.toUpperCase());
+  const image = (kind: string): string => p.images.find((i) => i.kind === kind)?.url ?? assert.fail(`no ${kind} image`);
+  return {
+    supplier: 'supplier_a',
+    supplierStayId: String(p.propertyId),
+    name: p.propertyName,
+    typeLabel: p.propertyType.label,
+    type: p.propertyType.code.toLowerCase() as StayType,
+    address: `${p.address.line1}, ${p.address.city}, ${p.address.countryCode}`,
+    lat: p.geo.latitude,
+    lng: p.geo.longitude,
+    rating: { value: p.guestScore.score, hotelStars: p.starRating, count: p.guestScore.reviews },
+    capacity: { guests: p.occupancy.maxGuests, bedrooms: p.occupancy.bedrooms, beds: p.occupancy.beds, bathrooms: p.occupancy.bathrooms },
+    policies: { instantBook: p.policies.instantConfirmation, freeCancellation: p.policies.freeCancellation },
+    media: { thumbnail: image('thumbnail'), logoSquare: image('logo') },
+  };
+}
+
+function decodeB(h: SupplierBHotel): Listing {
+  assert.deepEqual(sorted(Object.keys(h)), sorted(FIELDS.supplier_b.record));
+  assert.match(h.hotel_id, /^HB\d{7}$/);
+  return {
+    supplier: 'supplier_b',
+    supplierStayId: h.hotel_id,
+    name: h.name,
+    typeLabel: h.kind,
+    type: STAY_TYPES[h.kind_id],
+    address: `${h.street}, ${h.city}, ${h.country}`,
+    lat: h.lat,
+    lng: h.lon,
+    rating: { value: h.review_score * 2, hotelStars: h.stars, count: h.review_count },
+    capacity: { guests: h.max_occupancy, bedrooms: h.bedroom_count, beds: h.bed_count, bathrooms: h.bathroom_count },
+    policies: { instantBook: h.instant_confirmation, freeCancellation: h.free_cancellation },
+    media: { thumbnail: h.photo_url, logoSquare: h.logo_url },
+  };
+}
+
+function decodeC(i: SupplierCItem): Listing {
+  assert.deepEqual(sorted(Object.keys(i)), sorted(FIELDS.supplier_c.record));
+  assert.deepEqual(sorted(Object.keys(i.rating)), ['pct', 'votes']);
+  assert.deepEqual(sorted(Object.keys(i.layout)), ['baths', 'bedrooms', 'beds']);
+  assert.deepEqual(sorted(Object.keys(i.media)), ['square_logo', 'thumb']);
+  assert.equal(typeof i.id, 'number');
+  assert.ok(Number.isInteger(i.rating.pct));
+  assert.ok(!i.type_code.includes('_'));
+  for (const flag of i.flags) assert.ok(flag === 'instant_book' || flag === 'free_cancellation');
+  return {
+    supplier: 'supplier_c',
+    supplierStayId: String(i.id),
+    name: i.title,
+    typeLabel: i.type_label,
+    type: i.type_code.replaceAll('-', '_') as StayType,
+    address: i.addr,
+    lat: i.location[1],
+    lng: i.location[0],
+    rating: { value: i.rating.pct / 10, hotelStars: i.class, count: i.rating.votes },
+    capacity: { guests: i.sleeps, bedrooms: i.layout.bedrooms, beds: i.layout.beds, bathrooms: i.layout.baths },
+    policies: { instantBook: i.flags.includes('instant_book'), freeCancellation: i.flags.includes('free_cancellation') },
+    media: { thumbnail: i.media.thumb, logoSquare: i.media.square_logo },
+  };
+}
+
+function decodeD(l: SupplierDListing): Listing {
+  assert.deepEqual(sorted(Object.keys(l)), sorted(FIELDS.supplier_d.record));
+  assert.equal(typeof l.listing_id, 'string');
+  assert.ok(['flexible', 'moderate', 'strict'].includes(l.cancellation_policy));
+  const covers = l.photos.filter((p) => p.is_cover);
+  assert.equal(covers.length, 1);
+  return {
+    supplier: 'supplier_d',
+    supplierStayId: l.listing_id,
+    name: l.headline,
+    typeLabel: l.property_type_label,
+    type: l.property_type as StayType,
+    address: l.address.full,
+    lat: l.coordinates.lat,
+    lng: l.coordinates.lng,
+    rating: { value: l.host_rating * 2, hotelStars: l.star_class, count: l.ratings_count },
+    capacity: { guests: l.sleeps, bedrooms: l.bedrooms, beds: l.beds, bathrooms: l.bathrooms },
+    policies: { instantBook: l.instant_book, freeCancellation: l.cancellation_policy === 'flexible' },
+    media: { thumbnail: covers[0].url, logoSquare: l.brand_logo },
+  };
+}
+
+/** Pages through a supplier's whole feed the way its README says, returning the decoded listings. */
+async function readFeed(base: string, supplier: SupplierId, pageSize: number): Promise<Listing[]> {
+  const out: Listing[] = [];
+  const check = (status: number, type: string | null, body: object): void => {
+    assert.equal(status, 200);
+    assert.equal(type, 'application/json');
+    assert.deepEqual(sorted(Object.keys(body)), sorted(FIELDS[supplier].envelope));
+  };
+  switch (supplier) {
+    case 'supplier_a':
+      for (let page = 1; ; page++) {
+        const { status, type, body } = await getJson(`${base}/content/properties?page=${page}&pageSize=${pageSize}`);
+        const b = body as SupplierAPage;
+        check(status, type, b);
+        assert.equal(b.page, page);
+        assert.equal(b.pageSize, pageSize);
+        out.push(...b.properties.map(decodeA));
+        if (page >= b.totalPages) return out;
+      }
+    case 'supplier_b': {
+      let cursor: string | null = null;
+      for (;;) {
+        const { status, type, body } = await getJson(`${base}/v2/hotels?limit=${pageSize}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        const b = body as SupplierBPage;
+        check(status, type, b);
+        out.push(...b.hotels.map(decodeB));
+        if (b.next_cursor === null) return out;
+        assert.equal(b.hotels.length, pageSize);
+        cursor = b.next_cursor;
+      }
+    }
+    case 'supplier_c':
+      for (let offset = 0; ; offset += pageSize) {
+        const { status, type, body } = await getJson(`${base}/feed/accommodations?offset=${offset}&limit=${pageSize}`);
+        const b = body as SupplierCPage;
+        check(status, type, b);
+        assert.equal(b.offset, offset);
+        assert.equal(b.limit, pageSize);
+        out.push(...b.items.map(decodeC));
+        if (offset + pageSize >= b.total) return out;
+      }
+    case 'supplier_d':
+      for (let page = 1; ; page++) {
+        const { status, type, body } = await getJson(`${base}/api/listings?page=${page}&per_page=${pageSize}`);
+        const b = body as SupplierDPage;
+        check(status, type, b);
+        assert.deepEqual(sorted(Object.keys(b.meta)), ['current_page', 'last_page', 'per_page', 'total']);
+        assert.equal(b.meta.current_page, page);
+        out.push(...b.data.map(decodeD));
+        if (page >= b.meta.last_page) return out;
+      }
+  }
+}
+
+const withoutTruth = ({ propertyId: _propertyId, ...listing }: SimListing): Listing => listing;
+
+describe('startSimSuppliers', () => {
+  let world: World;
+  let sim: SimSuppliers;
+
+  before(async () => {
+    world = generateWorld({ seed: 11, stays: 4_000 });
+    sim = await startSimSuppliers({ world });
+  });
+  after(() => sim.close());
+
+  it('serves four suppliers on four loopback ports', () => {
+    assert.deepEqual(Object.keys(sim.urls).sort(), [...SUPPLIER_IDS].sort());
+    const ports = new Set(Object.values(sim.urls).map((u) => new URL(u).port));
+    assert.equal(ports.size, 4);
+    for (const url of Object.values(sim.urls)) assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  for (const supplier of SUPPLIER_IDS) {
+    it(`${supplier}: every listing comes back exactly once, in order, decoding to its canonical values`, async () => {
+      const truth = world.listings[supplier];
+      assert.ok(truth.length > 200);
+      const got = await readFeed(sim.urls[supplier], supplier, 97);
+      assert.equal(got.length, truth.length);
+      assert.equal(new Set(got.map((l) => l.supplierStayId)).size, got.length);
+      got.forEach((listing, i) => assert.deepEqual(listing, withoutTruth(truth[i])));
+    });
+  }
+
+  it('pages the same way twice (stable order)', async () => {
+    const first = await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=100&limit=50`);
+    const second = await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=100&limit=50`);
+    assert.deepEqual(first.body, second.body);
+  });
+
+  it('applies the default page size of 1000', async () => {
+    const d = (await getJson(`${sim.urls.supplier_d}/api/listings`)).body as SupplierDPage;
+    assert.equal(world.listings.supplier_d.length > 1_000, true);
+    assert.equal(d.data.length, 1_000);
+    assert.deepEqual(d.meta, { current_page: 1, last_page: Math.ceil(world.listings.supplier_d.length / 1_000), per_page: 1_000, total: world.listings.supplier_d.length });
+    const a = (await getJson(`${sim.urls.supplier_a}/content/properties`)).body as SupplierAPage;
+    assert.equal(a.page, 1);
+    assert.equal(a.pageSize, 1_000);
+    assert.equal(a.totalCount, world.listings.supplier_a.length);
+    const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations`)).body as SupplierCPage;
+    assert.equal(c.offset, 0);
+    assert.equal(c.limit, 1_000);
+    const b = (await getJson(`${sim.urls.supplier_b}/v2/hotels`)).body as SupplierBPage;
+    assert.equal(b.hotels.length, Math.min(1_000, world.listings.supplier_b.length));
+  });
+
+  it('answers an empty page past the end', async () => {
+    const a = (await getJson(`${sim.urls.supplier_a}/content/properties?page=999&pageSize=5000`)).body as SupplierAPage;
+    assert.deepEqual(a.properties, []);
+    assert.equal(a.totalPages, 1);
+    const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=999999`)).body as SupplierCPage;
+    assert.deepEqual(c.items, []);
+    const d = (await getJson(`${sim.urls.supplier_d}/api/listings?page=999`)).body as SupplierDPage;
+    assert.deepEqual(d.data, []);
+  });
+
+  it('rejects bad paging parameters with a 400 JSON body', async () => {
+    const bad: [SupplierId, string][] = [
+      ['supplier_a', '/content/properties?page=0'],
+      ['supplier_a', '/content/properties?page=-1'],
+      ['supplier_a', '/content/properties?page=abc'],
+      ['supplier_a', '/content/properties?pageSize=0'],
+      ['supplier_a', '/content/properties?pageSize=5001'],
+      ['supplier_a', '/content/properties?pageSize=1.5'],
+      ['supplier_a', '/content/properties?pageSize='],
+      ['supplier_b', '/v2/hotels?limit=0'],
+      ['supplier_b', '/v2/hotels?limit=10000'],
+      ['supplier_b', '/v2/hotels?cursor=not-a-cursor'],
+      ['supplier_b', `/v2/hotels?cursor=${Buffer.from('o:99999999').toString('base64url')}`],
+      ['supplier_c', '/feed/accommodations?offset=-5'],
+      ['supplier_c', '/feed/accommodations?offset=1e3'],
+      ['supplier_c', '/feed/accommodations?limit=5001'],
+      ['supplier_d', '/api/listings?page=0'],
+      ['supplier_d', '/api/listings?per_page=0'],
+      ['supplier_d', '/api/listings?per_page=x'],
+    ];
+    for (const [supplier, path] of bad) {
+      const { status, type, body } = await getJson(sim.urls[supplier] + path);
+      assert.equal(status, 400, `${supplier} ${path}`);
+      assert.equal(type, 'application/json');
+      const error = body as { error: string; message: string; details: { param: string } };
+      assert.equal(error.error, 'Bad Request');
+      assert.equal(typeof error.message, 'string');
+      assert.equal(typeof error.details.param, 'string');
+    }
+  });
+
+  it('answers unknown paths with 404 JSON and other methods with 405 JSON', async () => {
+    for (const url of Object.values(sim.urls)) {
+      const { status, type, body } = await getJson(`${url}/nope`);
+      assert.equal(status, 404);
+      assert.equal(type, 'application/json');
+      assert.equal((body as { error: string }).error, 'Not Found');
+    }
+    // Another supplier's path is unknown too: each speaks only its own API.
+    assert.equal((await getJson(`${sim.urls.supplier_a}/api/listings`)).status, 404);
+    const response = await fetch(`${sim.urls.supplier_a}/content/properties`, { method: 'POST', body: '{}' });
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'GET');
+    assert.equal(((await response.json()) as { error: string }).error, 'Method Not Allowed');
+  });
+
+  it('keeps connections alive', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (): Promise<{ connection: string | undefined; localPort: number | undefined }> => new Promise((resolve, reject) => {
+      http.get(`${sim.urls.supplier_b}/v2/hotels?limit=1`, { agent }, (res) => {
+        const localPort = res.socket.localPort;
+        res.resume();
+        res.on('end', () => resolve({ connection: res.headers.connection, localPort }));
+      }).on('error', reject);
+    });
+    const first = await get();
+    const second = await get();
+    agent.destroy();
+    assert.equal(first.connection, 'keep-alive');
+    // The second request went over the first one's connection.
+    assert.equal(second.localPort, first.localPort);
+  });
+});
+
+describe('startSimSuppliers: ports and shutdown', () => {
+  it('listens on the given ports and frees them on close', async () => {
+    const world = generateWorld({ seed: 1, stays: 200 });
+    const probe = await startSimSuppliers({ world });
+    const ports = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, Number(new URL(probe.urls[s]).port)])) as Record<SupplierId, number>;
+    await probe.close();
+    await assert.rejects(fetch(`${probe.urls.supplier_a}/content/properties`));
+
+    const sim = await startSimSuppliers({ world, ports });
+    for (const s of SUPPLIER_IDS) assert.equal(Number(new URL(sim.urls[s]).port), ports[s]);
+    // A port in use: startSimSuppliers fails and leaves nothing listening.
+    await assert.rejects(startSimSuppliers({ world, ports: { supplier_c: ports.supplier_c } }), /EADDRINUSE/);
+    await sim.close();
+  });
+});
