@@ -50,7 +50,8 @@ export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
   const store = createSqliteStore({ path: path.join(options.dataDir, 'staygate.sqlite') });
   const suppliers = SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: options.supplierUrls[id] }));
-  const geocoder = options.geocoder ?? createGazetteerGeocoder();
+  const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
+  const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   let services: Services | null = null;
 
   const http = createHttpApp({
@@ -67,7 +68,7 @@ export function createApp(options: AppOptions): App {
     const index = await buildStayIndex(store.indexRows());
     log(`index of ${index.size} stays built in ${Math.round(performance.now() - started)} ms`);
     const version = (await store.inventoryVersion()) ?? 'unknown';
-    await geocoder.geocode('warm up'); // loads the gazetteer before the first request needs it
+    gazetteer?.warm(); // loads the gazetteer now rather than in the first address search
     services = {
       search: createSearch({
         index,

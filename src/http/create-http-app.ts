@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
@@ -34,7 +34,11 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       },
     },
     genReqId: requestIdOf,
-    disableRequestLogging: options.logger === false,
+    // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
+    frameworkErrors: (error, request, reply) => {
+      const apiError = new ApiError('VALIDATION_ERROR', `The request URL is malformed: ${error.message}`);
+      (reply as FastifyReply).code(400).header('X-Request-Id', request.id).send(errorBody(apiError, request.id));
+    },
     // Malformed requests that never reach routing (bad framing, oversized headers or URL) still
     // get the JSON error body; Node would otherwise answer a bare 400.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {

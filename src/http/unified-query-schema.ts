@@ -6,7 +6,8 @@ import { CLUSTER_MODES } from '../search/search-query.ts';
 const coordinate = (limit: number) =>
   Type.Number({ minimum: -limit, maximum: limit, description: `a number from -${limit} to ${limit}` });
 
-export const unifiedQuerySchema = Type.Object({
+// Every parameter is optional: which ones a request needs is a rule (the location rule), not a type.
+export const unifiedQuerySchema = Type.Partial(Type.Object({
   provider: Type.Array(Type.String(), { description: 'supplier identifiers, comma-separated or repeated' }),
   address: Type.String({ maxLength: 300, description: 'a place or address of at most 300 characters' }),
   lat: coordinate(90),
@@ -40,4 +41,4 @@ export const unifiedQuerySchema = Type.Object({
   precision: Type.String({ pattern: '^[rR]?([0-9]|1[0-5])$', description: 'an H3 resolution from 0 to 15 (r0 to r15)' }),
   cell: Type.String({ maxLength: 20 }),
   key: Type.String(),
-});
+}));

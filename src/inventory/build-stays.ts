@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { latLngToCell } from 'h3-js';
 import type { RankedStay } from '../store/store.ts';
-import { SUPPLIER_IDS, type Listing, type Rating, type Stay } from '../types.ts';
+import { SUPPLIER_IDS, type Listing, type Rating } from '../types.ts';
 import { rankStays } from './rank-stays.ts';
 
 /** Resolution of the H3 cell stored with each stay: the finest, so any coarser cell derives from it. */
@@ -9,14 +9,11 @@ const H3_RESOLUTION = 15;
 
 const SUPPLIER_ORDER = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-/** 12 base32 characters = 60 bits: a collision among a few million stays is ~1e-6 likely, and is detected. */
-const ID_CHARS = 12;
-
 /**
- * The service id of a group: 'st' + base32 of a hash of its smallest `supplier:supplierStayId`.
- * It survives re-ingests as long as that listing stays in the group, and it cannot be mistaken
- * for a supplier id (those are numeric or, for supplier_b, start with 'HB').
+ * The service id of a group: 'st' + 12 base-32 digits (0-9a-v, 60 bits) of a hash of its smallest
+ * `supplier:supplierStayId`. It survives re-ingests as long as that listing stays in the group;
+ * a collision among a few million stays is ~1e-6 likely, and buildStays detects it. The prefix
+ * keeps it from ever looking like a supplier id (numeric, or 'HB...' for supplier_b).
  */
 export function serviceId(listings: readonly Listing[]): string {
   let key: string | null = null;
@@ -25,16 +22,11 @@ export function serviceId(listings: readonly Listing[]): string {
     if (key === null || candidate < key) key = candidate;
   }
   if (key === null) throw new Error('serviceId: a stay needs at least one listing');
-  const digest = createHash('sha256').update(key).digest();
-  let id = 'st';
-  // 5 bits per character, read across byte boundaries.
-  for (let i = 0; i < ID_CHARS; i++) {
-    const bit = i * 5;
-    const byte = bit >> 3;
-    const word = (digest[byte] << 8) | digest[byte + 1];
-    id += BASE32[(word >> (11 - (bit & 7))) & 31];
-  }
-  return id;
+  // SHA-1 is no security measure here, just a fast, well-mixed, stable digest.
+  const digest = hash('sha1', key, 'buffer');
+  const high = digest.readUInt32BE(0) >>> 2; // 30 bits
+  const low = digest.readUInt32BE(4) >>> 2; // 30 bits
+  return `st${high.toString(32).padStart(6, '0')}${low.toString(32).padStart(6, '0')}`;
 }
 
 /** A name typed in one case is a content team's shortcut ("HOTEL LUMIERE"), not how the property writes it. */
@@ -49,7 +41,8 @@ function isMixedCase(name: string): boolean {
  */
 export function preferredListing(listings: readonly Listing[]): Listing {
   let best = listings[0];
-  for (const listing of listings.slice(1)) {
+  for (let i = 1; i < listings.length; i++) {
+    const listing = listings[i];
     const mixed = Number(isMixedCase(listing.name)) - Number(isMixedCase(best.name));
     if (mixed > 0 || (mixed === 0 && listing.rating.count > best.rating.count)) best = listing;
   }
@@ -68,18 +61,19 @@ export function averageRating(listings: readonly Listing[]): Rating {
   let weighted = 0;
   let count = 0;
   let plain = 0;
-  const stars = new Map<number, number>();
+  let hotelStars: number | null = null;
+  let votes = 0;
   for (const { rating } of listings) {
     weighted += rating.value * rating.count;
     count += rating.count;
     plain += rating.value;
-    if (rating.hotelStars !== null) stars.set(rating.hotelStars, (stars.get(rating.hotelStars) ?? 0) + 1);
-  }
-  let hotelStars: number | null = null;
-  let votes = 0;
-  for (const [value, seen] of stars) {
-    if (seen > votes || (seen === votes && hotelStars !== null && value > hotelStars)) {
-      hotelStars = value;
+    const stars = rating.hotelStars;
+    if (stars === null || stars === hotelStars) continue;
+    // A group has at most four listings: counting by scanning beats building a map.
+    let seen = 0;
+    for (const other of listings) if (other.rating.hotelStars === stars) seen++;
+    if (seen > votes || (seen === votes && hotelStars !== null && stars > hotelStars)) {
+      hotelStars = stars;
       votes = seen;
     }
   }
@@ -87,11 +81,15 @@ export function averageRating(listings: readonly Listing[]): Rating {
   return { value: roundTenth(value), hotelStars, count };
 }
 
-/** One stay from one group of listings, before it has its idx and rank. */
-export function buildStay(group: readonly Listing[]): Omit<Stay, 'idx'> {
-  const listings = [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
+/** One stay from one group of listings; idx and rank are -1 until buildStays places it. */
+export function buildStay(group: readonly Listing[]): RankedStay {
+  const listings = group.length === 1
+    ? [group[0]]
+    : [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
   const preferred = preferredListing(listings);
   return {
+    idx: -1,
+    rank: -1,
     id: serviceId(listings),
     name: preferred.name,
     type: preferred.type,
@@ -112,16 +110,20 @@ export function buildStay(group: readonly Listing[]): Omit<Stay, 'idx'> {
  * global ranking (rank-stays.ts).
  */
 export function buildStays(groups: readonly (readonly Listing[])[]): RankedStay[] {
-  const built = groups.filter((group) => group.length > 0).map(buildStay);
+  const stays = groups.filter((group) => group.length > 0).map(buildStay);
   // Equal-length hex strings: string order is numeric order, and H3's digits run coarse to fine.
-  built.sort((a, b) => (a.h3 < b.h3 ? -1 : a.h3 > b.h3 ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  stays.sort((a, b) => (a.h3 < b.h3 ? -1 : a.h3 > b.h3 ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = new Set<string>();
-  for (const stay of built) {
+  for (const stay of stays) {
     // Only a listing in two groups or a 60-bit hash collision gets here; either would make one
     // stay unreachable by id, so ingestion stops rather than serve it.
     if (ids.has(stay.id)) throw new Error(`two stays got the same service id ${stay.id}`);
     ids.add(stay.id);
   }
-  const ranks = rankStays(built);
-  return built.map((stay, idx) => ({ idx, rank: ranks[idx], ...stay }));
+  const ranks = rankStays(stays);
+  for (let idx = 0; idx < stays.length; idx++) {
+    stays[idx].idx = idx;
+    stays[idx].rank = ranks[idx];
+  }
+  return stays;
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error.ts';
 import type { Geocoder } from '../geo/geocoder.ts';
+import { GeocoderError } from '../geo/geocoder-error.ts';
 import { boxAroundPoint } from '../geo/bounding-box.ts';
 import { distanceMeters } from '../geo/distance.ts';
 import type { StayCache } from '../inventory/stay-cache.ts';
@@ -48,6 +49,17 @@ const HOTEL = typeCode('hotel');
 export function createSearch(deps: SearchDeps): Search {
   const { index } = deps;
 
+  /** A geocoder outage is the upstream's failure (502/504), not the caller's (400) nor ours (500). */
+  async function geocode(address: string) {
+    try {
+      return await deps.geocoder.geocode(address);
+    } catch (error) {
+      if (!(error instanceof GeocoderError)) throw error;
+      const code = error.failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY';
+      throw new ApiError(code, `The geocoder failed (${error.failure}) while resolving address`, { details: { params: { address: error.message } } });
+    }
+  }
+
   /** Candidates of a location, with the centre distances are measured from. */
   async function locate(query: SearchQuery): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
     const location = query.location!;
@@ -61,7 +73,7 @@ export function createSearch(deps: SearchDeps): Search {
     let centre: Centre;
     if (location.kind === 'point') centre = location;
     else {
-      const place = await deps.geocoder.geocode(location.address);
+      const place = await geocode(location.address);
       if (place === null) {
         throw ApiError.fromViolations([
           { param: 'address', code: 'VALIDATION_ERROR', message: `address "${location.address}" could not be resolved to a place` },

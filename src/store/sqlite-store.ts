@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { defaults } from '../defaults.ts';
-import { foldText } from '../fold-text.ts';
-import { SUPPLIER_IDS, type HotelIdRef, type Stay, type StayType, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
+import { decodeIndexChunk, encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
 import type { IndexRow, RankedStay, Store } from './store.ts';
 
 export interface SqliteStoreOptions {
@@ -15,7 +15,7 @@ export interface SqliteStoreOptions {
  * Bumped when the inventory tables change shape. The inventory is a copy of the suppliers'
  * feeds, so an old layout is dropped and re-ingested rather than migrated.
  */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 3;
 
 const INVENTORY_VERSION_KEY = 'inventory_version';
 
@@ -25,22 +25,22 @@ const SCHEMA = `
     value TEXT NOT NULL
   ) WITHOUT ROWID;
 
-  -- One row per stay. idx is the rowid, so idx-ordered scans and lookups need no extra index.
-  -- The filter columns feed indexRows(); doc is the whole Stay as JSON for getStays().
+  -- One row per stay: its service id and the whole Stay as JSON, for getStays(). idx is the
+  -- rowid, so lookups by idx need no extra index.
   CREATE TABLE IF NOT EXISTS stays (
     idx INTEGER PRIMARY KEY,
     id TEXT NOT NULL,
-    rank INTEGER NOT NULL,
-    lat REAL NOT NULL,
-    lng REAL NOT NULL,
-    h3 TEXT NOT NULL,
-    type TEXT NOT NULL,
-    suppliers INTEGER NOT NULL, -- bit i set = SUPPLIER_IDS[i] sells the stay
-    stars REAL,
-    rating REAL NOT NULL,
-    review_count INTEGER NOT NULL,
-    search_name TEXT NOT NULL,
     doc TEXT NOT NULL
+  );
+
+  -- The index rows of INDEX_CHUNK_ROWS consecutive stays per row, packed (store/index-chunk.ts):
+  -- the boot-time scan of a million stays is ~60 reads, not a million rows of a dozen cells.
+  CREATE TABLE IF NOT EXISTS index_chunks (
+    first_idx INTEGER PRIMARY KEY,
+    row_count INTEGER NOT NULL,
+    numbers BLOB NOT NULL,
+    h3 TEXT NOT NULL,
+    names TEXT NOT NULL
   );
 
   -- Every supplier id of every stay.
@@ -63,17 +63,7 @@ const INDEXES = `
 `;
 const DROP_INDEXES = 'DROP INDEX IF EXISTS stays_id; DROP INDEX IF EXISTS listing_ids_key;';
 
-/** The 16 possible supplier sets, built once and frozen: 1M index rows share them instead of allocating. */
-const SUPPLIER_SETS: SupplierId[][] = Array.from({ length: 1 << SUPPLIER_IDS.length }, (_, mask) =>
-  Object.freeze(SUPPLIER_IDS.filter((_, i) => (mask & (1 << i)) !== 0)) as SupplierId[]);
-
 const SUPPLIER_INDEX = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
-
-function supplierMask(stay: Stay): number {
-  let mask = 0;
-  for (const listing of stay.listings) mask |= 1 << (SUPPLIER_INDEX.get(listing.supplier) ?? 0);
-  return mask;
-}
 
 function checkDense(stays: readonly RankedStay[]): void {
   const n = stays.length;
@@ -91,8 +81,6 @@ function checkDense(stays: readonly RankedStay[]): void {
   }
 }
 
-type IndexRowTuple = [number, number, number, number, string, string, number, number | null, number, number, string];
-
 /**
  * The embedded Store: one SQLite file, WAL so readers never wait for the writer, synchronous=FULL
  * so an ingest that returned is on disk (the next start trusts it and skips ingestion).
@@ -101,12 +89,17 @@ type IndexRowTuple = [number, number, number, number, string, string, number, nu
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   if (options.path !== ':memory:' && options.path !== '') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
+  // Before anything is written (it only applies to a new file): rows of ~1 KB pack better and a
+  // bulk replace writes fewer pages than with the 4 KB default.
+  db.pragma('page_size = 8192');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
 
   db.transaction(() => {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
-    if (userVersion !== SCHEMA_VERSION) db.exec('DROP TABLE IF EXISTS stays; DROP TABLE IF EXISTS listing_ids;');
+    if (userVersion !== SCHEMA_VERSION) {
+      db.exec('DROP TABLE IF EXISTS stays; DROP TABLE IF EXISTS stay_docs; DROP TABLE IF EXISTS index_chunks; DROP TABLE IF EXISTS listing_ids;');
+    }
     db.exec(SCHEMA);
     db.exec(INDEXES);
     if (userVersion !== SCHEMA_VERSION) {
@@ -118,13 +111,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
   const getVersion = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const setVersion = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  const insertStay = db.prepare(`
-    INSERT INTO stays (idx, id, rank, lat, lng, h3, type, suppliers, stars, rating, review_count, search_name, doc)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertStay = db.prepare('INSERT INTO stays (idx, id, doc) VALUES (?, ?, ?)');
+  const insertChunk = db.prepare('INSERT INTO index_chunks (first_idx, row_count, numbers, h3, names) VALUES (?, ?, ?, ?, ?)');
   const insertListingId = db.prepare('INSERT INTO listing_ids (supplier_stay_id, supplier, idx) VALUES (?, ?, ?)');
-  const selectIndexRows = db.prepare<[number, number]>(`
-    SELECT idx, rank, lat, lng, h3, type, suppliers, stars, rating, review_count, search_name
-    FROM stays WHERE idx >= ? ORDER BY idx LIMIT ?`).raw(true);
+  const selectChunk = db.prepare<[number], { first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
+    'SELECT first_idx, row_count, numbers, h3, names FROM index_chunks WHERE first_idx >= ? ORDER BY first_idx LIMIT 1');
   const selectDoc = db.prepare<[number], { doc: string }>('SELECT doc FROM stays WHERE idx = ?');
   const selectByServiceId = db.prepare<[string], { idx: number }>('SELECT idx FROM stays WHERE id = ?');
   const selectByAnySupplierId = db.prepare<[string], { idx: number }>('SELECT idx FROM listing_ids WHERE supplier_stay_id = ?');
@@ -134,17 +125,20 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const currentVersion = (): string | null => getVersion.get(INVENTORY_VERSION_KEY)?.value ?? null;
 
   const replace = db.transaction((stays: readonly RankedStay[], version: string) => {
-    db.exec(`${DROP_INDEXES} DELETE FROM stays; DELETE FROM listing_ids;`);
-    for (const ranked of stays) {
-      const { rank, ...stay } = ranked;
-      const rating = stay.averageRating;
-      insertStay.run(
-        stay.idx, stay.id, rank, stay.lat, stay.lng, stay.h3, stay.type, supplierMask(stay),
-        rating.hotelStars, rating.value, rating.count, foldText(stay.name), JSON.stringify(stay),
-      );
+    db.exec(`${DROP_INDEXES} DELETE FROM stays; DELETE FROM index_chunks; DELETE FROM listing_ids;`);
+    // In idx order, whatever order they came in (checkDense made sure idx is a permutation).
+    const byIdx: RankedStay[] = new Array(stays.length);
+    for (const stay of stays) byIdx[stay.idx] = stay;
+    for (const ranked of byIdx) {
+      const { rank: _rank, ...stay } = ranked;
+      insertStay.run(stay.idx, stay.id, JSON.stringify(stay));
       for (const listing of stay.listings) {
         insertListingId.run(listing.supplierStayId, SUPPLIER_INDEX.get(listing.supplier), stay.idx);
       }
+    }
+    for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
+      const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
+      insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
     }
     // A duplicate service id fails here and rolls the whole replace back.
     db.exec(INDEXES);
@@ -165,25 +159,27 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     async *indexRows(batchSize = defaults.indexRowsBatchSize) {
       if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
-      // Batches are separate reads (keyset paging, no cursor held across yields, so other calls
-      // may run meanwhile); a replace between two batches would mix inventories, so it fails loudly.
+      // One chunk per read (no cursor held across yields, so other calls may run meanwhile); a
+      // replace between two reads would mix inventories, so it fails loudly.
       const version = currentVersion();
+      let batch: IndexRow[] = [];
+      const full: IndexRow[][] = [];
+      const emit = (row: IndexRow): void => {
+        batch.push(row);
+        if (batch.length === batchSize) {
+          full.push(batch);
+          batch = [];
+        }
+      };
       for (let from = 0; ;) {
         if (from > 0 && currentVersion() !== version) throw new Error('indexRows: the inventory was replaced while it was read');
-        const tuples = selectIndexRows.all(from, batchSize) as IndexRowTuple[];
-        if (tuples.length === 0) return;
-        const rows: IndexRow[] = new Array(tuples.length);
-        for (let i = 0; i < tuples.length; i++) {
-          const t = tuples[i];
-          rows[i] = {
-            idx: t[0], rank: t[1], lat: t[2], lng: t[3], h3: t[4], type: t[5] as StayType,
-            suppliers: SUPPLIER_SETS[t[6]], stars: t[7], rating: t[8], reviewCount: t[9], searchName: t[10],
-          };
-        }
-        yield rows;
-        if (tuples.length < batchSize) return;
-        from = tuples[tuples.length - 1][0] + 1;
+        const chunk = selectChunk.get(from);
+        if (chunk === undefined) break;
+        decodeIndexChunk({ firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names }, emit);
+        yield* full.splice(0);
+        from = chunk.first_idx + chunk.row_count;
       }
+      if (batch.length > 0) yield batch;
     },
 
     async getStays(idxs) {

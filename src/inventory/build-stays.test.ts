@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { latLngToCell } from 'h3-js';
+import type { Listing, Rating, SupplierId } from '../types.ts';
+import { averageRating, buildStays, preferredListing, serviceId } from './build-stays.ts';
+import { rankScore, rankStays } from './rank-stays.ts';
+
+function listing(supplier: SupplierId, id: string, overrides: Partial<Listing> = {}): Listing {
+  return {
+    supplier,
+    supplierStayId: id,
+    name: `Hotel ${id}`,
+    typeLabel: 'Hotel',
+    type: 'hotel',
+    address: '1 Main Street, Springfield, US',
+    lat: 40,
+    lng: -75,
+    rating: { value: 8, hotelStars: 3, count: 10 },
+    capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1 },
+    policies: { instantBook: true, freeCancellation: false },
+    media: { thumbnail: '', logoSquare: '' },
+    ...overrides,
+  };
+}
+
+const rating = (value: number, count: number, hotelStars: number | null = null): Rating => ({ value, count, hotelStars });
+
+describe('serviceId', () => {
+  it('depends only on the smallest supplier:id of the group, and looks like no supplier id', () => {
+    const a = listing('supplier_a', '1048576');
+    const c = listing('supplier_c', '1048576');
+    const id = serviceId([c, a]);
+    assert.equal(serviceId([a]), id);
+    assert.notEqual(serviceId([c]), id);
+    assert.match(id, /^st[0-9a-v]{12}$/);
+  });
+});
+
+describe('averageRating', () => {
+  it('weights values by review count, sums counts, one decimal', () => {
+    const r = averageRating([
+      listing('supplier_a', '1', { rating: rating(9, 300, 4) }),
+      listing('supplier_b', '2', { rating: rating(7, 100, 4.5) }),
+      listing('supplier_c', '3', { rating: rating(8, 0, 4) }),
+    ]);
+    assert.deepEqual(r, { value: 8.5, count: 400, hotelStars: 4 });
+  });
+
+  it('falls back to the plain mean when nobody has reviews, and to null stars', () => {
+    assert.deepEqual(
+      averageRating([listing('supplier_a', '1', { rating: rating(9, 0) }), listing('supplier_d', '2', { rating: rating(8, 0) })]),
+      { value: 8.5, count: 0, hotelStars: null },
+    );
+  });
+
+  it('takes the higher star class when suppliers split evenly', () => {
+    const r = averageRating([listing('supplier_a', '1', { rating: rating(8, 1, 3.5) }), listing('supplier_b', '2', { rating: rating(8, 1, 4) })]);
+    assert.equal(r.hotelStars, 4);
+  });
+});
+
+describe('preferredListing', () => {
+  it('prefers a name in mixed case, then the most reviewed listing, then supplier order', () => {
+    const upper = listing('supplier_a', '1', { name: 'HOTEL AURORA', rating: rating(8, 900) });
+    const mixed = listing('supplier_b', '2', { name: 'Hotel Aurora', rating: rating(8, 10) });
+    const mixedMore = listing('supplier_c', '3', { name: 'Aurora Hotel', rating: rating(8, 50) });
+    assert.equal(preferredListing([upper, mixed]), mixed);
+    assert.equal(preferredListing([upper, mixed, mixedMore]), mixedMore);
+    const tie = listing('supplier_d', '4', { name: 'Aurora', rating: rating(8, 50) });
+    assert.equal(preferredListing([mixedMore, tie]), mixedMore);
+  });
+});
+
+describe('rankStays', () => {
+  it('ranks by Bayesian average: many good reviews beat a few perfect ones', () => {
+    assert.ok(rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2)));
+    assert.equal(rankScore(rating(3, 0)), 7.5);
+    const ranks = rankStays([
+      { id: 'stb', averageRating: rating(10, 2) },
+      { id: 'sta', averageRating: rating(9.1, 3000) },
+      { id: 'stc', averageRating: rating(8, 0) },
+      { id: 'std', averageRating: rating(8, 0) },
+    ]);
+    assert.deepEqual([...ranks], [1, 0, 2, 3]);
+  });
+});
+
+describe('buildStays', () => {
+  it('builds dense idx in H3 order, a permutation of ranks, and listings in supplier order', () => {
+    const groups = [
+      [listing('supplier_c', '10', { lat: 48.85, lng: 2.35 }), listing('supplier_a', '10', { lat: 48.8501, lng: 2.3501 })],
+      [listing('supplier_d', '20', { lat: -33.86, lng: 151.2, type: 'villa', typeLabel: 'Entire villa' })],
+      [listing('supplier_b', 'HB30', { lat: 40.7, lng: -74, rating: rating(9.5, 5000, 5) })],
+    ];
+    const stays = buildStays(groups);
+    assert.deepEqual(stays.map((s) => s.idx), [0, 1, 2]);
+    assert.deepEqual([...stays.map((s) => s.rank)].sort(), [0, 1, 2]);
+    assert.deepEqual(stays.map((s) => s.h3), [...stays.map((s) => s.h3)].sort());
+    const paris = stays.find((s) => s.listings.length === 2)!;
+    assert.deepEqual(paris.listings.map((l) => l.supplier), ['supplier_a', 'supplier_c']);
+    assert.equal(paris.h3, latLngToCell(paris.lat, paris.lng, 15));
+    assert.equal(paris.id, serviceId(paris.listings));
+    const villa = stays.find((s) => s.type === 'villa')!;
+    assert.equal(villa.typeLabel, 'Entire villa');
+    assert.equal(stays.find((s) => s.averageRating.count === 5000)!.rank, 0);
+  });
+
+  it('refuses a listing in two groups (two stays with one id)', () => {
+    const shared = listing('supplier_a', '1');
+    assert.throws(() => buildStays([[shared], [shared, listing('supplier_b', 'HB9', { lat: 41 })]]), /same service id/);
+  });
+});

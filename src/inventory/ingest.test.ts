@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { generateWorld, type World } from '../sim/generate-world.ts';
+import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { IndexRow } from '../store/store.ts';
+import { createSupplierA } from '../suppliers/supplier-a.ts';
+import { createSupplierB } from '../suppliers/supplier-b.ts';
+import { createSupplierC } from '../suppliers/supplier-c.ts';
+import { createSupplierD } from '../suppliers/supplier-d.ts';
+import type { Supplier } from '../suppliers/supplier.ts';
+import { SUPPLIER_IDS } from '../types.ts';
+import { ensureInventory, ingestInventory } from './ingest.ts';
+
+describe('ingestion from the simulated suppliers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
+  let world: World;
+  let sim: SimSuppliers;
+  let suppliers: Supplier[];
+
+  before(async () => {
+    world = generateWorld({ seed: 11, stays: 3_000 });
+    sim = await startSimSuppliers({ world });
+    suppliers = [
+      createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }),
+      createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
+      createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }),
+      createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
+    ];
+  });
+  after(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('decodes every feed back to the canonical listings, exactly', async () => {
+    for (const supplier of suppliers) {
+      const pulled = [];
+      for await (const page of supplier.contentPages({ pageSize: 700 })) pulled.push(...page);
+      const expected = world.listings[supplier.id].map(({ propertyId: _propertyId, ...listing }) => listing);
+      assert.deepEqual(pulled, expected, supplier.id);
+    }
+  });
+
+  it('ingests once into the store, then reuses it', async (t) => {
+    const path = join(dir, 'inventory.sqlite');
+    const store = createSqliteStore({ path });
+    const messages: string[] = [];
+    try {
+      const first = await ensureInventory({ suppliers, store, log: (m) => messages.push(m), pageSize: 500 });
+      assert.equal(first.ingested, true);
+      assert.ok(first.ingested);
+      t.diagnostic(`${first.listings} listings -> ${first.stays} stays in ${first.ms} ms; ${messages.at(-1)}`);
+      const listingCount = SUPPLIER_IDS.reduce((sum, s) => sum + world.listings[s].length, 0);
+      assert.equal(first.listings, listingCount);
+      // Merge errors are rare: the stay count is within 1% of the true number of properties.
+      const properties = world.properties.length;
+      assert.ok(Math.abs(first.stays - properties) <= properties * 0.01, `${first.stays} stays for ${properties} properties`);
+      assert.equal(await store.inventoryVersion(), first.version);
+
+      const rows: IndexRow[] = [];
+      for await (const batch of store.indexRows(1_000)) rows.push(...batch);
+      assert.equal(rows.length, first.stays);
+      assert.deepEqual(rows.map((r) => r.idx), rows.map((_r, i) => i));
+      assert.deepEqual([...rows.map((r) => r.rank)].sort((a, b) => a - b), rows.map((_r, i) => i));
+
+      // Every supplier id resolves, prefixed, to exactly one stay.
+      const sample = SUPPLIER_IDS.map((s) => world.listings[s][0]);
+      const resolved = await store.resolveHotelIds(sample.map((l) => ({ raw: `${l.supplier}:${l.supplierStayId}`, supplier: l.supplier, id: l.supplierStayId })));
+      for (const found of resolved) assert.equal(found.length, 1);
+      const [stay] = await store.getStays(resolved[0]);
+      assert.ok(stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId));
+
+      const second = await ensureInventory({ suppliers, store, log: (m) => messages.push(m) });
+      assert.deepEqual(second, { ingested: false, version: first.version });
+    } finally {
+      await store.close();
+    }
+    // A later start on the same file does not ingest either.
+    const reopened = createSqliteStore({ path });
+    try {
+      const third = await ensureInventory({ suppliers: [], store: reopened });
+      assert.equal(third.ingested, false);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('gives the same service ids when the same feeds are ingested again', async () => {
+    const idsOf = async (): Promise<string[]> => {
+      const store = createSqliteStore({ path: ':memory:' });
+      try {
+        await ingestInventory({ suppliers, store });
+        const rows: IndexRow[] = [];
+        for await (const batch of store.indexRows()) rows.push(...batch);
+        return (await store.getStays(rows.map((r) => r.idx))).map((s) => s.id);
+      } finally {
+        await store.close();
+      }
+    };
+    const first = await idsOf();
+    assert.deepEqual(await idsOf(), first);
+    assert.ok(first.every((id) => /^st[0-9a-v]{12}$/.test(id)));
+  });
+
+  it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
+    const broken = createSupplierC({ id: 'supplier_c', baseUrl: `${sim.urls.supplier_c}/nowhere` });
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      await assert.rejects(
+        ingestInventory({ suppliers: [suppliers[0], suppliers[1], broken, suppliers[3]], store }),
+        /supplier_c: HTTP 404/,
+      );
+      assert.equal(await store.inventoryVersion(), null);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import KDBush from 'kdbush';
+import { defaults } from '../defaults.ts';
+import { distanceMeters } from '../geo/distance.ts';
+import { SUPPLIER_IDS, type Listing } from '../types.ts';
+import { createNameFeatures } from './name-similarity.ts';
+
+export interface MergeOptions {
+  /** Listings further apart are never one property. */
+  maxDistanceMeters?: number;
+  /** Names less alike than this (name-similarity.ts, 0..1) are never one property. */
+  minNameSimilarity?: number;
+  /** Pairs scoring lower (name + address - distance, see pairScore) are never one property. */
+  minScore?: number;
+}
+
+const METRES_PER_DEGREE_LAT = 111_320;
+const SUPPLIER_BIT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 1 << i]));
+
+/**
+ * How much the address and the distance weigh against the name when candidate pairs are ordered.
+ * The name decides whether a pair may merge at all; among pairs that may, the same address and a
+ * shorter distance say which of two look-alikes ("Hotel Aurora", "Aurora Suites") a listing is.
+ */
+const ADDRESS_WEIGHT = 0.5;
+const DISTANCE_WEIGHT = 0.3;
+/** Two concrete rental types (villa vs house) may be one property classified twice, but less likely so. */
+const TYPE_MISMATCH_PENALTY = 0.25;
+
+interface Candidate {
+  a: number;
+  b: number;
+  score: number;
+}
+
+/** Hotels and rentals are different businesses: a listing of one never merges with the other. */
+function typeClass(listing: Listing): number {
+  return listing.type === 'hotel' ? 0 : 1;
+}
+
+/**
+ * Entity resolution: groups the listings that are one property sold by several suppliers under
+ * different ids, names written differently and coordinates a few tens of metres apart.
+ *
+ * Candidates are pairs from different suppliers within `maxDistanceMeters` (kd-tree range query),
+ * of the same class (hotel / rental) and with names at least `minNameSimilarity` alike. They are
+ * scored (name, address, distance, type) and merged greedily, best first, as long as a group holds
+ * at most one listing per supplier and every pair inside it passes the same gates. Best first
+ * means a listing joins its closest look-alike, not the first one found: two branches of one chain
+ * in one street do not merge, because each has a better partner or none at all.
+ *
+ * Deterministic for a given input order; every listing is in exactly one group. Groups come out
+ * in the order of their first listing.
+ */
+export function mergeListings(listings: readonly Listing[], options: MergeOptions = {}): Listing[][] {
+  const maxDistance = options.maxDistanceMeters ?? defaults.mergeMaxDistanceMeters;
+  const minName = options.minNameSimilarity ?? defaults.mergeMinNameSimilarity;
+  const minScore = options.minScore ?? defaults.mergeMinScore;
+  const n = listings.length;
+  if (n === 0) return [];
+
+  const features = createNameFeatures(listings);
+  const bits = Uint8Array.from(listings, (listing) => SUPPLIER_BIT.get(listing.supplier) ?? 0);
+  const classes = Uint8Array.from(listings, typeClass);
+
+  const tree = new KDBush(n);
+  for (const listing of listings) tree.add(listing.lng, listing.lat);
+  tree.finish();
+
+  /**
+   * The pair's score, or -1 when the pair may not merge: same supplier, hotel vs rental, too far,
+   * names too unlike, or too little evidence overall. Scores order the greedy merge below.
+   */
+  const pairScore = (i: number, j: number): number => {
+    if (bits[i] === bits[j] || classes[i] !== classes[j]) return -1;
+    const a = listings[i];
+    const b = listings[j];
+    const distance = distanceMeters(a.lat, a.lng, b.lat, b.lng);
+    if (distance > maxDistance) return -1;
+    const name = features.nameSimilarity(i, j);
+    if (name < minName) return -1;
+    const score = name
+      + ADDRESS_WEIGHT * features.addressSimilarity(i, j)
+      - DISTANCE_WEIGHT * (distance / maxDistance)
+      - (a.type === b.type ? 0 : TYPE_MISMATCH_PENALTY);
+    return score >= minScore ? score : -1;
+  };
+
+  const candidates: Candidate[] = [];
+  const dLat = maxDistance / METRES_PER_DEGREE_LAT;
+  for (let i = 0; i < n; i++) {
+    const a = listings[i];
+    // Degrees of longitude shrink towards the poles; clamp so the box stays finite near them.
+    const dLng = dLat / Math.max(Math.cos((a.lat * Math.PI) / 180), 0.01);
+    for (const j of tree.range(a.lng - dLng, a.lat - dLat, a.lng + dLng, a.lat + dLat)) {
+      if (j <= i) continue;
+      const score = pairScore(i, j);
+      if (score >= 0) candidates.push({ a: i, b: j, score });
+    }
+  }
+  // Ties by position keep the result independent of the sort's stability.
+  candidates.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+
+  // Union-find over listings; each root knows its members and its suppliers.
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const members: (number[] | null)[] = Array.from({ length: n }, (_, i) => [i]);
+  const mask = Uint8Array.from(bits);
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+
+  for (const { a, b } of candidates) {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb || (mask[ra] & mask[rb]) !== 0) continue;
+    const left = members[ra]!;
+    const right = members[rb]!;
+    // Complete linkage: A~B and B~C must not drag in a C that fails the gates against A.
+    if (left.length > 1 || right.length > 1) {
+      let ok = true;
+      for (const i of left) {
+        for (const j of right) if (pairScore(i, j) < 0) ok = false;
+        if (!ok) break;
+      }
+      if (!ok) continue;
+    }
+    const [root, child] = left.length >= right.length ? [ra, rb] : [rb, ra];
+    parent[child] = root;
+    members[root]!.push(...members[child]!);
+    members[child] = null;
+    mask[root] |= mask[child];
+  }
+
+  const groups: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const group = members[i];
+    if (group === null || find(i) !== i) continue;
+    groups.push(group.sort((x, y) => x - y));
+  }
+  groups.sort((x, y) => x[0] - y[0]);
+  return groups.map((group) => group.map((k) => listings[k]));
+}

@@ -1,0 +1,191 @@
+import { foldText } from '../fold-text.ts';
+
+/**
+ * Words that do not tell two property names apart: suppliers add or drop them at will
+ * ("Hotel Lumière" / "Lumière Hotel" / "Lumière"), and "&" vs "and" is the same name.
+ */
+const GENERIC_WORDS = new Set([
+  'hotel', 'hotels', 'the', 'and', 'a', 'an', 'of', 'at', 'by', 'in',
+  'de', 'la', 'le', 'les', 'l', 'd', 'du', 'des', 'di', 'del', 'della', 'da', 'do', 'dos', 'das',
+  'el', 'los', 'las', 'y', 'e', 'et', 'und', 'het', 'een', 'van',
+]);
+
+/** City of a canonical address "<street>, <city>, <country>": the second part from the end. */
+function cityOf(address: string): string {
+  const last = address.lastIndexOf(',');
+  if (last < 0) return '';
+  const before = address.lastIndexOf(',', last - 1);
+  return before < 0 ? '' : address.slice(before + 1, last);
+}
+
+/** Printable ASCII; anything else (accents, control characters) takes foldText's full path. */
+const ASCII = /^[ -~]*$/;
+const NON_ALNUM_ASCII = /[^a-z0-9]+/g;
+
+/**
+ * foldText, with a fast path: most names are ASCII, where foldText's Unicode normalisation changes
+ * nothing and costs most of the time (ingestion folds every name and address).
+ */
+function fold(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase().replace(NON_ALNUM_ASCII, ' ').trim() : foldText(text);
+}
+
+function words(folded: string): string[] {
+  return folded === '' ? [] : folded.split(' ');
+}
+
+/**
+ * Sorts pool[from, to) and removes duplicates in place; returns the new end. Insertion sort: the
+ * segments are a few to a few dozen numbers, and nothing is allocated.
+ */
+function sortUnique(pool: Int32Array, from: number, to: number): number {
+  for (let i = from + 1; i < to; i++) {
+    const value = pool[i];
+    let j = i - 1;
+    while (j >= from && pool[j] > value) {
+      pool[j + 1] = pool[j];
+      j--;
+    }
+    pool[j + 1] = value;
+  }
+  let end = from;
+  for (let i = from; i < to; i++) if (i === from || pool[i] !== pool[end - 1]) pool[end++] = pool[i];
+  return end;
+}
+
+/** A 32-bit mix of three UTF-16 code units: trigram identity without a dictionary of millions of entries. */
+function trigramHash(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ b ^ (h >>> 13), 0xc2b2ae35);
+  h = Math.imul(h ^ c ^ (h >>> 16), 0x27d4eb2f);
+  return h ^ (h >>> 15);
+}
+
+const SPACE = 32;
+
+/**
+ * The names and addresses of a list of listings reduced to what identifies them, compared by
+ * position in that list. Three sorted integer sets per listing: the distinctive words of the name
+ * (generic words and the city's own words removed), the character trigrams of those words, and the
+ * words of the address. They live in one flat Int32Array: 200k listings would otherwise be 600k
+ * small arrays for the garbage collector to chase.
+ */
+export interface NameFeatures {
+  /**
+   * How alike two names are, 0..1: the mean of word-set and trigram-set Dice. Words catch
+   * reordering and dropped words exactly; trigrams give partial credit for a typo or a split
+   * word ("Bellavista" / "Bella Vista") where the word sets alone would say 0.
+   */
+  nameSimilarity(i: number, j: number): number;
+  /** How alike two addresses are, 0..1 (word-set Dice after folding). */
+  addressSimilarity(i: number, j: number): number;
+}
+
+export function createNameFeatures(listings: readonly { name: string; address: string }[]): NameFeatures {
+  const dictionary = new Map<string, number>();
+  const intern = (word: string): number => {
+    let id = dictionary.get(word);
+    if (id === undefined) {
+      id = dictionary.size;
+      dictionary.set(word, id);
+    }
+    return id;
+  };
+  // A city's words are asked for once per listing in it: thousands of times for a big city.
+  const cityWords = new Map<string, Set<string>>();
+
+  // Features are computed on first use: a listing with no other supplier's listing nearby is
+  // never compared, and an address only matters once two names are alike.
+  // Name of listing k: words at pool[nameAt[k] .. gramsAt[k]), trigrams .. nameEnd[k].
+  // Address of listing k: pool[addressAt[k] .. addressEnd[k]). nameEnd/addressEnd 0 = not yet.
+  const n = listings.length;
+  const nameAt = new Uint32Array(n);
+  const gramsAt = new Uint32Array(n);
+  const nameEnd = new Uint32Array(n);
+  const addressAt = new Uint32Array(n);
+  const addressEnd = new Uint32Array(n);
+  // Slot 0 is never used, so that an end of 0 can mean "not computed".
+  let pool = new Int32Array(Math.max(1024, n * 32));
+  let end = 1;
+  const push = (value: number): void => {
+    if (end === pool.length) {
+      const grown = new Int32Array(pool.length * 2);
+      grown.set(pool);
+      pool = grown;
+    }
+    pool[end++] = value;
+  };
+
+  const computeName = (k: number): void => {
+    const { name, address } = listings[k];
+    const cityName = cityOf(address);
+    let city = cityWords.get(cityName);
+    if (city === undefined) {
+      city = new Set(words(fold(cityName)));
+      cityWords.set(cityName, city);
+    }
+    const all = words(fold(name));
+    let core = all.filter((word) => !GENERIC_WORDS.has(word) && !city.has(word));
+    // "Hotel Paris" is all generic words and city: then the words are all there is to compare.
+    if (core.length === 0) core = all.filter((word) => !GENERIC_WORDS.has(word));
+    if (core.length === 0) core = all;
+
+    nameAt[k] = end;
+    for (const word of core) push(intern(word));
+    end = sortUnique(pool, nameAt[k], end);
+    gramsAt[k] = end;
+    for (const word of core) {
+      // Trigrams of " word ": the padding marks where words start and end.
+      let a = SPACE;
+      let b = word.charCodeAt(0);
+      for (let i = 1; i <= word.length; i++) {
+        const c = i < word.length ? word.charCodeAt(i) : SPACE;
+        push(trigramHash(a, b, c));
+        a = b;
+        b = c;
+      }
+    }
+    end = sortUnique(pool, gramsAt[k], end);
+    nameEnd[k] = end;
+  };
+
+  const computeAddress = (k: number): void => {
+    addressAt[k] = end;
+    for (const word of words(fold(listings[k].address))) push(intern(word));
+    end = sortUnique(pool, addressAt[k], end);
+    addressEnd[k] = end;
+  };
+
+  /** Sørensen-Dice coefficient of two sorted unique segments of the pool, 0..1 (1 when both are empty). */
+  const dice = (i0: number, i1: number, j0: number, j1: number): number => {
+    const total = i1 - i0 + (j1 - j0);
+    if (total === 0) return 1;
+    let common = 0;
+    while (i0 < i1 && j0 < j1) {
+      const a = pool[i0];
+      const b = pool[j0];
+      if (a === b) {
+        common++;
+        i0++;
+        j0++;
+      } else if (a < b) i0++;
+      else j0++;
+    }
+    return (2 * common) / total;
+  };
+
+  return {
+    nameSimilarity(i, j) {
+      if (nameEnd[i] === 0) computeName(i);
+      if (nameEnd[j] === 0) computeName(j);
+      const wordsDice = dice(nameAt[i], gramsAt[i], nameAt[j], gramsAt[j]);
+      const gramsDice = dice(gramsAt[i], nameEnd[i], gramsAt[j], nameEnd[j]);
+      return (wordsDice + gramsDice) / 2;
+    },
+    addressSimilarity(i, j) {
+      if (addressEnd[i] === 0) computeAddress(i);
+      if (addressEnd[j] === 0) computeAddress(j);
+      return dice(addressAt[i], addressEnd[i], addressAt[j], addressEnd[j]);
+    },
+  };
+}

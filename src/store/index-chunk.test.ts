@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
+import { decodeIndexChunk, encodeIndexChunk } from './index-chunk.ts';
+import type { IndexRow, RankedStay } from './store.ts';
+
+function stay(idx: number): RankedStay {
+  const type = STAY_TYPES[idx % STAY_TYPES.length];
+  const listings = SUPPLIER_IDS.filter((_s, i) => ((idx + 1) & (1 << i)) !== 0).map((supplier) => ({
+    supplier, supplierStayId: String(idx), name: 'x', typeLabel: 'x', type, address: 'x', lat: 0, lng: 0,
+    rating: { value: 8, hotelStars: null, count: 0 },
+    capacity: { guests: 1, bedrooms: null, beds: null, bathrooms: 1 },
+    policies: { instantBook: false, freeCancellation: false },
+    media: { thumbnail: '', logoSquare: '' },
+  }));
+  return {
+    idx, rank: 1000 - idx, id: `st${idx}`, name: `Hôtel N°${idx}`, type, typeLabel: 'x', address: 'x',
+    lat: -33.123456789 + idx, lng: 151.987654321 - idx, h3: `8f${idx.toString(16).padStart(13, '0')}`,
+    capacity: { guests: 1, bedrooms: null, beds: null, bathrooms: 1 },
+    averageRating: { value: 7.3 + idx / 10, hotelStars: idx % 3 === 0 ? null : (idx % 11) / 2, count: idx * 1_000_003 },
+    listings,
+  };
+}
+
+describe('index chunks', () => {
+  it('round-trip every column exactly', () => {
+    const stays = Array.from({ length: 40 }, (_v, i) => stay(100 + i));
+    const rows: IndexRow[] = [];
+    // Through a Buffer at an odd offset, as a database driver may hand it back.
+    const chunk = encodeIndexChunk(stays);
+    const padded = Buffer.alloc(chunk.numbers.byteLength + 3);
+    padded.set(chunk.numbers, 3);
+    decodeIndexChunk({ ...chunk, numbers: padded.subarray(3) }, (row) => rows.push(row));
+    assert.equal(rows.length, 40);
+    rows.forEach((row, i) => {
+      const s = stays[i];
+      assert.deepEqual(row, {
+        idx: s.idx, rank: s.rank, lat: s.lat, lng: s.lng, h3: s.h3, type: s.type,
+        suppliers: s.listings.map((l) => l.supplier), stars: s.averageRating.hotelStars,
+        rating: s.averageRating.value, reviewCount: s.averageRating.count, searchName: `hotel n ${s.idx}`,
+      });
+    });
+  });
+
+  it('handles an empty chunk and refuses idx out of sequence', () => {
+    const rows: IndexRow[] = [];
+    decodeIndexChunk(encodeIndexChunk([]), (row) => rows.push(row));
+    assert.deepEqual(rows, []);
+    assert.throws(() => encodeIndexChunk([stay(1), stay(3)]), /out of sequence/);
+  });
+});

@@ -1,0 +1,115 @@
+// The index rows of consecutive stays packed into one binary record, so that a store hands a
+// million rows to the boot-time index build in tens of reads instead of a million. Shared by the
+// store implementations (SQLite BLOB, PostgreSQL bytea).
+import { endianness } from 'node:os';
+import { foldText } from '../fold-text.ts';
+import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
+import type { IndexRow, RankedStay } from './store.ts';
+
+/** Rows per chunk: ~700 KB of numbers, small enough to decode between two event-loop turns. */
+export const INDEX_CHUNK_ROWS = 16_384;
+
+/** Bytes per row in `numbers`: lat, lng, stars, rating as float64; rank, review count as uint32; type, suppliers as uint8. */
+const BYTES_PER_ROW = 4 * 8 + 2 * 4 + 2;
+
+// Typed arrays use the machine's byte order and the chunks are written and read on one machine
+// (the store file is not an exchange format); a big-endian host would need DataView instead.
+if (endianness() !== 'LE') throw new Error('index chunks assume a little-endian host');
+
+export interface IndexChunk {
+  /** idx of the first row; the chunk holds firstIdx .. firstIdx + rowCount - 1. */
+  firstIdx: number;
+  rowCount: number;
+  /** Columns one after another (see BYTES_PER_ROW); stars NaN = no star class. */
+  numbers: Uint8Array;
+  /** H3 cells, '\n'-separated. */
+  h3: string;
+  /** Folded names, '\n'-separated (foldText never leaves a newline). */
+  names: string;
+}
+
+const TYPE_CODE = new Map<string, number>(STAY_TYPES.map((type, i) => [type, i]));
+const SUPPLIER_BIT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 1 << i]));
+
+/** The 16 possible supplier sets, built once and frozen: a million rows share them instead of allocating. */
+const SUPPLIER_SETS: SupplierId[][] = Array.from({ length: 1 << SUPPLIER_IDS.length }, (_, mask) =>
+  Object.freeze(SUPPLIER_IDS.filter((_, i) => (mask & (1 << i)) !== 0)) as SupplierId[]);
+
+/** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them). */
+export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
+  const n = stays.length;
+  const buffer = new ArrayBuffer(n * BYTES_PER_ROW);
+  const lat = new Float64Array(buffer, 0, n);
+  const lng = new Float64Array(buffer, 8 * n, n);
+  const stars = new Float64Array(buffer, 16 * n, n);
+  const rating = new Float64Array(buffer, 24 * n, n);
+  const rank = new Uint32Array(buffer, 32 * n, n);
+  const reviewCount = new Uint32Array(buffer, 36 * n, n);
+  const type = new Uint8Array(buffer, 40 * n, n);
+  const suppliers = new Uint8Array(buffer, 41 * n, n);
+  const h3: string[] = new Array(n);
+  const names: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const stay = stays[i];
+    if (stay.idx !== stays[0].idx + i) throw new Error(`index chunk: idx ${stay.idx} out of sequence`);
+    const code = TYPE_CODE.get(stay.type);
+    if (code === undefined) throw new Error(`index chunk: unknown stay type ${stay.type} (stay ${stay.id})`);
+    lat[i] = stay.lat;
+    lng[i] = stay.lng;
+    stars[i] = stay.averageRating.hotelStars ?? Number.NaN;
+    rating[i] = stay.averageRating.value;
+    rank[i] = stay.rank;
+    reviewCount[i] = stay.averageRating.count;
+    type[i] = code;
+    let mask = 0;
+    for (const listing of stay.listings) mask |= SUPPLIER_BIT.get(listing.supplier) ?? 0;
+    suppliers[i] = mask;
+    h3[i] = stay.h3;
+    names[i] = foldText(stay.name);
+  }
+  return {
+    firstIdx: n === 0 ? 0 : stays[0].idx,
+    rowCount: n,
+    numbers: new Uint8Array(buffer),
+    h3: h3.join('\n'),
+    names: names.join('\n'),
+  };
+}
+
+/** The rows of a chunk, in idx order, passed one by one to `emit`. */
+export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => void): void {
+  const n = chunk.rowCount;
+  if (chunk.numbers.byteLength !== n * BYTES_PER_ROW) {
+    throw new Error(`index chunk at idx ${chunk.firstIdx}: ${chunk.numbers.byteLength} bytes for ${n} rows`);
+  }
+  // A copy (new Uint8Array(view) copies; Buffer#slice would not): typed-array views need an
+  // aligned offset, and a driver's Buffer may sit anywhere in a shared pool.
+  const buffer = new Uint8Array(chunk.numbers).buffer;
+  const lat = new Float64Array(buffer, 0, n);
+  const lng = new Float64Array(buffer, 8 * n, n);
+  const stars = new Float64Array(buffer, 16 * n, n);
+  const rating = new Float64Array(buffer, 24 * n, n);
+  const rank = new Uint32Array(buffer, 32 * n, n);
+  const reviewCount = new Uint32Array(buffer, 36 * n, n);
+  const type = new Uint8Array(buffer, 40 * n, n);
+  const suppliers = new Uint8Array(buffer, 41 * n, n);
+  const h3 = n === 0 ? [] : chunk.h3.split('\n');
+  const names = n === 0 ? [] : chunk.names.split('\n');
+  if (h3.length !== n || names.length !== n) throw new Error(`index chunk at idx ${chunk.firstIdx}: text columns do not hold ${n} rows`);
+  for (let i = 0; i < n; i++) {
+    const star = stars[i];
+    emit({
+      idx: chunk.firstIdx + i,
+      rank: rank[i],
+      lat: lat[i],
+      lng: lng[i],
+      h3: h3[i],
+      type: STAY_TYPES[type[i]] as StayType,
+      suppliers: SUPPLIER_SETS[suppliers[i]],
+      stars: Number.isNaN(star) ? null : star,
+      rating: rating[i],
+      reviewCount: reviewCount[i],
+      searchName: names[i],
+    });
+  }
+}
