@@ -31,6 +31,7 @@ export function compileQuery<S extends TObject>(schema: S): (raw: RawQuery, viol
       else input[key] = values[0];
     }
     const converted = Value.Convert(schema, input) as Record<string, unknown>;
+    if (checker.Check(converted)) return converted as Partial<Static<S>>;
     for (const error of checker.Errors(converted)) {
       const key = error.path.split('/')[1] ?? '';
       if (!violations.has(key)) violations.add(key, `${key}: ${describe(error.schema, error.message)}`);

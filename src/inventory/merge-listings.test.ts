@@ -93,6 +93,12 @@ describe('mergeListings on hand-made cases', () => {
     assert.equal(groups.length, 2);
   });
 
+  it('finds the same property across the antimeridian', () => {
+    const west = { ...listing('supplier_a', '1', 'Hotel Aurora'), lat: -16.5, lng: 179.9999 };
+    const east = { ...listing('supplier_b', 'HB1', 'Aurora Hotel'), lat: -16.5, lng: -179.9999 };
+    assert.equal(mergeListings([west, east]).length, 1);
+  });
+
   it('is deterministic and keeps every listing exactly once', () => {
     const input = [
       listing('supplier_a', '1', 'Hotel Aurora'),

@@ -50,3 +50,27 @@ test('an empty inventory gives an empty index', async () => {
   assert.equal(index.size, 0);
   assert.deepEqual(index.inBox(-90, -180, 90, 180), []);
 });
+
+test('countInBox and bestInBox agree with listing the box, on random boxes', async () => {
+  let seed = 3;
+  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const n = 20_000;
+  const ranks = Array.from({ length: n }, (_, i) => i).sort(() => rand() - 0.5);
+  // Clustered points (like cities) plus a uniform background, ranks shuffled.
+  const rows = Array.from({ length: n }, (_, i) => {
+    const city = i % 3 === 0;
+    return row(i, city ? 48.85 + (rand() - 0.5) * 0.2 : -80 + rand() * 160, city ? 2.35 + (rand() - 0.5) * 0.3 : -179 + rand() * 358, { rank: ranks[i] });
+  });
+  const index = await buildStayIndex(batches(rows, 5_000));
+  for (let q = 0; q < 300; q++) {
+    const small = q % 2 === 0;
+    const south = small ? 48.75 + rand() * 0.2 : -85 + rand() * 150;
+    const north = south + (small ? rand() * 0.1 : rand() * 60);
+    const west = small ? 2.2 + rand() * 0.3 : -180 + rand() * 360;
+    const east = q % 7 === 0 ? -180 + rand() * 30 : Math.min(180, west + (small ? rand() * 0.15 : rand() * 90));
+    const listed = index.inBox(south, west, north, east);
+    assert.equal(index.countInBox(south, west, north, east), listed.length, `box ${q}`);
+    const best = [...listed].sort((a, b) => index.rank[a] - index.rank[b]);
+    assert.deepEqual(index.bestInBox(south, west, north, east, 3, 10), best.slice(3, 13), `box ${q}`);
+  }
+});

@@ -1,4 +1,5 @@
 import KDBush from 'kdbush';
+import { countInBox } from './count-in-box.ts';
 import type { IndexRow } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
 
@@ -47,6 +48,14 @@ export interface StayIndex {
   readonly byRank: Uint32Array;
   /** idx of every stay inside the box; a west edge east of the east edge crosses the antimeridian. */
   inBox(south: number, west: number, north: number, east: number): number[];
+  /** How many stays lie inside the box, without listing them (see count-in-box.ts). */
+  countInBox(south: number, west: number, north: number, east: number): number;
+  /**
+   * The best-ranked stays inside the box, skipping `offset`, by walking the global ranking. It
+   * checks about (offset + count) * size / (stays in box) stays: cheap for busy viewports, which
+   * is when listing every stay of the box would be dear.
+   */
+  bestInBox(south: number, west: number, north: number, east: number, offset: number, count: number): number[];
   /** Whether the stay's folded name contains every one of the folded tokens. */
   nameHasAll(idx: number, tokens: readonly string[]): boolean;
 }
@@ -134,6 +143,24 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
       if (n === 0) return [];
       if (west <= east) return tree.range(west, south, east, north);
       return tree.range(west, south, 180, north).concat(tree.range(-180, south, east, north));
+    },
+    countInBox(south: number, west: number, north: number, east: number): number {
+      if (west <= east) return countInBox(tree, west, south, east, north);
+      return countInBox(tree, west, south, 180, north) + countInBox(tree, -180, south, east, north);
+    },
+    bestInBox(south: number, west: number, north: number, east: number, offset: number, count: number): number[] {
+      const out: number[] = [];
+      const crosses = west > east;
+      let skip = offset;
+      for (let r = 0; r < n && out.length < count; r++) {
+        const idx = byRank[r];
+        const y = index.lat[idx], x = index.lng[idx];
+        if (y < south || y > north) continue;
+        if (crosses ? x < west && x > east : x < west || x > east) continue;
+        if (skip > 0) skip--;
+        else out.push(idx);
+      }
+      return out;
     },
     nameHasAll(idx: number, tokens: readonly string[]): boolean {
       // A slice of a flat string is a cheap view in V8; searching nameText itself from `start`

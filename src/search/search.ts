@@ -6,7 +6,7 @@ import { distanceMeters } from '../geo/distance.ts';
 import type { StayCache } from '../inventory/stay-cache.ts';
 import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
-import { SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
+import { STAY_TYPES, SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 import { selectByRank } from './select-by-rank.ts';
 
@@ -42,6 +42,16 @@ interface Centre {
   lng: number;
 }
 
+/** One page of stays, before their details are fetched. */
+interface Page {
+  pageIdx: number[];
+  /** Stays matching before paging (not capped). */
+  matched: number;
+  unresolved: string[];
+  /** Where distances are measured from; null for ID lookups. */
+  centre: Centre | null;
+}
+
 const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
 const HOTEL = typeCode('hotel');
 
@@ -65,10 +75,7 @@ export function createSearch(deps: SearchDeps): Search {
     const location = query.location!;
     if (location.kind === 'box') {
       const { south, west, north, east } = location;
-      const width = west <= east ? east - west : east + 360 - west;
-      let lng = west + width / 2;
-      if (lng > 180) lng -= 360;
-      return { candidates: index.inBox(south, west, north, east), centre: { lat: (south + north) / 2, lng }, radius: null };
+      return { candidates: index.inBox(south, west, north, east), centre: boxCentre(location), radius: null };
     }
     let centre: Centre;
     if (location.kind === 'point') centre = location;
@@ -137,21 +144,36 @@ export function createSearch(deps: SearchDeps): Search {
     };
   }
 
-  return async function search(query) {
+  /**
+   * A box with no attribute filter, the common map-viewport case, needs no candidate list: the
+   * count comes from the kd-tree's subtrees and the page from walking the global ranking when the
+   * box is busy enough for that to be the cheaper way (expected checks k * n / count < count).
+   */
+  function unfilteredBox(query: SearchQuery, offset: number): Page | null {
+    const location = query.location;
+    if (location?.kind !== 'box' || query.hotelIds !== null || query.hotelSearch !== null) return null;
+    if (query.providers !== null && supplierMask(query.providers) !== ALL_SUPPLIERS) return null;
+    if (query.types !== null && query.types.length < STAY_TYPES.length) return null;
+    if (query.minStars > 0 || query.minGuestRating > 0 || query.minRatingCount > 0) return null;
+    const { south, west, north, east } = location;
+    const matched = index.countInBox(south, west, north, east);
+    const k = offset + query.pageSize;
+    const pageIdx = matched * matched > k * index.size
+      ? index.bestInBox(south, west, north, east, offset, query.pageSize)
+      : selectByRank(index.inBox(south, west, north, east), index.rank, index.byRank, offset, query.pageSize);
+    return { pageIdx, matched, unresolved: [], centre: boxCentre(location) };
+  }
+
+  /** Every other search: list the candidates, filter them, then order and page. */
+  async function filtered(query: SearchQuery, offset: number): Promise<Page> {
     let candidates: number[];
     let unresolved: string[] = [];
     let centre: Centre | null = null;
     let radius: number | null = null;
-    if (query.hotelIds !== null) {
-      ({ candidates, unresolved } = await lookup(query));
-    } else {
-      ({ candidates, centre, radius } = await locate(query));
-    }
+    if (query.hotelIds !== null) ({ candidates, unresolved } = await lookup(query));
+    else ({ candidates, centre, radius } = await locate(query));
 
-    const keep = staticFilter(query, centre, radius);
-    const matched = candidates.filter(keep);
-    const offset = (query.page - 1) * query.pageSize;
-
+    const matched = candidates.filter(staticFilter(query, centre, radius));
     let pageIdx: number[];
     if (query.hotelIds !== null) {
       pageIdx = matched.slice(offset, offset + query.pageSize);
@@ -163,7 +185,12 @@ export function createSearch(deps: SearchDeps): Search {
     } else {
       pageIdx = selectByRank(matched, index.rank, index.byRank, offset, query.pageSize);
     }
+    return { pageIdx, matched: matched.length, unresolved, centre };
+  }
 
+  return async function search(query) {
+    const offset = (query.page - 1) * query.pageSize;
+    const { pageIdx, matched, unresolved, centre } = unfilteredBox(query, offset) ?? (await filtered(query, offset));
     const stays = await deps.stays.get(pageIdx);
     const hits = stays.map((stay) => ({
       stay,
@@ -171,9 +198,16 @@ export function createSearch(deps: SearchDeps): Search {
     }));
     return {
       hits,
-      total: Math.min(matched.length, deps.totalCap),
-      hasMore: offset + query.pageSize < matched.length,
+      total: Math.min(matched, deps.totalCap),
+      hasMore: offset + query.pageSize < matched,
       unresolved,
     };
   };
+}
+
+function boxCentre(box: { south: number; west: number; north: number; east: number }): Centre {
+  const width = box.west <= box.east ? box.east - box.west : box.east + 360 - box.west;
+  let lng = box.west + width / 2;
+  if (lng > 180) lng -= 360;
+  return { lat: (box.south + box.north) / 2, lng };
 }

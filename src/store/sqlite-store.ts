@@ -94,6 +94,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('page_size = 8192');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  // A replace writes a WAL as big as the inventory; without a limit the file keeps that size forever.
+  db.pragma('journal_size_limit = 67108864');
 
   db.transaction(() => {
     const userVersion = db.pragma('user_version', { simple: true }) as number;

@@ -1,40 +1,8 @@
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search.ts';
-import type { Capacity, Media, Policies, Rating, SupplierId } from '../../types.ts';
+import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
-
-export interface V3SupplierEntry {
-  link: string;
-  media: Media;
-  rating: Rating;
-  policies: Policies;
-  price?: { total: number } | null;
-}
-
-export interface V3Accommodation {
-  id: string;
-  url: string;
-  suppliers: Partial<Record<SupplierId, V3SupplierEntry>>;
-  name: string;
-  type: string;
-  location: { address: string; coordinates: { lat: number; lng: number }; distanceInMeters: number | null };
-  averageRatings: Rating;
-  capacity: Capacity;
-}
-
-export interface V3Response {
-  meta: {
-    pageSize: number;
-    count: number;
-    page: number;
-    hasMore: boolean;
-    total: number;
-    unresolved: string[];
-    currency: string;
-  };
-  _links: PageLinks;
-  results: V3Accommodation[];
-}
+import type { V3Accommodation, V3Response, V3SupplierEntry } from './v3-response-schema.ts';
 
 /** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */
 const FALLBACK_TYPE_LABEL = 'Accommodation';

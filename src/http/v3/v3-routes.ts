@@ -6,11 +6,12 @@ import type { RouteContext } from '../route-context.ts';
 import { linkParams, toSearchQuery } from '../search-params.ts';
 import { unifiedQuerySchema } from '../unified-query-schema.ts';
 import { presentV3 } from './present-v3.ts';
+import { v3ResponseSchema } from './v3-response-schema.ts';
 
 const parseQuery = compileQuery(unifiedQuerySchema);
 
 export function registerV3Routes(app: FastifyInstance, context: RouteContext): void {
-  app.get('/v3/accommodations', async (request) => {
+  app.get('/v3/accommodations', { schema: { response: { 200: v3ResponseSchema } } }, async (request) => {
     const services = context.services();
     const violations = new Violations();
     const params = parseQuery(request.query as RawQuery, violations);
