@@ -17,6 +17,7 @@ import { createSupplierB } from './suppliers/supplier-b.ts';
 import { createSupplierC } from './suppliers/supplier-c.ts';
 import { createSupplierD } from './suppliers/supplier-d.ts';
 import type { Supplier, SupplierConfig } from './suppliers/supplier.ts';
+import { createQuoteService } from './suppliers/quote-service.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
@@ -37,6 +38,10 @@ export interface AppOptions {
   stayCacheSize?: number;
   /** Where `meta.total` saturates. */
   totalCap?: number;
+  /** Overall deadline for the suppliers' quotes of one search. */
+  quoteBudgetMs?: number;
+  /** Milliseconds clock of the circuit breakers and the quote cache (tests move it by hand). */
+  clock?: () => number;
 }
 
 export interface App {
@@ -50,6 +55,7 @@ export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
   const store = createSqliteStore({ path: path.join(options.dataDir, 'staygate.sqlite') });
   const suppliers = SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: options.supplierUrls[id] }));
+  const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({ supplier, now: options.clock })]));
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
   const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   let services: Services | null = null;
@@ -76,6 +82,9 @@ export function createApp(options: AppOptions): App {
         store,
         geocoder,
         totalCap: options.totalCap ?? defaults.totalCap,
+        quotes,
+        pricedCandidates: defaults.pricedCandidates,
+        quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
       }),
       inventory: { stays: index.size, version },
     };

@@ -35,6 +35,18 @@ export const defaults = {
    */
   stayCacheSize: 20_000,
 
+  /**
+   * Dated searches price at most this many best-ranked candidates (DESIGN decision 11): enough
+   * for several pages after sold-out stays drop out, few enough that one search costs each
+   * supplier one to three calls.
+   */
+  pricedCandidates: 150,
+  /**
+   * Overall deadline for the suppliers' quotes of one search. A hung supplier costs a search at
+   * most this long, and its entries say `price: null`.
+   */
+  quoteBudgetMs: 1_500,
+
   /** Entity resolution: listings further apart than this are never the same property. */
   mergeMaxDistanceMeters: 150,
   /** Entity resolution: minimum name similarity (0..1) for two nearby listings to merge. */
@@ -49,4 +61,32 @@ export const defaults = {
 
   /** Rows per batch when the index is loaded from the store: big enough to amortise a query, small enough to stream. */
   indexRowsBatchSize: 20_000,
+
+  // Live quotes (suppliers/quote-service.ts), per supplier.
+  /**
+   * Deadline of one quote call, a backstop behind the search's own budget (quoteBudgetMs, which
+   * usually ends a slow call first): a hung call gives its concurrency slot back after this long
+   * even when a caller's budget is longer.
+   */
+  quoteCallTimeoutMs: 2_000,
+  /**
+   * Quote calls in flight at once to one supplier, shared by all concurrent searches: a burst of
+   * searches queues here instead of hammering a supplier into rate limits or timeouts.
+   */
+  quoteConcurrency: 4,
+  /** Consecutive failed calls that open a supplier's breaker: a few, so one blip does not. */
+  breakerFailureThreshold: 5,
+  /** How long an open breaker refuses before one trial call (the issue asks for 30 s). */
+  breakerOpenMs: 30_000,
+  /**
+   * How long a quote (or sold-out answer) is reused: prices move slowly, but availability can go
+   * within minutes, and a page repeated within a minute (next page, back button) need not ask again.
+   */
+  quoteCacheTtlMs: 60_000,
+  /**
+   * Quotes held per supplier (the least recently used go first). An entry measures ~190 B with its
+   * key, so a full cache is ~19 MB per supplier, ~75 MB for four; room for ~650 distinct
+   * (dates, party, currency) searches of 150 candidates per supplier within the TTL.
+   */
+  quoteCacheMaxEntries: 100_000,
 } as const;

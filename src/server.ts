@@ -11,7 +11,13 @@ const config = readConfig();
  * The simulated suppliers run in their own process: they are upstream services, and their work
  * (feeds, latency timers) must not share the gateway's event loop or skew its measurements.
  */
-async function startSimulator(): Promise<Record<SupplierId, string>> {
+interface SimulatorUrls {
+  urls: Record<SupplierId, string>;
+  /** The simulator's fault-injection control server (loopback only). */
+  controlUrl: string;
+}
+
+async function startSimulator(): Promise<SimulatorUrls> {
   const child = fork(new URL('./sim/main.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays) },
@@ -20,19 +26,21 @@ async function startSimulator(): Promise<Record<SupplierId, string>> {
   process.once('exit', stop);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { stop(); process.exit(0); });
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { urls: Record<SupplierId, string> }).urls));
+    child.once('message', (message) => resolve(message as SimulatorUrls));
     child.once('exit', (code) => reject(new Error(`the simulated suppliers exited with code ${code}`)));
   });
 }
 
 const started = performance.now();
+const simulator = config.supplierUrls === null ? await startSimulator() : null;
 const app = createApp({
   dataDir: config.dataDir,
-  supplierUrls: config.supplierUrls ?? (await startSimulator()),
+  supplierUrls: config.supplierUrls ?? simulator!.urls,
   publicUrl: config.publicUrl,
   logger: { level: config.logLevel },
 });
 await app.http.listen({ port: config.port, host: config.host });
+if (simulator !== null) app.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);
 app.ready.then(
   () => app.http.log.info(`ready in ${Math.round(performance.now() - started)} ms on http://${config.host}:${config.port}`),
   (error: unknown) => {

@@ -77,7 +77,10 @@ test('/health is 503 until the index is built, then 200', async () => {
   assert.equal(before.json().code, 'NOT_READY');
   const search = await app.inject('/v3/accommodations?address=Paris');
   assert.equal(search.statusCode, 503);
-  services = { search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [] }), inventory: { stays: 0, version: 'v' } };
+  services = {
+    search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {} }),
+    inventory: { stays: 0, version: 'v' },
+  };
   const ready = await app.inject('/health');
   assert.equal(ready.statusCode, 200);
   assert.equal(ready.json().status, 'ok');

@@ -7,13 +7,18 @@ import type { StayCache } from '../inventory/stay-cache.ts';
 import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
-import type { SearchQuery } from './search-query.ts';
+import type { SearchQuery, StayDates } from './search-query.ts';
+import { effectiveCurrency } from './currency.ts';
+import { priceStays, type Offers, type PricingOutcome } from './price-stays.ts';
+import type { QuoteService } from '../suppliers/quote-service.ts';
 import { selectByRank } from './select-by-rank.ts';
 
 export interface SearchHit {
   stay: Stay;
   /** Metres from the search centre (the box centre for a box); null for ID lookups. */
   distanceMeters: number | null;
+  /** Dated searches: each bookable supplier's whole-stay price in `currency` (null: unknown). */
+  offers: Offers | null;
 }
 
 /** What every presenter starts from: one page of stays and the figures around it. */
@@ -24,6 +29,12 @@ export interface SearchResult {
   hasMore: boolean;
   /** `hotelids` entries that matched nothing, as written. */
   unresolved: string[];
+  /** The currency prices are in: the requested one, or USD when we hold no rate for it. */
+  currency: string;
+  /** HIT when no supplier was asked to answer this search, MISS otherwise. */
+  cache: 'HIT' | 'MISS';
+  /** Suppliers that failed during pricing, and how. */
+  failures: PricingOutcome['failures'];
 }
 
 export interface SearchDeps {
@@ -33,6 +44,12 @@ export interface SearchDeps {
   geocoder: Geocoder;
   /** Where `meta.total` saturates. */
   totalCap: number;
+  /** Live prices: one quote service per configured supplier. */
+  quotes: ReadonlyMap<SupplierId, QuoteService>;
+  /** Dated searches price at most this many best-ranked candidates (DESIGN decision 11). */
+  pricedCandidates: number;
+  /** Overall deadline for the suppliers' quotes of one search. */
+  quoteBudgetMs: number;
 }
 
 export type Search = (query: SearchQuery) => Promise<SearchResult>;
@@ -188,19 +205,49 @@ export function createSearch(deps: SearchDeps): Search {
     return { pageIdx, matched: matched.length, unresolved, centre };
   }
 
-  return async function search(query) {
-    const offset = (query.page - 1) * query.pageSize;
-    const { pageIdx, matched, unresolved, centre } = unfilteredBox(query, offset) ?? (await filtered(query, offset));
-    const stays = await deps.stays.get(pageIdx);
-    const hits = stays.map((stay) => ({
+  function hitsOf(stays: readonly Stay[], centre: Centre | null, offers: (stay: Stay, i: number) => Offers | null): SearchHit[] {
+    return stays.map((stay, i) => ({
       stay,
       distanceMeters: centre === null ? null : Math.round(distanceMeters(centre.lat, centre.lng, stay.lat, stay.lng)),
+      offers: offers(stay, i),
     }));
+  }
+
+  /**
+   * A dated search prices the best-ranked candidates (at most `pricedCandidates`), keeps those
+   * that survive availability and the price filter, and pages over the survivors: `total` counts
+   * survivors, so it agrees with `hasMore` and `_links.next`.
+   */
+  async function dated(query: SearchQuery, dates: StayDates, offset: number): Promise<SearchResult> {
+    const top = { ...query, page: 1, pageSize: deps.pricedCandidates };
+    const { pageIdx, unresolved, centre } = unfilteredBox(top, 0) ?? (await filtered(top, 0));
+    const currency = effectiveCurrency(query.currency);
+    const pricing = await priceStays(await deps.stays.get(pageIdx), query, dates, { services: deps.quotes, budgetMs: deps.quoteBudgetMs, currency });
+    const page = pricing.priced.slice(offset, offset + query.pageSize);
     return {
-      hits,
+      hits: hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers),
+      total: pricing.priced.length,
+      hasMore: offset + query.pageSize < pricing.priced.length,
+      unresolved,
+      currency,
+      cache: pricing.asked ? 'MISS' : 'HIT',
+      failures: pricing.failures,
+    };
+  }
+
+  return async function search(query) {
+    const offset = (query.page - 1) * query.pageSize;
+    if (query.dates !== null) return dated(query, query.dates, offset);
+    const { pageIdx, matched, unresolved, centre } = unfilteredBox(query, offset) ?? (await filtered(query, offset));
+    return {
+      hits: hitsOf(await deps.stays.get(pageIdx), centre, () => null),
       total: Math.min(matched, deps.totalCap),
       hasMore: offset + query.pageSize < matched,
       unresolved,
+      currency: effectiveCurrency(query.currency),
+      // A static search is answered from the inventory alone.
+      cache: 'HIT',
+      failures: {},
     };
   };
 }

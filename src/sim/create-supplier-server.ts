@@ -1,10 +1,11 @@
 // One small HTTP server per simulated supplier. A supplier is a list of routes; this file owns what
-// they share: routing, JSON responses, the error body, query-parameter validation, keep-alive.
-// Later endpoints (availability/quotes, commission reports) are more routes; fault injection
-// (down, slow, timeout, errors, malformed bodies) wraps `dispatch`, the one place every request passes.
+// they share: routing, JSON responses, the error body, query-parameter validation, keep-alive, the
+// latency of the live APIs, and fault injection (down, timeout, error, malformed, slow), which sits in
+// front of routing so that a fault hits every endpoint of the supplier alike.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SupplierId } from '../types.ts';
+import { slowDelayMs, type FaultMode } from './parse-sim-faults.ts';
 
 export interface SupplierRequest {
   method: string;
@@ -25,6 +26,8 @@ export interface SupplierResponse {
 export interface SupplierRoute {
   method: 'GET' | 'POST';
   path: string;
+  /** Waits the supplier's latency before answering: the live (quote) APIs do, the content feeds need not. */
+  latency?: boolean;
   handle(request: SupplierRequest): SupplierResponse | Promise<SupplierResponse>;
 }
 
@@ -96,6 +99,8 @@ async function readJsonBody(req: http.IncomingMessage): Promise<unknown> {
 export interface CreateSupplierServerOptions {
   supplier: SupplierId;
   routes: readonly SupplierRoute[];
+  /** The wait before each call of a `latency` route; called once per call. Absent: no wait. */
+  latencyMs?: () => number;
 }
 
 export interface SupplierServer {
@@ -103,15 +108,40 @@ export interface SupplierServer {
   readonly server: http.Server;
   /** Routes a request to its handler; 404 for unknown paths, 405 for a known path with another method. */
   dispatch(request: SupplierRequest): Promise<SupplierResponse>;
+  /** Listens (port 0: ephemeral) and resolves with the base URL; the port is kept for `down` and back. */
+  listen(port: number, host: string): Promise<string>;
+  /** The fault in force, null for none. */
+  readonly fault: FaultMode | null;
+  /**
+   * Sets (null: clears) the fault. `down` stops listening and drops every connection; leaving `down`
+   * listens again on the same port. Calls are applied in order; resolves once in force (a mode other
+   * than `down` and its way back is in force when the call returns). Throws after close().
+   */
+  setFault(mode: FaultMode | null): Promise<void>;
+  /** Stops listening, drops every connection (hung `timeout` ones too) and cancels pending waits. */
+  close(): Promise<void>;
 }
 
-export function createSupplierServer({ supplier, routes }: CreateSupplierServerOptions): SupplierServer {
+/** What a `malformed` supplier answers with a 200: JSON cut short, as by a proxy that dropped the upstream. */
+export const MALFORMED_BODY = '{"status":"ok","results":[{"id":';
+
+export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupplierServerOptions): SupplierServer {
   const byPath = new Map<string, Map<string, SupplierRoute>>();
   for (const route of routes) {
     const methods = byPath.get(route.path) ?? new Map<string, SupplierRoute>();
     methods.set(route.method, route);
     byPath.set(route.path, methods);
   }
+
+  // Pending waits (latency, slow), cancelled on close: a closed simulator must not keep timers alive.
+  const timers = new Set<NodeJS.Timeout>();
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      resolve();
+    }, ms);
+    timers.add(timer);
+  });
 
   async function dispatch(request: SupplierRequest): Promise<SupplierResponse> {
     const methods = byPath.get(request.path);
@@ -121,6 +151,10 @@ export function createSupplierServer({ supplier, routes }: CreateSupplierServerO
       const allow = [...methods.keys()].join(', ');
       return { status: 405, body: errorBody(405, `${request.method} is not allowed on ${request.path}`), headers: { Allow: allow } };
     }
+    if (route.latency && latencyMs) {
+      const ms = latencyMs();
+      if (ms > 0) await wait(ms);
+    }
     try {
       return await route.handle(request);
     } catch (error) {
@@ -129,9 +163,31 @@ export function createSupplierServer({ supplier, routes }: CreateSupplierServerO
     }
   }
 
+  let fault: FaultMode | null = null;
+
   const server = http.createServer(async (req, res) => {
+    // The fault in force when the request arrives decides its fate, whatever changes meanwhile.
+    const arrivedUnder = fault;
+    if (arrivedUnder === 'timeout') {
+      // Accepted, never answered: the caller's deadline is the only way out (or close()).
+      req.resume();
+      return;
+    }
+    if (arrivedUnder === 'down') {
+      // Slipped in while the server was going down.
+      req.socket.destroy();
+      return;
+    }
+    const slow = slowDelayMs(arrivedUnder);
+    if (slow > 0) await wait(slow);
+    if (arrivedUnder === 'malformed') {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(MALFORMED_BODY) });
+      res.end(MALFORMED_BODY);
+      return;
+    }
     let response: SupplierResponse;
     try {
+      if (arrivedUnder === 'error') throw new SupplierHttpError(500, `${supplier} failed (simulated fault)`);
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
       const method = req.method ?? 'GET';
       const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
@@ -153,7 +209,54 @@ export function createSupplierServer({ supplier, routes }: CreateSupplierServerO
   // Longer than undici's default idle time, so the client, not the server, closes idle sockets.
   server.keepAliveTimeout = 30_000;
   server.headersTimeout = 35_000;
-  return { supplier, server, dispatch };
+
+  let bound: { port: number; host: string } | null = null;
+  let closed = false;
+  // setFault calls are applied one after another (`down` then `none` must close before listening
+  // again). With nothing pending a call takes effect at once, before it returns: callers that do not
+  // await it (a test flipping `error` on and off) still get the fault on their next request.
+  let pending = 0;
+  let queue: Promise<void> = Promise.resolve();
+
+  async function apply(mode: FaultMode | null): Promise<void> {
+    if (closed) return; // close() won
+    if (mode === 'down') {
+      fault = mode;
+      await close(server);
+    } else {
+      if (!server.listening && bound !== null) await listen(server, bound.port, bound.host);
+      fault = mode;
+    }
+  }
+
+  return {
+    supplier,
+    server,
+    dispatch,
+    get fault() {
+      return fault;
+    },
+    async listen(port, host) {
+      const url = await listen(server, port, host);
+      bound = { port: (server.address() as AddressInfo).port, host };
+      return url;
+    },
+    setFault(mode) {
+      if (closed) throw new Error(`${supplier} is closed`);
+      pending++;
+      const run = (): Promise<void> => apply(mode).finally(() => void pending--);
+      const applied = pending === 1 ? run() : queue.then(run);
+      queue = applied.catch(() => undefined);
+      return applied;
+    },
+    async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await queue;
+      await close(server);
+    },
+  };
 }
 
 /** Listens and resolves with the base URL ("http://127.0.0.1:41234"). */

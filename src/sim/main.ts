@@ -1,5 +1,6 @@
 // Entry point of the simulator as its own process (server.ts forks it): generates the world from
-// STAYGATE_SIM_SEED / STAYGATE_SIM_STAYS, starts the four suppliers and sends their URLs to the parent.
+// STAYGATE_SIM_SEED / STAYGATE_SIM_STAYS, starts the four suppliers (latency: STAYGATE_SIM_LATENCY_MS,
+// faults: STAYGATE_SIM_FAULTS) and sends their URLs and the control server's URL to the parent.
 import { generateWorld } from './generate-world.ts';
 import { startSimSuppliers } from './start-sim-suppliers.ts';
 
@@ -17,14 +18,21 @@ const world = generateWorld({
   seed: intFromEnv('STAYGATE_SIM_SEED', 42),
   stays: intFromEnv('STAYGATE_SIM_STAYS', 160_000),
 });
-const sim = await startSimSuppliers({ world, host: process.env.STAYGATE_SIM_HOST || '127.0.0.1' });
+const latencyText = process.env.STAYGATE_SIM_LATENCY_MS;
+const sim = await startSimSuppliers({
+  world,
+  host: process.env.STAYGATE_SIM_HOST || '127.0.0.1',
+  // Unset: each supplier's own realistic range; set: one fixed latency for all (0 for load tests).
+  latencyMs: latencyText === undefined || latencyText === '' ? undefined : intFromEnv('STAYGATE_SIM_LATENCY_MS', 0),
+  faults: process.env.STAYGATE_SIM_FAULTS ?? '',
+});
 
 if (process.send) {
-  process.send({ urls: sim.urls });
+  process.send({ urls: sim.urls, controlUrl: sim.controlUrl });
   // The parent went away: an orphaned simulator would hold its ports forever.
   process.on('disconnect', () => void sim.close().finally(() => process.exit(0)));
 } else {
-  console.log(JSON.stringify({ urls: sim.urls }));
+  console.log(JSON.stringify({ urls: sim.urls, controlUrl: sim.controlUrl }));
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void sim.close().finally(() => process.exit(0)));

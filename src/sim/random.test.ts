@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRandom, createWeightedPicker } from './random.ts';
+import { createRandom, createWeightedPicker, hashToUnit } from './random.ts';
 
 describe('createRandom', () => {
   it('repeats its sequence for a seed and differs between seeds', () => {
@@ -53,5 +53,21 @@ describe('createWeightedPicker', () => {
 
   it('refuses a table without a positive weight', () => {
     assert.throws(() => createWeightedPicker([['a', 0]]), RangeError);
+  });
+});
+
+describe('hashToUnit', () => {
+  it('is a stable, roughly uniform function of its key', () => {
+    assert.equal(hashToUnit('sold-out', 12, '2027-03-01'), hashToUnit('sold-out', 12, '2027-03-01'));
+    assert.notEqual(hashToUnit('a', 1), hashToUnit('a', 2));
+    // Parts are separated: ('ab', 'c') is not ('a', 'bc').
+    assert.notEqual(hashToUnit('ab', 'c'), hashToUnit('a', 'bc'));
+    const buckets = new Array<number>(10).fill(0);
+    for (let i = 0; i < 50_000; i++) {
+      const x = hashToUnit('k', i);
+      assert.ok(x >= 0 && x < 1);
+      buckets[Math.floor(x * 10)]++;
+    }
+    for (const n of buckets) assert.ok(n > 4_600 && n < 5_400, `${n}`);
   });
 });

@@ -81,3 +81,23 @@ export function createWeightedPicker<T>(entries: readonly (readonly [T, number])
     return values[lo];
   };
 }
+
+/**
+ * A uniform value in [0, 1) from a key: for properties of the world that must not depend on the
+ * order of calls (a city's price level, whether a stay is sold out on a date), where a PRNG stream
+ * would. FNV-1a over the key, then murmur3's finaliser to spread nearby keys apart.
+ */
+export function hashToUnit(...parts: readonly (string | number)[]): number {
+  const text = parts.join('\u0001');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}

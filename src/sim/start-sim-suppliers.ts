@@ -1,12 +1,34 @@
 // Starts the four simulated suppliers of a world, each on its own port, as the gateway would meet
-// real upstreams: over HTTP, each in its own wire format.
+// real upstreams: over HTTP, each in its own wire format, with latency, and with faults on demand.
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
-import { close, createSupplierServer, listen, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
+import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
 import { supplierAContentRoute } from './feed-supplier-a.ts';
 import { supplierBContentRoute } from './feed-supplier-b.ts';
 import { supplierCContentRoute } from './feed-supplier-c.ts';
 import { supplierDContentRoute } from './feed-supplier-d.ts';
-import type { SimListing, World } from './generate-world.ts';
+import type { World } from './generate-world.ts';
+import { parseFaultMode, parseSimFaults } from './parse-sim-faults.ts';
+import { preparePricing } from './price-stay.ts';
+import { supplierAQuoteRoute } from './quote-supplier-a.ts';
+import { supplierBQuoteRoute } from './quote-supplier-b.ts';
+import { supplierCQuoteRoute } from './quote-supplier-c.ts';
+import { supplierDQuoteRoute } from './quote-supplier-d.ts';
+import { createRandom } from './random.ts';
+import { startControlServer } from './start-control-server.ts';
+
+/** A fixed latency in ms, or [min, max] (inclusive) drawn per call. */
+export type Latency = number | readonly [number, number];
+
+/**
+ * Default latency of a quote call per supplier, in ms: what real availability APIs take on a good day,
+ * different per supplier so that the gateway's fan-out waits for the slowest.
+ */
+export const DEFAULT_LATENCY_MS: Readonly<Record<SupplierId, readonly [number, number]>> = {
+  supplier_a: [60, 120],
+  supplier_b: [80, 180],
+  supplier_c: [40, 90],
+  supplier_d: [100, 220],
+};
 
 export interface StartSimSuppliersOptions {
   world: World;
@@ -14,37 +36,100 @@ export interface StartSimSuppliersOptions {
   host?: string;
   /** Port per supplier; 0 or absent = an ephemeral port. */
   ports?: Partial<Record<SupplierId, number>>;
+  /**
+   * Wait before each quote call (content feeds never wait): one number for every supplier, or per
+   * supplier a number or [min, max]; suppliers left out keep DEFAULT_LATENCY_MS. Tests pass 0.
+   */
+  latencyMs?: number | Partial<Record<SupplierId, Latency>>;
+  /** Faults in force from the start, in STAYGATE_SIM_FAULTS syntax ("supplier_b=down,supplier_c=slow:1500"). */
+  faults?: string;
 }
 
 export interface SimSuppliers {
-  /** Base URL per supplier, e.g. "http://127.0.0.1:41234" (no trailing slash). */
+  /** Base URL per supplier, e.g. "http://127.0.0.1:41234" (no trailing slash), also while `down`. */
   urls: Record<SupplierId, string>;
+  /** Base URL of the control server (always on 127.0.0.1): GET /faults, PUT /faults?supplier_b=timeout. */
+  controlUrl: string;
+  /**
+   * Sets a supplier's fault: down, timeout, error, malformed, slow:<ms>; null or 'none' clears it.
+   * Resolves once in force (`down`: no longer listening; leaving `down`: listening again on the same
+   * port). Any other change is already in force when the call returns, so it need not be awaited.
+   * Throws (synchronously) on an unknown supplier or mode, or after close().
+   */
+  setFault(supplier: SupplierId, mode: string | null): Promise<void>;
+  /** The fault of every supplier, null for none. */
+  faults(): Record<SupplierId, string | null>;
   close(): Promise<void>;
 }
 
-/** The routes each supplier serves. Availability quotes and commission reports join these. */
-const ROUTES: Record<SupplierId, (listings: readonly SimListing[]) => SupplierRoute[]> = {
-  supplier_a: (listings) => [supplierAContentRoute(listings)],
-  supplier_b: (listings) => [supplierBContentRoute(listings)],
-  supplier_c: (listings) => [supplierCContentRoute(listings)],
-  supplier_d: (listings) => [supplierDContentRoute(listings)],
+/** The routes each supplier serves: its content feed, and its quote API (which waits its latency). */
+const ROUTES: Record<SupplierId, (world: World) => SupplierRoute[]> = {
+  supplier_a: (world) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }],
+  supplier_b: (world) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }],
+  supplier_c: (world) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }],
+  supplier_d: (world) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }],
 };
 
-export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {} }: StartSimSuppliersOptions): Promise<SimSuppliers> {
-  const servers: SupplierServer[] = SUPPLIER_IDS.map((supplier) =>
-    createSupplierServer({ supplier, routes: ROUTES[supplier](world.listings[supplier]) }),
-  );
+function checkLatency(supplier: SupplierId, latency: Latency): void {
+  const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
+  if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 0 && max >= min)) {
+    throw new RangeError(`latencyMs of ${supplier} must be an integer >= 0 or [min, max] with 0 <= min <= max, got ${JSON.stringify(latency)}`);
+  }
+}
+
+/**
+ * Draws the latency of each call: a fixed value, or uniform in [min, max] from a PRNG seeded per
+ * world and supplier, so that a run's sequence of delays repeats.
+ */
+function latencyOf(supplier: SupplierId, option: StartSimSuppliersOptions['latencyMs'], seed: number): () => number {
+  const latency: Latency = typeof option === 'number' ? option : (option?.[supplier] ?? DEFAULT_LATENCY_MS[supplier]);
+  checkLatency(supplier, latency);
+  if (typeof latency === 'number') return () => latency;
+  const [min, max] = latency;
+  const rng = createRandom(seed * 31 + SUPPLIER_IDS.indexOf(supplier) + 1);
+  return () => rng.int(min, max);
+}
+
+export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, latencyMs, faults }: StartSimSuppliersOptions): Promise<SimSuppliers> {
+  // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
+  const initialFaults = parseSimFaults(faults ?? '');
+  const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
+  preparePricing(world);
+
+  const servers = new Map<SupplierId, SupplierServer>(SUPPLIER_IDS.map((supplier, i) => [
+    supplier,
+    createSupplierServer({ supplier, routes: ROUTES[supplier](world), latencyMs: latencies[i] }),
+  ]));
+
+  // Not async: a bad supplier or mode throws at the call, and a fault other than `down` (or leaving
+  // it) is in force when the call returns, awaited or not.
+  const setFault = (supplier: SupplierId, mode: string | null): Promise<void> => {
+    const server = servers.get(supplier);
+    if (server === undefined) throw new Error(`unknown supplier "${supplier}"`);
+    return server.setFault(mode === null ? null : parseFaultMode(mode));
+  };
+  const currentFaults = (): Record<SupplierId, string | null> =>
+    Object.fromEntries(SUPPLIER_IDS.map((s) => [s, servers.get(s)!.fault])) as Record<SupplierId, string | null>;
+
+  let control: { url: string; close(): Promise<void> } | null = null;
   const closeAll = async (): Promise<void> => {
-    await Promise.all(servers.map((s) => close(s.server)));
+    await Promise.all([...servers.values()].map((s) => s.close()));
+    await control?.close();
   };
   try {
-    const urls = await Promise.all(servers.map((s) => listen(s.server, ports[s.supplier] ?? 0, host)));
+    const urls = await Promise.all(SUPPLIER_IDS.map((s) => servers.get(s)!.listen(ports[s] ?? 0, host)));
+    control = await startControlServer({ faults: currentFaults, setFault });
+    // Faults go on once every port is known: a supplier that starts `down` still has its URL.
+    for (const [supplier, mode] of Object.entries(initialFaults) as [SupplierId, string | null][]) await setFault(supplier, mode);
     return {
       urls: Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]])) as Record<SupplierId, string>,
+      controlUrl: control.url,
+      setFault,
+      faults: currentFaults,
       close: closeAll,
     };
   } catch (error) {
-    // One port taken: do not leave the other three listening.
+    // One port taken: do not leave the others listening.
     await closeAll();
     throw error;
   }

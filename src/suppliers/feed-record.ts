@@ -77,6 +77,26 @@ export class FeedRecord {
     return value >= min && value <= max ? value : this.fail(key, `a number in [${min}, ${max}]`);
   }
 
+  /** A price: finite and not negative (a negative total is a supplier bug, never a discount). */
+  amount(key: string): number {
+    const value = this.fields[key];
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : this.fail(key, 'a non-negative amount');
+  }
+
+  /** One of the values a field may take (statuses, states). */
+  oneOf<const T extends string>(key: string, values: readonly T[]): T {
+    const value = this.fields[key];
+    return typeof value === 'string' && (values as readonly string[]).includes(value)
+      ? (value as T)
+      : this.fail(key, `one of ${values.join(', ')}`);
+  }
+
+  /** An ISO 4217 code as suppliers write it: three capital letters. */
+  currency(key: string): string {
+    const value = this.fields[key];
+    return typeof value === 'string' && /^[A-Z]{3}$/.test(value) ? value : this.fail(key, 'an ISO 4217 currency code');
+  }
+
   integer(key: string): number {
     const value = this.number(key);
     return Number.isInteger(value) ? value : this.fail(key, 'an integer');

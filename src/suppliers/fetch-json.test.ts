@@ -7,12 +7,13 @@ import { SupplierError } from './supplier-error.ts';
 describe('fetchJson', () => {
   let server: FixtureServer;
   before(async () => {
-    server = await startFixtureServer((url) => {
+    server = await startFixtureServer((url, request) => {
       switch (url.pathname) {
         case '/ok': return { body: { ok: true } };
         case '/broken': return { status: 500, body: { error: 'boom' } };
         case '/not-json': return { body: '<html>oops' };
         case '/slow': return { body: { ok: true }, delayMs: 2_000 };
+        case '/echo': return { body: { method: request.method, body: request.body === '' ? null : JSON.parse(request.body) } };
         default: return { status: 404, body: { error: 'not found' } };
       }
     });
@@ -58,6 +59,21 @@ describe('fetchJson', () => {
     const reason = new Error('shutting down');
     setTimeout(() => controller.abort(reason), 20);
     await assert.rejects(fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', signal: controller.signal }), reason);
+  });
+
+  it('POSTs a JSON body', async () => {
+    assert.deepEqual(
+      await fetchJson(`${server.baseUrl}/echo`, { supplier: 'supplier_b', method: 'POST', body: { ids: [1, 2] } }),
+      { method: 'POST', body: { ids: [1, 2] } },
+    );
+    assert.equal(server.received.at(-1)!.method, 'POST');
+  });
+
+  it('reports the caller deadline running out as a timeout, also without a deadline of its own', async () => {
+    await assert.rejects(
+      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', signal: AbortSignal.timeout(50), timeoutMs: null }),
+      expectSupplierError('timeout', /no answer in time/),
+    );
   });
 
   it('reports an unreachable supplier as a network error', async () => {

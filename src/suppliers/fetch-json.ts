@@ -1,31 +1,50 @@
 import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
-import { SupplierError } from './supplier-error.ts';
+import { isTimeoutReason, SupplierError } from './supplier-error.ts';
 
 export interface FetchJsonOptions {
   supplier: SupplierId;
-  /** The caller's signal (shutdown, request deadline); combined with the per-call timeout. */
+  /**
+   * The caller's signal (shutdown, request deadline); combined with the per-call timeout. When it
+   * aborts with a timeout (AbortSignal.timeout), the call failed for lack of an answer in time:
+   * a `timeout` SupplierError. Any other reason is the caller giving up, re-thrown as is.
+   */
   signal?: AbortSignal;
-  timeoutMs?: number;
+  /**
+   * This call's own deadline; default `defaults.feedPageTimeoutMs`. `null`: none, the caller's
+   * signal carries the deadline (quote calls: the quote service gives every call one).
+   */
+  timeoutMs?: number | null;
+  /** Default GET; POST sends `body` as JSON. */
+  method?: 'GET' | 'POST';
+  /** Serialised as the JSON request body. */
+  body?: unknown;
 }
 
 /** How much of an error body goes into the message: enough to diagnose, not a whole page. */
 const ERROR_BODY_PREVIEW = 200;
 
 /**
- * GET a URL and parse its JSON body, with a deadline. Every failure becomes a SupplierError
- * naming the supplier, except the caller's own abort, which is re-thrown as the caller's reason
- * so that cancelling is never mistaken for a broken supplier.
+ * GET (or POST) a URL and parse its JSON body, with a deadline. Every failure becomes a
+ * SupplierError naming the supplier, except the caller's own abort, which is re-thrown as the
+ * caller's reason so that cancelling is never mistaken for a broken supplier.
  */
 export async function fetchJson(url: string, options: FetchJsonOptions): Promise<unknown> {
   const { supplier, signal } = options;
-  const timeoutMs = options.timeoutMs ?? defaults.feedPageTimeoutMs;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const timeoutMs = options.timeoutMs === undefined ? defaults.feedPageTimeoutMs : options.timeoutMs;
+  const deadline = timeoutMs === null ? null : AbortSignal.timeout(timeoutMs);
+  const signals = [signal, deadline].filter((s): s is AbortSignal => s !== undefined && s !== null);
+  const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
 
   const fail = (error: unknown): never => {
-    if (signal?.aborted) throw signal.reason;
-    if (deadline.aborted) {
+    if (signal?.aborted) {
+      // The caller's deadline ran out: the supplier did not answer in time, a supplier failure.
+      if (isTimeoutReason(signal.reason)) {
+        throw new SupplierError(supplier, 'timeout', `no answer in time from ${url}`, { cause: error });
+      }
+      throw signal.reason;
+    }
+    if (deadline?.aborted) {
       throw new SupplierError(supplier, 'timeout', `no answer within ${timeoutMs} ms from ${url}`, { cause: error });
     }
     if (error instanceof SupplierError) throw error;
@@ -35,7 +54,14 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
 
   let response: Response;
   try {
-    response = await fetch(url, { signal: combined, headers: { accept: 'application/json' } });
+    response = options.method === 'POST'
+      ? await fetch(url, {
+        method: 'POST',
+        signal: combined,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(options.body),
+      })
+      : await fetch(url, { signal: combined, headers: { accept: 'application/json' } });
   } catch (error) {
     return fail(error);
   }

@@ -9,21 +9,42 @@ export interface FixtureResponse {
   body: unknown;
   /** Milliseconds to wait before answering. */
   delayMs?: number;
+  /** Accept the request and never answer (a hung supplier). */
+  hang?: boolean;
+}
+
+/** What the server received, for assertions on methods and request bodies. */
+export interface FixtureRequest {
+  method: string;
+  /** Path and query. */
+  url: string;
+  /** Raw request body ('' for a GET). */
+  body: string;
 }
 
 export interface FixtureServer {
   baseUrl: string;
   /** Path and query of every request received, in order. */
   requests: string[];
+  /** Every request received, in order, with its method and body. */
+  received: FixtureRequest[];
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(respond: (url: URL) => FixtureResponse): Promise<FixtureServer> {
+export async function startFixtureServer(
+  respond: (url: URL, request: FixtureRequest) => FixtureResponse,
+): Promise<FixtureServer> {
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const received: FixtureRequest[] = [];
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     requests.push(url.pathname + url.search);
-    const answer = respond(url);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const request = { method: req.method ?? 'GET', url: url.pathname + url.search, body: Buffer.concat(chunks).toString('utf8') };
+    received.push(request);
+    const answer = respond(url, request);
+    if (answer.hang) return;
     const send = (): void => {
       if (res.destroyed) return;
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
@@ -38,6 +59,7 @@ export async function startFixtureServer(respond: (url: URL) => FixtureResponse)
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    received,
     close: () => new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));

@@ -2,11 +2,22 @@ import { defaults } from '../defaults.ts';
 import type { Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { createQuoteBatch, isNumericId } from './quote-batch.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
+
+/** supplier_a's cap on ids per `POST /availability/quotes`. */
+const MAX_IDS_PER_QUOTE = 200;
+/**
+ * supplier_a prices children by age and has no "children without ages": a request that does not
+ * list `childAges` is priced as adults only. When the caller knows no ages we send 8 per child,
+ * supplier_a's own documented default, so the price is what the supplier would quote itself.
+ */
+const DEFAULT_CHILD_AGE = 8;
 
 /**
  * supplier_a: numbered pages, camelCase, numeric ids (see sim/README.md for the wire format).
- * `propertyType.code` is the StayType in upper case.
+ * `propertyType.code` is the StayType in upper case. Quotes: whole-stay totals in the requested
+ * currency when supplier_a holds it, else in USD; the answer's `currency` says which.
  */
 export function createSupplierA(config: SupplierConfig): Supplier {
   const id = config.id;
@@ -53,6 +64,33 @@ export function createSupplierA(config: SupplierConfig): Supplier {
 
   return {
     id,
+    maxIdsPerQuote: MAX_IDS_PER_QUOTE,
+    async quote(request, signal) {
+      const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isNumericId });
+      if (batch.ids.length === 0) return batch.quotes();
+      const childAges = request.childrenAges ?? new Array<number>(request.children).fill(DEFAULT_CHILD_AGE);
+      const body = {
+        propertyIds: batch.ids.map(Number),
+        checkIn: request.checkin,
+        checkOut: request.checkout,
+        // `childAges` is left out when there are no children, as the format asks.
+        occupancy: childAges.length > 0
+          ? { adults: request.adults, childAges, rooms: request.rooms }
+          : { adults: request.adults, rooms: request.rooms },
+        currency: request.currency,
+      };
+      const url = supplierUrl(config.baseUrl, '/availability/quotes', {});
+      const answer = FeedRecord.of(id, 'quote answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }));
+      const currency = answer.currency('currency');
+      for (const record of answer.records('quotes')) {
+        const propertyId = String(record.integer('propertyId'));
+        const status = record.oneOf('status', ['AVAILABLE', 'SOLD_OUT']);
+        batch.answer(record, 'propertyId', propertyId, status === 'AVAILABLE'
+          ? { available: true, total: record.amount('totalPrice'), currency }
+          : { available: false });
+      }
+      return batch.quotes();
+    },
     async *contentPages(options = {}) {
       const pageSize = options.pageSize ?? defaults.feedPageSize;
       for (let page = 1; ; page++) {

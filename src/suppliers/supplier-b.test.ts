@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
-import { collectPages, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierB } from './supplier-b.ts';
 import { SupplierError } from './supplier-error.ts';
+import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function hotel(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -73,5 +74,83 @@ describe('supplier_b adapter', () => {
     body2 = { results: [], next_cursor: null };
     const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages()), /^SupplierError: supplier_b: page 2\.hotels: expected an array, got undefined/);
+  });
+});
+
+describe('supplier_b quotes', () => {
+  let server: FixtureServer;
+  let reply: (url: URL) => FixtureResponse = () => ({ body: {} });
+  before(async () => {
+    server = await startFixtureServer((url) => reply(url));
+  });
+  after(() => server.close());
+
+  const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
+    supplierStayIds: ['HB0012345', 'HB0012346', 'HB0000001'],
+    checkin: '2027-03-01', checkout: '2027-03-04',
+    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'USD',
+    ...overrides,
+  });
+  const supplier = (): Supplier => createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
+  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
+    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
+    assert.equal(error.supplier, 'supplier_b');
+    assert.equal(error.kind, kind);
+    if (pattern) assert.match(error.message, pattern);
+    return true;
+  };
+
+  it('asks with the wire format and sums nightly EUR rates to a 2-decimal total', async () => {
+    reply = () => ({ body: { rates: [
+      { hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [120.1, 130.2, 128.25] },
+      { hotel_id: 'HB0012346', available: false },
+    ] } });
+    const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
+    assert.equal(server.requests.at(-1),
+      '/v2/rates?hotel_ids=HB0012345%2CHB0012346%2CHB0000001&arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5%2C9&rooms=1');
+    assert.equal(server.received.at(-1)!.method, 'GET');
+    assert.deepEqual([...quotes], [
+      // 120.1 + 130.2 + 128.25 is 378.54999999999995 in floating point.
+      ['HB0012345', { available: true, total: 378.55, currency: 'EUR' }],
+      ['HB0012346', { available: false }],
+      ['HB0000001', { available: false }],
+    ]);
+  });
+
+  it('sends children without child_ages when ages are unknown', async () => {
+    reply = () => ({ body: { rates: [] } });
+    await supplier().quote(request({ children: 2, childrenAges: null }), AbortSignal.timeout(5_000));
+    const params = new URL(server.requests.at(-1)!, 'http://x').searchParams;
+    assert.equal(params.get('children'), '2');
+    assert.equal(params.has('child_ages'), false);
+  });
+
+  it('has a cap of 100 ids', async () => {
+    const s = supplier();
+    assert.equal(s.maxIdsPerQuote, 100);
+    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => `HB${i}`) }), AbortSignal.timeout(5_000)), RangeError);
+  });
+
+  const malformed: Array<[string, unknown, RegExp]> = [
+    ['a body that is not JSON', 'Service temporarily unavailable', /not JSON/],
+    ['no rates', { hotels: [] }, /rates: expected an array/],
+    ['available not a boolean', { rates: [{ hotel_id: 'HB0012345', available: 'yes' }] }, /available: expected a boolean/],
+    ['a nightly amount per night missing', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, 2] }] }, /nightly: expected 3 nightly amounts/],
+    ['a negative nightly amount', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, -2, 3] }] }, /nightly: expected non-negative amounts/],
+    ['a null nightly amount', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, null, 3] }] }, /nightly/],
+    ['a bad currency', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'euro', nightly: [1, 2, 3] }] }, /currency/],
+  ];
+  for (const [what, body, pattern] of malformed) {
+    it(`rejects ${what} as malformed`, async () => {
+      reply = () => ({ body });
+      await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('malformed', pattern));
+    });
+  }
+
+  it('turns a 503 into an http error and a hung supplier into a timeout', async () => {
+    reply = () => ({ status: 503, body: { error: 'Service Unavailable' } });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('http', /HTTP 503/));
+    reply = () => ({ hang: true, body: null });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout'));
   });
 });

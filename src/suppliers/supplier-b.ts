@@ -2,11 +2,18 @@ import { defaults } from '../defaults.ts';
 import { STAY_TYPES, type Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { createQuoteBatch, isListableId, nightsOf } from './quote-batch.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
+
+/** supplier_b's cap on `hotel_ids` per `GET /v2/rates`. */
+const MAX_IDS_PER_QUOTE = 100;
+/** supplier_b prices in EUR only; its rates name the currency, and this is what an omitted one means. */
+const RATE_CURRENCY = 'EUR';
 
 /**
  * supplier_b: cursor pages, snake_case, prefixed string ids ("HB0012345", kept as written).
- * `kind_id` indexes STAY_TYPES; `review_score` is on 0-5.
+ * `kind_id` indexes STAY_TYPES; `review_score` is on 0-5. Quotes: one EUR rate per night, the
+ * stay's total is their sum.
  */
 export function createSupplierB(config: SupplierConfig): Supplier {
   const id = config.id;
@@ -44,6 +51,44 @@ export function createSupplierB(config: SupplierConfig): Supplier {
 
   return {
     id,
+    maxIdsPerQuote: MAX_IDS_PER_QUOTE,
+    async quote(request, signal) {
+      const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isListableId });
+      if (batch.ids.length === 0) return batch.quotes();
+      const params: Record<string, string | number> = {
+        hotel_ids: batch.ids.join(','),
+        arrival: request.checkin,
+        departure: request.checkout,
+        adults: request.adults,
+        // Without `child_ages` supplier_b applies its own default age to each child.
+        children: request.children,
+      };
+      if (request.childrenAges !== null && request.childrenAges.length > 0) params.child_ages = request.childrenAges.join(',');
+      params.rooms = request.rooms;
+      const url = supplierUrl(config.baseUrl, '/v2/rates', params);
+      const answer = FeedRecord.of(id, 'rates answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null }));
+      const nights = nightsOf(request);
+      for (const record of answer.records('rates')) {
+        const hotelId = record.string('hotel_id');
+        if (!record.boolean('available')) {
+          batch.answer(record, 'hotel_id', hotelId, { available: false });
+          continue;
+        }
+        const nightly = record.array('nightly');
+        // One rate per night: a short list would understate the stay, so it is not a price.
+        if (nightly.length === 0 || (nights !== null && nightly.length !== nights)) {
+          record.fail('nightly', `${nights ?? 'one or more'} nightly amounts`);
+        }
+        let sum = 0;
+        for (const amount of nightly) {
+          sum += typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 ? amount : record.fail('nightly', 'non-negative amounts');
+        }
+        const currency = record.has('currency') ? record.currency('currency') : RATE_CURRENCY;
+        // Rates have 2 decimals; the sum carries float noise (0.1 + 0.2) that must not reach a price.
+        batch.answer(record, 'hotel_id', hotelId, { available: true, total: Math.round(sum * 100) / 100, currency });
+      }
+      return batch.quotes();
+    },
     async *contentPages(options = {}) {
       const limit = options.pageSize ?? defaults.feedPageSize;
       let cursor: string | null = null;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
-import { collectPages, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { SupplierError } from './supplier-error.ts';
+import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function item(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -85,5 +86,85 @@ describe('supplier_c adapter', () => {
     } finally {
       await server2.close();
     }
+  });
+});
+
+describe('supplier_c quotes', () => {
+  let server: FixtureServer;
+  let reply: (url: URL) => FixtureResponse = () => ({ body: {} });
+  before(async () => {
+    server = await startFixtureServer((url) => reply(url));
+  });
+  after(() => server.close());
+
+  const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
+    supplierStayIds: ['1048577', '1048578', '3'],
+    checkin: '2027-03-01', checkout: '2027-03-04',
+    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'EUR',
+    ...overrides,
+  });
+  const supplier = (): Supplier => createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+  const lastBody = (): any => JSON.parse(server.received.at(-1)!.body);
+  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
+    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
+    assert.equal(error.supplier, 'supplier_c');
+    assert.equal(error.kind, kind);
+    if (pattern) assert.match(error.message, pattern);
+    return true;
+  };
+
+  it('posts the wire format and turns USD cents into a USD total', async () => {
+    reply = () => ({ body: { results: [
+      { id: 1048577, state: 'OK', total_usd_cents: 41235 },
+      { id: 1048578, state: 'FULL' },
+    ] } });
+    const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
+    assert.equal(server.received.at(-1)!.method, 'POST');
+    assert.equal(server.received.at(-1)!.url, '/feed/quote');
+    assert.deepEqual(lastBody(), {
+      ids: [1048577, 1048578, 3], from: '2027-03-01', to: '2027-03-04', pax: { adults: 2, children: [5, 9] }, units: 1,
+    });
+    assert.deepEqual([...quotes], [
+      ['1048577', { available: true, total: 412.35, currency: 'USD' }],
+      ['1048578', { available: false }],
+      ['3', { available: false }],
+    ]);
+  });
+
+  it('sends childCount when ages are unknown, and an empty list without children', async () => {
+    reply = () => ({ body: { results: [] } });
+    await supplier().quote(request({ children: 2, childrenAges: null, rooms: 2 }), AbortSignal.timeout(5_000));
+    assert.deepEqual(lastBody().pax, { adults: 2, childCount: 2 });
+    assert.equal(lastBody().units, 2);
+    await supplier().quote(request({ children: 0, childrenAges: null }), AbortSignal.timeout(5_000));
+    assert.deepEqual(lastBody().pax, { adults: 2, children: [] });
+  });
+
+  it('has a cap of 100 ids', async () => {
+    const s = supplier();
+    assert.equal(s.maxIdsPerQuote, 100);
+    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)), RangeError);
+  });
+
+  const malformed: Array<[string, unknown, RegExp]> = [
+    ['a body that is not JSON', '', /not JSON/],
+    ['results not an array', { results: null }, /results: expected an array/],
+    ['an unknown state', { results: [{ id: 3, state: 'ok' }] }, /state: expected one of OK, FULL/],
+    ['fractional cents', { results: [{ id: 3, state: 'OK', total_usd_cents: 100.5 }] }, /total_usd_cents: expected a whole number of cents/],
+    ['negative cents', { results: [{ id: 3, state: 'OK', total_usd_cents: -100 }] }, /total_usd_cents: expected a non-negative amount/],
+    ['a result that is not an object', { results: [3] }, /results\[0\]: expected an object/],
+  ];
+  for (const [what, body, pattern] of malformed) {
+    it(`rejects ${what} as malformed`, async () => {
+      reply = () => ({ body });
+      await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('malformed', pattern));
+    });
+  }
+
+  it('turns a 500 into an http error and a hung supplier into a timeout', async () => {
+    reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('http', /HTTP 500/));
+    reply = () => ({ hang: true, body: null });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout'));
   });
 });

@@ -2,12 +2,16 @@ import { defaults } from '../defaults.ts';
 import type { Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { createQuoteBatch, isNumericId } from './quote-batch.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
+
+/** supplier_c's cap on `ids` per `POST /feed/quote`. */
+const MAX_IDS_PER_QUOTE = 100;
 
 /**
  * supplier_c: offset/limit, compact records, numeric ids in the same range as supplier_a's.
  * `location` is [lng, lat] (GeoJSON order); `type_code` writes `_` as `-`; `rating.pct` is 0-100;
- * `flags` lists the policies that are true.
+ * `flags` lists the policies that are true. Quotes: whole-stay totals in USD cents.
  */
 export function createSupplierC(config: SupplierConfig): Supplier {
   const id = config.id;
@@ -54,6 +58,30 @@ export function createSupplierC(config: SupplierConfig): Supplier {
 
   return {
     id,
+    maxIdsPerQuote: MAX_IDS_PER_QUOTE,
+    async quote(request, signal) {
+      const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isNumericId });
+      if (batch.ids.length === 0) return batch.quotes();
+      // `children` lists ages; without ages `childCount` lets supplier_c apply its own default age.
+      const pax = request.childrenAges === null && request.children > 0
+        ? { adults: request.adults, childCount: request.children }
+        : { adults: request.adults, children: request.childrenAges ?? [] };
+      const body = { ids: batch.ids.map(Number), from: request.checkin, to: request.checkout, pax, units: request.rooms };
+      const url = supplierUrl(config.baseUrl, '/feed/quote', {});
+      const answer = FeedRecord.of(id, 'quote answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }));
+      for (const record of answer.records('results')) {
+        const stayId = String(record.integer('id'));
+        const state = record.oneOf('state', ['OK', 'FULL']);
+        if (state === 'FULL') {
+          batch.answer(record, 'id', stayId, { available: false });
+          continue;
+        }
+        const cents = record.amount('total_usd_cents');
+        if (!Number.isInteger(cents)) record.fail('total_usd_cents', 'a whole number of cents');
+        batch.answer(record, 'id', stayId, { available: true, total: cents / 100, currency: 'USD' });
+      }
+      return batch.quotes();
+    },
     async *contentPages(options = {}) {
       const limit = options.pageSize ?? defaults.feedPageSize;
       for (let offset = 0, page = 1; ; page++) {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
-import { collectPages, startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError } from './supplier-error.ts';
+import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function listing(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -84,5 +85,83 @@ describe('supplier_d adapter', () => {
       assert.equal(error.status, 404);
       return true;
     });
+  });
+});
+
+describe('supplier_d quotes', () => {
+  let server: FixtureServer;
+  let reply: (url: URL) => FixtureResponse = () => ({ body: {} });
+  before(async () => {
+    server = await startFixtureServer((url) => reply(url));
+  });
+  after(() => server.close());
+
+  const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
+    supplierStayIds: ['1048576', '1048580', '12'],
+    checkin: '2027-03-01', checkout: '2027-03-04',
+    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'EUR',
+    ...overrides,
+  });
+  const supplier = (): Supplier => createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
+  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
+    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
+    assert.equal(error.supplier, 'supplier_d');
+    assert.equal(error.kind, kind);
+    if (pattern) assert.match(error.message, pattern);
+    return true;
+  };
+
+  it('asks with the wire format and reads price.total with its currency', async () => {
+    reply = () => ({ body: { data: [
+      { listing_id: '1048576', bookable: true, price: { total: 412.35, currency: 'USD' } },
+      { listing_id: '1048580', bookable: false },
+    ] } });
+    const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
+    assert.equal(server.requests.at(-1),
+      '/api/availability?ids=1048576%2C1048580%2C12&start=2027-03-01&end=2027-03-04&adults=2&children=2&ages=5%2C9&rooms=1');
+    assert.deepEqual([...quotes], [
+      ['1048576', { available: true, total: 412.35, currency: 'USD' }],
+      ['1048580', { available: false }],
+      ['12', { available: false }],
+    ]);
+  });
+
+  it('sends children without ages when ages are unknown', async () => {
+    reply = () => ({ body: { data: [] } });
+    await supplier().quote(request({ children: 1, childrenAges: null }), AbortSignal.timeout(5_000));
+    const params = new URL(server.requests.at(-1)!, 'http://x').searchParams;
+    assert.equal(params.get('children'), '1');
+    assert.equal(params.has('ages'), false);
+  });
+
+  it('has a cap of 50 ids', async () => {
+    const s = supplier();
+    assert.equal(s.maxIdsPerQuote, 50);
+    const before = server.requests.length;
+    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 51 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)), RangeError);
+    assert.equal(server.requests.length, before);
+  });
+
+  const malformed: Array<[string, unknown, RegExp]> = [
+    ['a body that is not JSON', '{"data": [', /not JSON/],
+    ['data not an array', { data: 'none' }, /data: expected an array/],
+    ['a numeric listing id', { data: [{ listing_id: 12, bookable: false }] }, /listing_id: expected a string/],
+    ['a bookable listing without a price', { data: [{ listing_id: '12', bookable: true }] }, /price: expected an object/],
+    ['a NaN-like total', { data: [{ listing_id: '12', bookable: true, price: { total: 'NaN', currency: 'USD' } }] }, /price\.total/],
+    ['a negative total', { data: [{ listing_id: '12', bookable: true, price: { total: -5, currency: 'USD' } }] }, /price\.total: expected a non-negative amount/],
+    ['a missing currency', { data: [{ listing_id: '12', bookable: true, price: { total: 5 } }] }, /price\.currency/],
+  ];
+  for (const [what, body, pattern] of malformed) {
+    it(`rejects ${what} as malformed`, async () => {
+      reply = () => ({ body });
+      await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('malformed', pattern));
+    });
+  }
+
+  it('turns a 500 into an http error and a hung supplier into a timeout', async () => {
+    reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(5_000)), expectKind('http', /HTTP 500/));
+    reply = () => ({ hang: true, body: null });
+    await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout'));
   });
 });

@@ -2,12 +2,17 @@ import { defaults } from '../defaults.ts';
 import type { Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { createQuoteBatch, isListableId } from './quote-batch.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
+
+/** supplier_d's cap on `ids` per `GET /api/availability` (51 is a 400): small batches, many calls. */
+const MAX_IDS_PER_QUOTE = 50;
 
 /**
  * supplier_d: vacation rentals, numbered pages in a Laravel-style envelope, numeric-string ids
  * overlapping supplier_a's and supplier_c's. `host_rating` is on 0-5; a `flexible` cancellation
- * policy is free cancellation; the thumbnail is the cover photo.
+ * policy is free cancellation; the thumbnail is the cover photo. Quotes: whole-stay totals with
+ * their currency (USD).
  */
 export function createSupplierD(config: SupplierConfig): Supplier {
   const id = config.id;
@@ -47,6 +52,33 @@ export function createSupplierD(config: SupplierConfig): Supplier {
 
   return {
     id,
+    maxIdsPerQuote: MAX_IDS_PER_QUOTE,
+    async quote(request, signal) {
+      const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isListableId });
+      if (batch.ids.length === 0) return batch.quotes();
+      const params: Record<string, string | number> = {
+        ids: batch.ids.join(','),
+        start: request.checkin,
+        end: request.checkout,
+        adults: request.adults,
+        // Without `ages` supplier_d applies its own default age to each child.
+        children: request.children,
+      };
+      if (request.childrenAges !== null && request.childrenAges.length > 0) params.ages = request.childrenAges.join(',');
+      params.rooms = request.rooms;
+      const url = supplierUrl(config.baseUrl, '/api/availability', params);
+      const answer = FeedRecord.of(id, 'availability answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null }));
+      for (const record of answer.records('data')) {
+        const listingId = record.string('listing_id');
+        if (!record.boolean('bookable')) {
+          batch.answer(record, 'listing_id', listingId, { available: false });
+          continue;
+        }
+        const price = record.record('price');
+        batch.answer(record, 'listing_id', listingId, { available: true, total: price.amount('total'), currency: price.currency('currency') });
+      }
+      return batch.quotes();
+    },
     async *contentPages(options = {}) {
       const perPage = options.pageSize ?? defaults.feedPageSize;
       for (let page = 1; ; page++) {

@@ -28,3 +28,11 @@ export class SupplierError extends Error {
     this.status = options.status;
   }
 }
+
+/**
+ * Whether an abort reason is a deadline running out (what AbortSignal.timeout() aborts with), as
+ * opposed to a caller cancelling: the first is the supplier's failure, the second is not.
+ */
+export function isTimeoutReason(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
+}

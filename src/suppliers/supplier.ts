@@ -7,13 +7,41 @@ export interface SupplierConfig {
   baseUrl: string;
 }
 
+/** What to price: one call's worth of ids (at most `maxIdsPerQuote`) for one stay and party. */
+export interface QuoteRequest {
+  supplierStayIds: string[];
+  /** YYYY-MM-DD */
+  checkin: string;
+  checkout: string;
+  adults: number;
+  children: number;
+  /** One age per child, or null: the supplier applies its own default ages. */
+  childrenAges: number[] | null;
+  rooms: number;
+  /** ISO 4217 the caller would like; a supplier may answer in another (it says which). */
+  currency: string;
+}
+
+/** A supplier's answer for one stay: the whole stay's price, or not bookable for these dates. */
+export type Quote =
+  | { available: true; total: number; currency: string }
+  | { available: false };
+
 /**
  * One upstream supplier, reached over HTTP through its adapter (suppliers/supplier-a.ts ...).
- * The adapter owns the supplier's wire format; everything above sees normalised Listings.
- * Live quotes are added by the live-prices work.
+ * The adapter owns the supplier's wire format; everything above sees normalised Listings and
+ * Quotes. Adapters make exactly the calls asked of them: deadlines, batching, concurrency, the
+ * breaker and the cache live around them (suppliers/quote-service.ts).
  */
 export interface Supplier {
   readonly id: SupplierId;
   /** The supplier's whole content feed, page by page, normalised. Throws on HTTP or format errors. */
   contentPages(options?: { pageSize?: number; signal?: AbortSignal }): AsyncIterable<Listing[]>;
+  /** Most ids one quote call may carry. */
+  readonly maxIdsPerQuote: number;
+  /**
+   * One availability call. Every asked id is in the answer: an id the supplier leaves out counts
+   * as not available. Throws SupplierError (timeout, http, network, malformed) on failure.
+   */
+  quote(request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>>;
 }

@@ -20,9 +20,17 @@ export interface TestApp {
 /** A fixed "today" so that date rules do not depend on when the tests run. */
 export const TEST_NOW = new Date('2026-11-21T10:00:00Z');
 
-export async function startTestApp(options: { stays?: number; seed?: number; app?: Partial<AppOptions> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  stays?: number;
+  seed?: number;
+  app?: Partial<AppOptions>;
+  /** Simulator options; quotes answer at once unless a test asks for latency. */
+  sim?: Partial<Omit<Parameters<typeof startSimSuppliers>[0], 'world'>>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
-  const sim = await startSimSuppliers({ world });
+  const sim = await startSimSuppliers({ world, latencyMs: 0, ...options.sim });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
   const app = createApp({ dataDir, supplierUrls: sim.urls, now: () => TEST_NOW, publicUrl: 'http://gw.test', ...options.app });
   await app.ready;

@@ -13,16 +13,23 @@ const FALLBACK_TYPE_LABEL = 'Accommodation';
  * stay, as the spec defines it.
  */
 export function presentV3(result: SearchResult, query: SearchQuery, links: PageLinks, go: Deeplinks): V3Response {
-  const results = result.hits.map(({ stay, distanceMeters }): V3Accommodation => {
+  const results = result.hits.map(({ stay, distanceMeters, offers }): V3Accommodation => {
     const suppliers: Partial<Record<SupplierId, V3SupplierEntry>> = {};
     for (const listing of stay.listings) {
       if (query.providers !== null && !query.providers.includes(listing.supplier)) continue;
-      suppliers[listing.supplier] = {
+      // On a dated search a supplier sold out for these dates has no entry; null is "unknown".
+      if (offers !== null && !offers.has(listing.supplier)) continue;
+      const entry: V3SupplierEntry = {
         link: go.supplier(listing.supplier, listing.supplierStayId),
         media: listing.media,
         rating: listing.rating,
         policies: listing.policies,
       };
+      if (offers !== null) {
+        const total = offers.get(listing.supplier)!;
+        entry.price = total === null ? null : { total };
+      }
+      suppliers[listing.supplier] = entry;
     }
     return {
       id: stay.id,
@@ -43,7 +50,8 @@ export function presentV3(result: SearchResult, query: SearchQuery, links: PageL
       hasMore: result.hasMore,
       total: result.total,
       unresolved: result.unresolved,
-      currency: query.currency,
+      currency: result.currency,
+      ...(query.dates === null ? {} : { checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights }),
     },
     _links: links,
     results,

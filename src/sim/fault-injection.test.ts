@@ -1,0 +1,298 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { generateWorld, type World } from './generate-world.ts';
+import { parseSimFaults } from './parse-sim-faults.ts';
+import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
+
+interface RawAnswer {
+  status: number;
+  type: string | undefined;
+  text: string;
+}
+
+/**
+ * One request on a connection of its own (no pool), so that a dropped or refused connection shows
+ * as what it is rather than as a retry on a pooled socket.
+ */
+function request(url: string, { method = 'GET', body, signal }: { method?: string; body?: string; signal?: AbortSignal } = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent: false, signal }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The error code a request fails with ("ECONNREFUSED", "ABORT_ERR", ...), or "answered". */
+async function failure(answer: Promise<unknown>): Promise<string> {
+  try {
+    await answer;
+    return 'answered';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+  }
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}
+
+const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
+
+describe('parseSimFaults', () => {
+  it('reads STAYGATE_SIM_FAULTS', () => {
+    assert.deepEqual(parseSimFaults('supplier_b=down,supplier_c=slow:1500'), { supplier_b: 'down', supplier_c: 'slow:1500' });
+    assert.deepEqual(parseSimFaults(' supplier_a = timeout , supplier_d=malformed,supplier_b=error, '), {
+      supplier_a: 'timeout', supplier_d: 'malformed', supplier_b: 'error',
+    });
+    assert.deepEqual(parseSimFaults('supplier_a=none,supplier_b=slow:007'), { supplier_a: null, supplier_b: 'slow:7' });
+    assert.deepEqual(parseSimFaults(''), {});
+  });
+
+  it('throws a clear Error on anything else', () => {
+    const bad: [string, RegExp][] = [
+      ['supplier_x=down', /unknown supplier "supplier_x"/],
+      ['supplier_b', /expected <supplier>=<mode>/],
+      ['supplier_b=crash', /"crash" is not a fault mode/],
+      ['supplier_b=slow', /"slow" is not a fault mode/],
+      ['supplier_b=slow:abc', /not a fault mode/],
+      ['supplier_b=slow:-5', /not a fault mode/],
+      ['supplier_b=slow:1.5', /not a fault mode/],
+      ['supplier_b=slow:9999999', /not a fault mode/],
+      ['supplier_b=down,supplier_b=error', /given twice/],
+    ];
+    for (const [text, message] of bad) {
+      assert.throws(() => parseSimFaults(text), (error: Error) => error instanceof Error && message.test(error.message) && /STAYGATE_SIM_FAULTS/.test(error.message), text);
+    }
+  });
+});
+
+describe('fault injection', () => {
+  let world: World;
+  let sim: SimSuppliers;
+  const feedOf = (supplier: 'a' | 'b' | 'c' | 'd'): string => ({
+    a: `${sim.urls.supplier_a}/content/properties?pageSize=1`,
+    b: `${sim.urls.supplier_b}/v2/hotels?limit=1`,
+    c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
+    d: `${sim.urls.supplier_d}/api/listings?per_page=1`,
+  })[supplier];
+  const quoteA = (): Promise<RawAnswer> => request(`${sim.urls.supplier_a}/availability/quotes`, {
+    method: 'POST',
+    body: JSON.stringify({ propertyIds: [Number(world.listings.supplier_a[0].supplierStayId)], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }),
+  });
+  const quoteB = (): string => `${sim.urls.supplier_b}/v2/rates?hotel_ids=${world.listings.supplier_b[0].supplierStayId}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=1`;
+
+  before(async () => {
+    world = generateWorld({ seed: 3, stays: 1_500 });
+    sim = await startSimSuppliers({ world, latencyMs: 0, faults: 'supplier_b=down,supplier_c=slow:200' });
+  });
+  after(() => sim.close());
+
+  it('starts with the faults of the `faults` option, every supplier still having its URL', async () => {
+    assert.deepEqual(sim.faults(), { supplier_a: null, supplier_b: 'down', supplier_c: 'slow:200', supplier_d: null });
+    assert.match(sim.urls.supplier_b, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(await failure(request(feedOf('b'))), 'ECONNREFUSED');
+    assert.equal(await failure(request(quoteB())), 'ECONNREFUSED');
+    const slow = await timed(() => request(feedOf('c')));
+    assert.ok(slow.ms >= 195, `${slow.ms}`);
+    assert.equal(slow.value.status, 200);
+    assert.equal(JSON.parse(slow.value.text).items.length, 1);
+    const fast = await timed(() => request(feedOf('d')));
+    assert.equal(fast.value.status, 200);
+    assert.ok(fast.ms < 195);
+  });
+
+  it('down: listens again on the same port when cleared, and drops open connections when set', async () => {
+    await sim.setFault('supplier_b', null);
+    assert.equal((await request(feedOf('b'))).status, 200);
+    assert.equal((await request(quoteB())).status, 200);
+    // A kept-alive connection is dropped by `down`, as by a crashed upstream.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await new Promise<void>((resolve, reject) => http.get(feedOf('b'), { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+    const [socket] = Object.values(agent.freeSockets).flat();
+    assert.ok(socket && !socket.destroyed);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await sim.setFault('supplier_b', 'down');
+    await closed;
+    agent.destroy();
+    assert.equal(sim.faults().supplier_b, 'down');
+    assert.equal(await failure(request(feedOf('b'))), 'ECONNREFUSED');
+    await sim.setFault('supplier_b', 'none');
+    assert.equal((await request(feedOf('b'))).status, 200);
+    assert.equal(sim.faults().supplier_b, null);
+  });
+
+  it('timeout: accepts and never answers, until the caller gives up', async () => {
+    await sim.setFault('supplier_a', 'timeout');
+    const hung = await timed(() => failure(request(feedOf('a'), { signal: AbortSignal.timeout(150) })));
+    assert.equal(hung.value, 'ABORT_ERR');
+    assert.ok(hung.ms >= 145, `${hung.ms}`);
+    const quote = await failure(request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }));
+    assert.equal(quote, 'ABORT_ERR');
+    await sim.setFault('supplier_a', null);
+    assert.equal((await quoteA()).status, 200);
+  });
+
+  it('error: HTTP 500 with a JSON error body, on every endpoint', async () => {
+    await sim.setFault('supplier_d', 'error');
+    for (const answer of [await request(feedOf('d')), await request(`${sim.urls.supplier_d}/api/availability?ids=1`), await request(`${sim.urls.supplier_d}/nope`)]) {
+      assert.equal(answer.status, 500);
+      assert.equal(answer.type, 'application/json');
+      const body = JSON.parse(answer.text);
+      assert.equal(body.error, 'Internal Server Error');
+      assert.equal(typeof body.message, 'string');
+    }
+    await sim.setFault('supplier_d', null);
+    assert.equal((await request(feedOf('d'))).status, 200);
+  });
+
+  it('malformed: HTTP 200 with a body that is not JSON', async () => {
+    await sim.setFault('supplier_a', 'malformed');
+    for (const answer of [await request(feedOf('a')), await quoteA()]) {
+      assert.equal(answer.status, 200);
+      assert.equal(answer.type, 'application/json');
+      assert.throws(() => JSON.parse(answer.text), SyntaxError);
+    }
+    await sim.setFault('supplier_a', null);
+    assert.equal(JSON.parse((await quoteA()).text).quotes.length, 1);
+  });
+
+  it('slow:<ms>: answers correctly after the extra delay', async () => {
+    const before = JSON.parse((await quoteA()).text);
+    await sim.setFault('supplier_a', 'slow:150');
+    const slow = await timed(() => quoteA());
+    assert.ok(slow.ms >= 145, `${slow.ms}`);
+    assert.deepEqual(JSON.parse(slow.value.text), before);
+    await sim.setFault('supplier_a', null);
+  });
+
+  it('setFault takes effect before it returns (awaited or not) and throws on bad input', async () => {
+    void sim.setFault('supplier_a', 'error');
+    assert.equal((await request(feedOf('a'))).status, 500);
+    void sim.setFault('supplier_a', null);
+    assert.equal((await request(feedOf('a'))).status, 200);
+    // `down` and back, not awaited: applied in order.
+    void sim.setFault('supplier_d', 'down');
+    assert.equal(await failure(request(feedOf('d'))), 'ECONNREFUSED');
+    await sim.setFault('supplier_d', null);
+    assert.equal((await request(feedOf('d'))).status, 200);
+    assert.throws(() => sim.setFault('supplier_a', 'crash'), /not a fault mode/);
+    assert.throws(() => sim.setFault('supplier_a', 'slow:'), /not a fault mode/);
+    assert.throws(() => sim.setFault('supplier_z' as never, 'down'), /unknown supplier/);
+    assert.deepEqual(sim.faults(), { supplier_a: null, supplier_b: null, supplier_c: 'slow:200', supplier_d: null });
+  });
+
+  describe('control endpoint', () => {
+    const control = (query: string, method = 'PUT'): Promise<RawAnswer> => request(`${sim.controlUrl}/faults${query}`, { method });
+
+    it('listens on loopback and lists the faults', async () => {
+      assert.match(sim.controlUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      const answer = await control('', 'GET');
+      assert.equal(answer.status, 200);
+      assert.equal(answer.type, 'application/json');
+      assert.deepEqual(JSON.parse(answer.text), sim.faults());
+    });
+
+    it('sets and clears faults, answering the new map', async () => {
+      const set = await control('?supplier_b=timeout&supplier_c=none&supplier_d=down');
+      assert.equal(set.status, 200);
+      assert.deepEqual(JSON.parse(set.text), { supplier_a: null, supplier_b: 'timeout', supplier_c: null, supplier_d: 'down' });
+      assert.equal(await failure(request(feedOf('b'), { signal: AbortSignal.timeout(100) })), 'ABORT_ERR');
+      assert.equal(await failure(request(feedOf('d'))), 'ECONNREFUSED');
+      const fast = await timed(() => request(feedOf('c')));
+      assert.ok(fast.ms < 195);
+      const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
+      assert.deepEqual(JSON.parse(cleared.text), { supplier_a: 'slow:50', supplier_b: null, supplier_c: null, supplier_d: null });
+      assert.equal((await request(feedOf('b'))).status, 200);
+      assert.equal((await request(feedOf('d'))).status, 200, 'back on the same port');
+      await control('?supplier_a=none');
+    });
+
+    it('rejects unknown suppliers and modes with a 400, applying nothing', async () => {
+      const bad: [string, string][] = [
+        ['?supplier_a=error&supplier_x=down', 'supplier_x'],
+        ['?supplier_a=crash', 'supplier_a'],
+        ['?supplier_a=slow:x', 'supplier_a'],
+        ['?supplier_a=error&supplier_a=none', 'supplier_a'],
+        ['', 'supplier'],
+      ];
+      for (const [query, param] of bad) {
+        const answer = await control(query);
+        assert.equal(answer.status, 400, query);
+        assert.equal(answer.type, 'application/json');
+        const body = JSON.parse(answer.text);
+        assert.equal(body.error, 'Bad Request');
+        assert.equal(body.details.param, param, query);
+      }
+      assert.deepEqual(sim.faults(), { supplier_a: null, supplier_b: null, supplier_c: null, supplier_d: null });
+      assert.equal((await control('', 'POST')).status, 405);
+      assert.equal((await request(`${sim.controlUrl}/nope`)).status, 404);
+    });
+  });
+});
+
+describe('startSimSuppliers: latency, faults option, close', () => {
+  let world: World;
+  before(() => {
+    world = generateWorld({ seed: 4, stays: 600 });
+  });
+
+  const quoteD = (sim: SimSuppliers): Promise<RawAnswer> =>
+    request(`${sim.urls.supplier_d}/api/availability?ids=${world.listings.supplier_d[0].supplierStayId}&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`);
+
+  it('waits the fixed latency before each quote call, never before a feed call', async () => {
+    const sim = await startSimSuppliers({ world, latencyMs: 120 });
+    try {
+      const quote = await timed(() => quoteD(sim));
+      assert.equal(quote.value.status, 200);
+      assert.ok(quote.ms >= 118, `${quote.ms}`);
+      const feed = await timed(() => request(`${sim.urls.supplier_d}/api/listings?per_page=1`));
+      assert.equal(feed.value.status, 200);
+      assert.ok(feed.ms < 100, `${feed.ms}`);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('draws a per-supplier [min, max] latency, and keeps the defaults for suppliers left out', async () => {
+    const sim = await startSimSuppliers({ world, latencyMs: { supplier_d: [90, 110], supplier_c: 0 } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { ms } = await timed(() => quoteD(sim));
+        assert.ok(ms >= 88 && ms < 200, `${ms}`);
+      }
+      const c = await timed(() => request(`${sim.urls.supplier_c}/feed/quote`, { method: 'POST', body: JSON.stringify({ ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 } }) }));
+      assert.ok(c.ms < 60, `${c.ms}`);
+      // supplier_a keeps its default 60-120 ms.
+      const a = await timed(() => request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: JSON.stringify({ propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }) }));
+      assert.ok(a.ms >= 58, `${a.ms}`);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('rejects bad latency and fault settings before listening', async () => {
+    await assert.rejects(startSimSuppliers({ world, latencyMs: -1 }), RangeError);
+    await assert.rejects(startSimSuppliers({ world, latencyMs: { supplier_a: [50, 10] } }), RangeError);
+    await assert.rejects(startSimSuppliers({ world, faults: 'supplier_b=crash' }), /STAYGATE_SIM_FAULTS item "supplier_b=crash"/);
+  });
+
+  it('close() ends hung `timeout` requests promptly, also with a supplier down', async () => {
+    const sim = await startSimSuppliers({ world, latencyMs: 0, faults: 'supplier_a=timeout,supplier_b=down' });
+    const hung = failure(request(`${sim.urls.supplier_a}/content/properties`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = await timed(() => sim.close());
+    assert.ok(closing.ms < 500, `${closing.ms}`);
+    assert.equal(await hung, 'ECONNRESET');
+    assert.throws(() => sim.setFault('supplier_a', null), /closed/);
+    assert.equal(await failure(request(`${sim.controlUrl}/faults`)), 'ECONNREFUSED');
+  });
+});

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { SupplierId } from '../types.ts';
+import { generateWorld, type World } from './generate-world.ts';
+import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
+import type { SupplierAQuoteResponse } from './quote-supplier-a.ts';
+import type { SupplierBRatesResponse } from './quote-supplier-b.ts';
+import type { SupplierCQuoteResponse } from './quote-supplier-c.ts';
+import type { SupplierDAvailabilityResponse } from './quote-supplier-d.ts';
+import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
+
+const sorted = (keys: readonly string[]): string[] => [...keys].sort();
+const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  assert.equal(response.headers.get('content-type'), 'application/json');
+  return { status: response.status, body: await response.json() };
+}
+
+async function get(url: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(url);
+  assert.equal(response.headers.get('content-type'), 'application/json');
+  return { status: response.status, body: await response.json() };
+}
+
+function assertBadRequest(answer: { status: number; body: any }, param: string | null, what: string): void {
+  assert.equal(answer.status, 400, what);
+  assert.equal(answer.body.error, 'Bad Request', what);
+  assert.equal(typeof answer.body.message, 'string');
+  if (param !== null) assert.equal(answer.body.details?.param, param, `${what}: ${answer.body.message}`);
+}
+
+interface Party { adults: number; childrenAges: number[] | null; children: number; rooms: number }
+
+/**
+ * Asks a supplier's API the README's way, written from the README (not from src/suppliers), and
+ * returns each id's answer as a whole-stay total, for comparison with simQuote.
+ */
+async function askApi(sim: SimSuppliers, supplier: SupplierId, ids: string[], p: Party, currency = 'USD'): Promise<Map<string, ReturnType<typeof simQuote>>> {
+  const out = new Map<string, ReturnType<typeof simQuote>>();
+  switch (supplier) {
+    case 'supplier_a': {
+      // supplier_a cannot be told "a child of unknown age": its default age (8) is sent instead.
+      const childAges = p.childrenAges ?? new Array<number>(p.children).fill(8);
+      const { status, body } = await post(`${sim.urls.supplier_a}/availability/quotes`, {
+        propertyIds: ids.map(Number), checkIn: STAY.checkin, checkOut: STAY.checkout,
+        occupancy: childAges.length > 0 ? { adults: p.adults, childAges, rooms: p.rooms } : { adults: p.adults, rooms: p.rooms },
+        currency,
+      });
+      assert.equal(status, 200);
+      const b = body as SupplierAQuoteResponse;
+      for (const q of b.quotes) out.set(String(q.propertyId), q.status === 'AVAILABLE' ? { available: true, total: q.totalPrice, currency: b.currency } : { available: false });
+      return out;
+    }
+    case 'supplier_b': {
+      const ages = p.childrenAges === null ? '' : `&child_ages=${p.childrenAges.join(',')}`;
+      const { status, body } = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids.join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`);
+      assert.equal(status, 200);
+      for (const r of (body as SupplierBRatesResponse).rates) {
+        out.set(r.hotel_id, r.available ? { available: true, total: Math.round(r.nightly.reduce((x, y) => x + y, 0) * 100) / 100, currency: r.currency } : { available: false });
+      }
+      return out;
+    }
+    case 'supplier_c': {
+      const pax = p.childrenAges === null && p.children > 0 ? { adults: p.adults, childCount: p.children } : { adults: p.adults, children: p.childrenAges ?? [] };
+      const { status, body } = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: ids.map(Number), from: STAY.checkin, to: STAY.checkout, pax, units: p.rooms });
+      assert.equal(status, 200);
+      for (const r of (body as SupplierCQuoteResponse).results) {
+        out.set(String(r.id), r.state === 'OK' ? { available: true, total: r.total_usd_cents / 100, currency: 'USD' } : { available: false });
+      }
+      return out;
+    }
+    case 'supplier_d': {
+      const ages = p.childrenAges === null ? '' : `&ages=${p.childrenAges.join(',')}`;
+      const { status, body } = await get(`${sim.urls.supplier_d}/api/availability?ids=${ids.join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`);
+      assert.equal(status, 200);
+      for (const r of (body as SupplierDAvailabilityResponse).data) {
+        out.set(r.listing_id, r.bookable ? { available: true, total: r.price.total, currency: r.price.currency } : { available: false });
+      }
+      return out;
+    }
+  }
+}
+
+describe('quote APIs over HTTP', () => {
+  let world: World;
+  let sim: SimSuppliers;
+  const ids = (supplier: SupplierId, n: number, from = 0): string[] => world.listings[supplier].slice(from, from + n).map((l) => l.supplierStayId);
+  /** The first `n` ids of a supplier sleeping two or more that are not sold out on `checkin`. */
+  const openIds = (supplier: SupplierId, n: number, checkin = STAY.checkin): string[] =>
+    world.listings[supplier].filter((l) => l.capacity.guests >= 2 && !isSoldOut(world, supplier, l.propertyId, checkin)).slice(0, n).map((l) => l.supplierStayId);
+
+  before(async () => {
+    world = generateWorld({ seed: 9, stays: 4_000 });
+    sim = await startSimSuppliers({ world, latencyMs: 0 });
+  });
+  after(() => sim.close());
+
+  it('supplier_a: POST /availability/quotes, whole stay in the requested currency, USD for others', async () => {
+    const [open] = openIds('supplier_a', 1);
+    const body = { propertyIds: [Number(open), 1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 }, currency: 'EUR' };
+    const eur = await post(`${sim.urls.supplier_a}/availability/quotes`, body);
+    assert.equal(eur.status, 200);
+    assert.deepEqual(sorted(Object.keys(eur.body)), ['currency', 'quotes']);
+    assert.equal(eur.body.currency, 'EUR');
+    assert.deepEqual(sorted(Object.keys(eur.body.quotes[0])), ['propertyId', 'status', 'totalPrice']);
+    assert.equal(eur.body.quotes[0].propertyId, Number(open));
+    assert.equal(eur.body.quotes[0].status, 'AVAILABLE');
+    assert.equal(eur.body.quotes[0].totalPrice * 100, Math.round(eur.body.quotes[0].totalPrice * 100), '2 decimals');
+    // An id supplier_a does not sell: not available, in the answer like any other.
+    assert.deepEqual(eur.body.quotes[1], { propertyId: 1, status: 'SOLD_OUT' });
+
+    const usd = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'USD' });
+    const brl = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'BRL' });
+    assert.equal(brl.body.currency, 'USD');
+    assert.deepEqual(brl.body, usd.body);
+    const { currency: _c, ...noCurrency } = body;
+    assert.deepEqual((await post(`${sim.urls.supplier_a}/availability/quotes`, noCurrency)).body, usd.body, 'currency defaults to USD');
+    const jpy = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'JPY' });
+    assert.equal(jpy.body.currency, 'JPY');
+    assert.ok(Number.isInteger(jpy.body.quotes[0].totalPrice));
+    assert.ok(Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1);
+  });
+
+  it('supplier_b: GET /v2/rates, one EUR amount per night', async () => {
+    const [open] = openIds('supplier_b', 1, '2027-03-04');
+    const { status, body } = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${open},HB0000000&arrival=2027-03-04&departure=2027-03-08&adults=1`);
+    assert.equal(status, 200);
+    assert.deepEqual(Object.keys(body), ['rates']);
+    const [rate, unknown] = body.rates;
+    assert.deepEqual(sorted(Object.keys(rate)), ['available', 'currency', 'hotel_id', 'nightly']);
+    assert.equal(rate.hotel_id, open);
+    assert.equal(rate.available, true);
+    assert.equal(rate.currency, 'EUR');
+    assert.equal(rate.nightly.length, 4);
+    for (const amount of rate.nightly) assert.equal(Math.round(amount * 100), amount * 100);
+    // Thursday, then the dearer Friday and Saturday nights, then Sunday.
+    assert.ok(rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]);
+    assert.equal(rate.nightly[1], rate.nightly[2]);
+    assert.deepEqual(unknown, { hotel_id: 'HB0000000', available: false });
+    // Without `children`, as many children as `child_ages` lists.
+    const withAges = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${open}&arrival=2027-03-04&departure=2027-03-08&adults=1&child_ages=1`);
+    assert.deepEqual(withAges.body, { rates: [rate] }, 'an infant is free');
+  });
+
+  it('supplier_c: POST /feed/quote, totals in whole USD cents', async () => {
+    const [open] = openIds('supplier_c', 1);
+    const answer = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open), 1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 }, units: 1 });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(Object.keys(answer.body), ['results']);
+    const [ok, full] = answer.body.results;
+    assert.deepEqual(sorted(Object.keys(ok)), ['id', 'state', 'total_usd_cents']);
+    assert.equal(ok.id, Number(open));
+    assert.equal(ok.state, 'OK');
+    assert.ok(Number.isInteger(ok.total_usd_cents));
+    assert.deepEqual(full, { id: 1, state: 'FULL' });
+    // `pax.children` lists ages; `pax.childCount` instead counts children of unknown age; absent units: 1 room.
+    const withAges = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open)], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1, children: [6] } });
+    const withCount = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open)], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1, childCount: 1 } });
+    assert.equal(withAges.status, 200);
+    assert.deepEqual(withCount.body, withAges.body, "a child of unknown age is 6 at supplier_c");
+  });
+
+  it('supplier_d: GET /api/availability, USD totals', async () => {
+    const [open] = openIds('supplier_d', 1);
+    const { status, body } = await get(`${sim.urls.supplier_d}/api/availability?ids=${open},abc&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`);
+    assert.equal(status, 200);
+    assert.deepEqual(Object.keys(body), ['data']);
+    const [bookable, unknown] = body.data;
+    assert.deepEqual(sorted(Object.keys(bookable)), ['bookable', 'listing_id', 'price']);
+    assert.equal(bookable.listing_id, open);
+    assert.equal(bookable.bookable, true);
+    assert.deepEqual(sorted(Object.keys(bookable.price)), ['currency', 'total']);
+    assert.equal(bookable.price.currency, 'USD');
+    assert.deepEqual(unknown, { listing_id: 'abc', bookable: false });
+  });
+
+  it('answers exactly what simQuote computes, for every supplier and several parties', async () => {
+    const parties: Party[] = [
+      { adults: 2, children: 0, childrenAges: null, rooms: 1 },
+      { adults: 1, children: 0, childrenAges: null, rooms: 1 },
+      { adults: 2, children: 2, childrenAges: [1, 13], rooms: 2 },
+      { adults: 3, children: 2, childrenAges: null, rooms: 2 },
+    ];
+    const caps: Record<SupplierId, number> = { supplier_a: 200, supplier_b: 100, supplier_c: 100, supplier_d: 50 };
+    let available = 0;
+    let unavailable = 0;
+    for (const supplier of Object.keys(caps) as SupplierId[]) {
+      for (const [i, p] of parties.entries()) {
+        const asked = ids(supplier, caps[supplier], i * 7);
+        const currency = supplier === 'supplier_a' ? ['USD', 'EUR', 'JPY', 'NZD'][i] : 'USD';
+        const got = await askApi(sim, supplier, asked, p, currency);
+        assert.equal(got.size, asked.length, 'one answer per id');
+        for (const id of asked) {
+          const request: SimQuoteRequest = { ...STAY, ...p, currency };
+          const expected = simQuote(world, supplier, id, request);
+          assert.deepEqual(got.get(id), expected, `${supplier}:${id} ${JSON.stringify(p)}`);
+          if (expected.available) available++;
+          else unavailable++;
+        }
+      }
+    }
+    assert.ok(available > 300 && unavailable > 100, `${available} / ${unavailable}`);
+  });
+
+  it('caps the ids per call: a 200, b 100, c 100, d 50 (one more is a 400)', async () => {
+    const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
+    const a = (n: number) => post(`${sim.urls.supplier_a}/availability/quotes`, { propertyIds: ids('supplier_a', n).map(Number), checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 2 } });
+    const b = (n: number) => get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids('supplier_b', n).join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=2`);
+    const c = (n: number) => post(`${sim.urls.supplier_c}/feed/quote`, { ids: ids('supplier_c', n).map(Number), from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } });
+    const d = (n: number) => get(`${sim.urls.supplier_d}/api/availability?ids=${ids('supplier_d', n).join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=2`);
+    assert.equal((await a(200)).body.quotes.length, 200);
+    assertBadRequest(await a(201), 'propertyIds', 'a 201');
+    assert.equal((await b(100)).body.rates.length, 100);
+    assertBadRequest(await b(101), 'hotel_ids', 'b 101');
+    assert.equal((await c(100)).body.results.length, 100);
+    assertBadRequest(await c(101), 'ids', 'c 101');
+    assert.equal((await d(50)).body.data.length, 50);
+    assertBadRequest(await d(51), 'ids', 'd 51');
+    assert.equal((await askApi(sim, 'supplier_d', ids('supplier_d', 50), p)).size, 50);
+  });
+
+  it('rejects bad dates, occupancy and bodies with a 400 JSON naming the parameter', async () => {
+    const aBody = { propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 2 } };
+    const a = (body: unknown) => post(`${sim.urls.supplier_a}/availability/quotes`, body);
+    assertBadRequest(await a({ ...aBody, checkIn: '2027-02-30' }), 'checkIn', 'a: not a real date');
+    assertBadRequest(await a({ ...aBody, checkOut: STAY.checkin }), 'checkOut', 'a: checkout not after checkin');
+    assertBadRequest(await a({ ...aBody, occupancy: { adults: 0 } }), 'occupancy.adults', 'a: no adult');
+    assertBadRequest(await a({ ...aBody, occupancy: { adults: 2, childAges: [18] } }), 'occupancy.childAges', 'a: age 18');
+    assertBadRequest(await a({ ...aBody, occupancy: { adults: 2, rooms: 0 } }), 'occupancy.rooms', 'a: no room');
+    assertBadRequest(await a({ ...aBody, currency: 'EURO' }), 'currency', 'a: bad currency');
+    assertBadRequest(await a({ ...aBody, propertyIds: ['1'] }), 'propertyIds', 'a: string ids');
+    assertBadRequest(await a({ ...aBody, propertyIds: [] }), 'propertyIds', 'a: no ids');
+    assertBadRequest(await a([]), null, 'a: not an object');
+    const noBody = await fetch(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST' });
+    assert.equal(noBody.status, 400);
+    const notJson = await fetch(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{' });
+    assert.equal(notJson.status, 400);
+
+    const b = (q: string) => get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=HB0000001&${q}`);
+    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04'), 'adults', 'b: adults missing');
+    assertBadRequest(await b('arrival=2027-3-1&departure=2027-03-04&adults=2'), 'arrival', 'b: bad date');
+    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5'), 'child_ages', 'b: ages mismatch');
+    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=two'), 'adults', 'b: not a number');
+    assertBadRequest(await get(`${sim.urls.supplier_b}/v2/rates?arrival=2027-03-01&departure=2027-03-04&adults=2`), 'hotel_ids', 'b: no ids');
+
+    const c = (body: unknown) => post(`${sim.urls.supplier_c}/feed/quote`, body);
+    const cBody = { ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } };
+    assertBadRequest(await c({ ...cBody, to: '2027-02-27' }), 'to', 'c: checkout before checkin');
+    assertBadRequest(await c({ ...cBody, pax: { adults: 2, children: [4], childCount: 2 } }), 'pax.childCount', 'c: count mismatch');
+    assertBadRequest(await c({ ...cBody, units: 0 }), 'units', 'c: no room');
+    assertBadRequest(await c({ ...cBody, pax: undefined }), 'pax', 'c: no pax');
+
+    const d = (q: string) => get(`${sim.urls.supplier_d}/api/availability?ids=1&${q}`);
+    assertBadRequest(await d('start=2027-03-01&end=2027-03-04&adults=2&ages=4,x'), 'ages', 'd: bad age');
+    assertBadRequest(await d('start=2027-03-01&adults=2'), 'end', 'd: end missing');
+    assertBadRequest(await d('start=2027-03-01&end=2027-03-04&adults=2&rooms=0'), 'rooms', 'd: no room');
+  });
+
+  it('answers other methods on a quote path with 405', async () => {
+    const response = await fetch(`${sim.urls.supplier_a}/availability/quotes`);
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'POST');
+    assert.equal((await fetch(`${sim.urls.supplier_d}/api/availability`, { method: 'POST', body: '{}' })).status, 405);
+  });
+});

@@ -1,0 +1,68 @@
+// The simulator's control server: changes the suppliers' faults at run time, for demos, manual
+// resilience checks and tests of a gateway running in another process.
+//   GET /faults                                  -> { "supplier_a": null, "supplier_b": "timeout", ... }
+//   PUT /faults?supplier_b=timeout&supplier_c=none -> the new map (400 on an unknown supplier or mode)
+// It listens on 127.0.0.1 whatever host the suppliers use: whoever reaches it can take a supplier down.
+import http from 'node:http';
+import { isSupplierId, type SupplierId } from '../types.ts';
+import { close, errorBody, listen, SupplierHttpError } from './create-supplier-server.ts';
+import { parseFaultMode, type FaultMode } from './parse-sim-faults.ts';
+
+export const FAULTS_PATH = '/faults';
+
+export interface StartControlServerOptions {
+  faults(): Record<SupplierId, string | null>;
+  setFault(supplier: SupplierId, mode: string | null): Promise<void>;
+  /** 0 or absent: an ephemeral port. */
+  port?: number;
+}
+
+export interface ControlServer {
+  /** "http://127.0.0.1:<port>" */
+  url: string;
+  close(): Promise<void>;
+}
+
+const badRequest = (param: string, value: string, message: string): SupplierHttpError =>
+  new SupplierHttpError(400, message, { param, value });
+
+/** Reads `?supplier_b=timeout&supplier_c=none`, all or nothing: one bad entry and none is applied. */
+function readChanges(query: URLSearchParams): [SupplierId, FaultMode | null][] {
+  const changes = new Map<SupplierId, FaultMode | null>();
+  for (const [key, value] of query) {
+    if (!isSupplierId(key)) throw badRequest(key, value, `unknown supplier "${key}"`);
+    if (changes.has(key)) throw badRequest(key, value, `${key} is given twice`);
+    try {
+      changes.set(key, parseFaultMode(value));
+    } catch (error) {
+      throw badRequest(key, value, (error as Error).message);
+    }
+  }
+  if (changes.size === 0) throw badRequest('supplier', '', 'give at least one <supplier>=<mode>, e.g. ?supplier_b=down');
+  return [...changes];
+}
+
+export async function startControlServer({ faults, setFault, port = 0 }: StartControlServerOptions): Promise<ControlServer> {
+  const server = http.createServer(async (req, res) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      const payload = JSON.stringify(body);
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ...headers });
+      res.end(payload);
+    };
+    req.resume();
+    const url = new URL(req.url ?? '/', 'http://control.invalid');
+    if (url.pathname !== FAULTS_PATH) return send(404, errorBody(404, `no route for ${url.pathname}`));
+    if (req.method === 'GET') return send(200, faults());
+    if (req.method !== 'PUT') return send(405, errorBody(405, `${req.method} is not allowed on ${FAULTS_PATH}`), { Allow: 'GET, PUT' });
+    try {
+      const changes = readChanges(url.searchParams);
+      for (const [supplier, mode] of changes) await setFault(supplier, mode);
+      send(200, faults());
+    } catch (error) {
+      if (error instanceof SupplierHttpError) send(error.status, errorBody(error.status, error.message, error.details));
+      else send(500, errorBody(500, `could not apply the faults: ${(error as Error).message}`));
+    }
+  });
+  const url = await listen(server, port, '127.0.0.1');
+  return { url, close: () => close(server) };
+}

@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SupplierId } from '../types.ts';
+import { createCircuitBreaker } from './circuit-breaker.ts';
+import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
+import { createQuoteService } from './quote-service.ts';
+import { createSupplierB } from './supplier-b.ts';
+import { createSupplierD } from './supplier-d.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
+import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
+
+const REQUEST: QuoteRequest = {
+  supplierStayIds: [],
+  checkin: '2027-03-01', checkout: '2027-03-04',
+  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD',
+};
+const ids = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => String(from + i));
+const price = (id: string): Quote => ({ available: true, total: Number(id), currency: 'USD' });
+
+function clock(): { now: () => number; advance: (ms: number) => void } {
+  let t = 1_000_000;
+  return { now: () => t, advance: (ms) => { t += ms; } };
+}
+
+type Behaviour = (ids: string[], signal: AbortSignal) => Promise<Map<string, Quote>>;
+
+interface FakeSupplier {
+  supplier: Supplier;
+  /** The ids of every call made, in order. */
+  calls: string[][];
+  maxInFlight: number;
+  behaviour: Behaviour;
+}
+
+/** An in-memory Supplier: the service is tested against the interface, the adapters over HTTP. */
+function fakeSupplier(maxIdsPerQuote = 100, id: SupplierId = 'supplier_a'): FakeSupplier {
+  let inFlight = 0;
+  const fake: FakeSupplier = {
+    calls: [],
+    maxInFlight: 0,
+    /** Default: every id priced at its own number, at once. */
+    behaviour: async (asked) => new Map(asked.map((x) => [x, price(x)])),
+    supplier: {
+      id,
+      maxIdsPerQuote,
+      contentPages: () => { throw new Error('not in these tests'); },
+      quote: async (request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>> => {
+        fake.calls.push(request.supplierStayIds);
+        inFlight++;
+        fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
+        try {
+          return await fake.behaviour(request.supplierStayIds, signal);
+        } finally {
+          inFlight--;
+        }
+      },
+    },
+  };
+  return fake;
+}
+
+const failWith = (kind: SupplierErrorKind): Behaviour => async () => {
+  throw new SupplierError('supplier_a', kind, `simulated ${kind}`);
+};
+/** Answers after `ms`, or fails as the adapters do when the signal aborts first. */
+const slow = (ms: number): Behaviour => async (asked, signal) => {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    if (signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError') throw new SupplierError('supplier_a', 'timeout', 'late');
+    throw signal.reason;
+  }
+  return new Map(asked.map((x) => [x, price(x)]));
+};
+
+describe('quote service', () => {
+  it('dedupes, batches to the cap and answers every asked id in asked order', async () => {
+    const fake = fakeSupplier(50);
+    const service = createQuoteService({ supplier: fake.supplier, now: clock().now });
+    const asked = [...ids(120), '7', '8'];
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: asked }, AbortSignal.timeout(5_000));
+    assert.deepEqual(fake.calls.map((call) => call.length), [50, 50, 20]);
+    assert.deepEqual([...outcome.quotes.keys()], ids(120));
+    assert.deepEqual(outcome.quotes.get('120'), price('120'));
+    assert.equal(outcome.failure, null);
+    assert.equal(outcome.asked, true);
+    assert.equal(outcome.supplier, 'supplier_a');
+    assert.equal('retryAfterMs' in outcome, false);
+  });
+
+  it('answers an id the adapter left out of its map as not available', async () => {
+    const fake = fakeSupplier();
+    fake.behaviour = async () => new Map([['1', price('1')]]);
+    const outcome = await createQuoteService({ supplier: fake.supplier }).quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+    assert.deepEqual(outcome.quotes.get('2'), { available: false });
+  });
+
+  it('keeps at most `concurrency` calls in flight, across concurrent searches', async () => {
+    const fake = fakeSupplier(10);
+    fake.behaviour = slow(20);
+    const service = createQuoteService({ supplier: fake.supplier, concurrency: 2 });
+    const [first, second] = await Promise.all([
+      service.quote({ ...REQUEST, supplierStayIds: ids(50) }, AbortSignal.timeout(5_000)),
+      service.quote({ ...REQUEST, supplierStayIds: ids(30, 1_000) }, AbortSignal.timeout(5_000)),
+    ]);
+    assert.equal(fake.calls.length, 8);
+    assert.equal(fake.maxInFlight, 2);
+    assert.equal(first.failure, null);
+    assert.equal(second.failure, null);
+    assert.equal([...first.quotes.values()].filter((q) => q === null).length, 0);
+  });
+
+  it('gives every call its own deadline on top of the caller signal', async () => {
+    const fake = fakeSupplier();
+    fake.behaviour = slow(5_000);
+    const service = createQuoteService({ supplier: fake.supplier, callTimeoutMs: 50 });
+    const started = Date.now();
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(10_000));
+    assert.ok(Date.now() - started < 1_000);
+    assert.equal(outcome.failure, 'timeout');
+    assert.equal(outcome.quotes.get('1'), null);
+  });
+
+  it('maps adapter failures to null quotes and failure kinds, and never caches a failure', async () => {
+    const cases: Array<[SupplierErrorKind, string]> = [['http', 'error'], ['network', 'error'], ['malformed', 'malformed'], ['timeout', 'timeout']];
+    for (const [kind, failure] of cases) {
+      const fake = fakeSupplier();
+      const service = createQuoteService({ supplier: fake.supplier });
+      fake.behaviour = failWith(kind);
+      const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+      assert.equal(outcome.failure, failure, kind);
+      assert.deepEqual([...outcome.quotes], [['1', null], ['2', null]]);
+      assert.equal(outcome.asked, true);
+      fake.behaviour = async (asked) => new Map(asked.map((x) => [x, price(x)]));
+      const retried = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+      assert.equal(fake.calls.length, 2, 'asked again after a failure');
+      assert.equal(retried.failure, null);
+    }
+  });
+
+  it('fails only the batches that failed, and reports the first failure met', async () => {
+    const fake = fakeSupplier(2);
+    fake.behaviour = async (asked) => {
+      if (asked.includes('3')) throw new SupplierError('supplier_a', 'malformed', 'bad');
+      if (asked.includes('5')) {
+        await sleep(30);
+        throw new SupplierError('supplier_a', 'http', 'HTTP 500');
+      }
+      return new Map(asked.map((x) => [x, price(x)]));
+    };
+    const outcome = await createQuoteService({ supplier: fake.supplier }).quote({ ...REQUEST, supplierStayIds: ids(6) }, AbortSignal.timeout(5_000));
+    assert.equal(outcome.failure, 'malformed');
+    assert.deepEqual([...outcome.quotes.values()], [price('1'), price('2'), null, null, null, null]);
+  });
+
+  it('serves the cache without asking, until the TTL runs out; a partial hit asks for the rest only', async () => {
+    const time = clock();
+    const fake = fakeSupplier();
+    fake.behaviour = async (asked) => new Map(asked.filter((x) => x !== '2').map((x) => [x, price(x)]));
+    const service = createQuoteService({ supplier: fake.supplier, now: time.now, cache: { ttlMs: 60_000, maxEntries: 1_000 } });
+    const first = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+    assert.equal(first.asked, true);
+
+    time.advance(59_000);
+    const cached = await service.quote({ ...REQUEST, supplierStayIds: ['2', '1'] }, AbortSignal.timeout(5_000));
+    assert.equal(cached.asked, false);
+    assert.equal(fake.calls.length, 1);
+    assert.deepEqual([...cached.quotes], [['2', { available: false }], ['1', price('1')]], 'sold out is cached too');
+
+    const partial = await service.quote({ ...REQUEST, supplierStayIds: ['1', '3'] }, AbortSignal.timeout(5_000));
+    assert.equal(partial.asked, true);
+    assert.deepEqual(fake.calls.at(-1), ['3']);
+
+    const otherDates = await service.quote({ ...REQUEST, checkout: '2027-03-05', supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.equal(otherDates.asked, true);
+
+    time.advance(1_001);
+    const expired = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+    assert.equal(expired.asked, true);
+    assert.deepEqual(fake.calls.at(-1), ['1', '2']);
+  });
+
+  it('opens the breaker after consecutive failures, refuses without calls, then lets one trial through', async () => {
+    const time = clock();
+    const fake = fakeSupplier(1);
+    const service = createQuoteService({ supplier: fake.supplier, now: time.now, breaker: { failureThreshold: 2, openMs: 30_000 } });
+    fake.behaviour = failWith('http');
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.equal(service.breakerState(), 'closed');
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.equal(service.breakerState(), 'open');
+
+    time.advance(10_000);
+    const refused = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+    assert.equal(fake.calls.length, 2, 'no call while open');
+    assert.deepEqual(refused, { supplier: 'supplier_a', quotes: new Map([['1', null], ['2', null]]), failure: 'open', asked: false, retryAfterMs: 20_000 });
+
+    time.advance(20_000);
+    assert.equal(service.breakerState(), 'half-open');
+    fake.behaviour = async (asked) => new Map(asked.map((x) => [x, price(x)]));
+    // Three batches in half-open: the first is the one trial, the others are refused.
+    const trial = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2', '3'] }, AbortSignal.timeout(5_000));
+    assert.equal(fake.calls.length, 3);
+    assert.deepEqual([...trial.quotes.values()], [price('1'), null, null]);
+    assert.equal(trial.failure, 'open');
+    assert.equal(trial.asked, true);
+    assert.equal(service.breakerState(), 'closed');
+
+    const after = await service.quote({ ...REQUEST, supplierStayIds: ['2', '3'] }, AbortSignal.timeout(5_000));
+    assert.equal(after.failure, null);
+    assert.equal(fake.calls.length, 5);
+  });
+
+  it('counts timeouts as breaker failures', async () => {
+    const fake = fakeSupplier();
+    fake.behaviour = slow(5_000);
+    const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, callTimeoutMs: 20 });
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.equal(breaker.state(), 'open');
+  });
+
+  it('rejects with the reason when the caller cancels, without blaming the supplier', async () => {
+    const fake = fakeSupplier();
+    fake.behaviour = slow(5_000);
+    const breaker = createCircuitBreaker({ failureThreshold: 1, now: clock().now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker });
+    const controller = new AbortController();
+    const reason = new Error('client went away');
+    setTimeout(() => controller.abort(reason), 20);
+    await assert.rejects(service.quote({ ...REQUEST, supplierStayIds: ['1'] }, controller.signal), reason);
+    await sleep(10);
+    assert.equal(breaker.state(), 'closed');
+    // Already past the deadline: no call at all.
+    const late = await service.quote({ ...REQUEST, supplierStayIds: ['9'] }, AbortSignal.abort(new DOMException('late', 'TimeoutError')));
+    assert.deepEqual(late, { supplier: 'supplier_a', quotes: new Map([['9', null]]), failure: 'timeout', asked: false });
+    assert.equal(fake.calls.length, 1);
+  });
+});
+
+describe('quote service over HTTP', () => {
+  let server: FixtureServer;
+  let reply: (url: URL) => FixtureResponse = () => ({ body: {} });
+  before(async () => {
+    server = await startFixtureServer((url) => reply(url));
+  });
+  after(() => server.close());
+
+  it('asks supplier_d for 120 ids in 3 calls of at most 50', async () => {
+    reply = (url) => ({ body: { data: url.searchParams.get('ids')!.split(',').map((id) => ({ listing_id: id, bookable: true, price: { total: 10, currency: 'USD' } })) } });
+    const service = createQuoteService({ supplier: createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl }) });
+    const before = server.requests.length;
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(120) }, AbortSignal.timeout(5_000));
+    const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.get('ids')!.split(',').length);
+    assert.deepEqual(calls.sort((a, b) => b - a), [50, 50, 20]);
+    assert.equal(outcome.quotes.size, 120);
+    assert.ok([...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10));
+  });
+
+  it('returns nulls within the budget when the supplier hangs, queued batches included', async () => {
+    reply = () => ({ hang: true, body: null });
+    const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }), concurrency: 1 });
+    const before = server.requests.length;
+    const started = Date.now();
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, AbortSignal.timeout(150));
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 140 && elapsed < 1_000, `took ${elapsed} ms`);
+    assert.equal(outcome.failure, 'timeout');
+    assert.equal(outcome.asked, true);
+    assert.equal(outcome.quotes.size, 250);
+    assert.ok([...outcome.quotes.values()].every((q) => q === null));
+    assert.equal(server.requests.length - before, 1, 'the queued batches were never sent');
+  });
+
+  it('reports a supplier answering garbage as malformed, and a 500 as error', async () => {
+    const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }) });
+    reply = () => ({ body: 'not json' });
+    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
+    reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
+    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'error');
+  });
+});

@@ -1,0 +1,211 @@
+import pLimit from 'p-limit';
+import { defaults } from '../defaults.ts';
+import type { SupplierId } from '../types.ts';
+import { createCircuitBreaker, type BreakerState, type CircuitBreaker } from './circuit-breaker.ts';
+import { createQuoteCache, type QuoteCache } from './quote-cache.ts';
+import { isTimeoutReason, SupplierError, type SupplierErrorKind } from './supplier-error.ts';
+import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
+
+/**
+ * Why a supplier could not tell. The layers above map them to the spec's errors: timeout -> 504
+ * UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed -> 502 BAD_GATEWAY, open -> 503
+ * SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
+ */
+export const SUPPLIER_FAILURES = ['timeout', 'error', 'malformed', 'open'] as const;
+/** error = HTTP non-2xx or network; open = the circuit breaker refused the call. */
+export type SupplierFailure = (typeof SUPPLIER_FAILURES)[number];
+
+export interface QuoteOutcome {
+  supplier: SupplierId;
+  /** Every asked id: its quote, or null when the supplier could not tell (failed or breaker open). */
+  quotes: Map<string, Quote | null>;
+  /** The first failure met (in time, across the batches), or null when every batch was answered. */
+  failure: SupplierFailure | null;
+  /** true when at least one HTTP call was made to the supplier (false: every id came from the cache, or the breaker refused). */
+  asked: boolean;
+  /** When failure is 'open': milliseconds until the breaker lets a trial through (0: a trial is running). */
+  retryAfterMs?: number;
+}
+
+export interface QuoteService {
+  readonly supplier: SupplierId;
+  /**
+   * Quotes for any number of ids of one stay request, under `signal`, the search's overall
+   * budget. Never rejects for supplier trouble: failures are null quotes and `failure`. Rejects
+   * only when `signal` aborts with a reason other than a timeout (the caller cancelled), with that
+   * reason. A deadline must therefore be AbortSignal.timeout() (or abort with a TimeoutError).
+   */
+  quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome>;
+  breakerState(): BreakerState;
+}
+
+export interface QuoteServiceOptions {
+  supplier: Supplier;
+  /** Milliseconds clock of the breaker and the cache (tests move it by hand; default Date.now). */
+  now?: () => number;
+  /** Calls in flight at once to this supplier, shared by every search through this service. */
+  concurrency?: number;
+  /** Deadline of one call, on top of the caller's signal. */
+  callTimeoutMs?: number;
+  /** The breaker's settings, or a breaker of its own (e.g. to watch it in a test). */
+  breaker?: { failureThreshold?: number; openMs?: number } | CircuitBreaker;
+  /** The cache's settings, or a cache (one may be shared by several suppliers: keys name the supplier). */
+  cache?: { ttlMs?: number; maxEntries?: number } | QuoteCache;
+}
+
+const FAILURE_OF_KIND: Record<SupplierErrorKind, SupplierFailure> = {
+  timeout: 'timeout',
+  http: 'error',
+  network: 'error',
+  malformed: 'malformed',
+};
+
+/**
+ * The resilience around one supplier's adapter: cache, batching to the supplier's cap, bounded
+ * concurrency, a deadline per call and the circuit breaker. One per supplier for the life of the
+ * process, so that the concurrency bound and the breaker see every search.
+ */
+export function createQuoteService(options: QuoteServiceOptions): QuoteService {
+  const { supplier } = options;
+  const now = options.now ?? Date.now;
+  const callTimeoutMs = options.callTimeoutMs ?? defaults.quoteCallTimeoutMs;
+  const limit = pLimit(options.concurrency ?? defaults.quoteConcurrency);
+  const breaker = options.breaker !== undefined && 'tryAcquire' in options.breaker
+    ? options.breaker
+    : createCircuitBreaker({ ...options.breaker, now });
+  const cache = options.cache !== undefined && 'scope' in options.cache
+    ? options.cache
+    : createQuoteCache({ ...options.cache, now: options.now });
+  if (!(callTimeoutMs > 0)) throw new RangeError(`callTimeoutMs must be > 0, got ${callTimeoutMs}`);
+
+  async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
+    const scope = cache.scope(supplier.id, request);
+    // Every asked id in asked order, null until answered; Map.set on a present key keeps its place.
+    const quotes = new Map<string, Quote | null>();
+    const missing: string[] = [];
+    for (const id of request.supplierStayIds) {
+      if (quotes.has(id)) continue;
+      const cached = scope.get(id) ?? null;
+      quotes.set(id, cached);
+      if (cached === null) missing.push(id);
+    }
+
+    let failure: SupplierFailure | null = null;
+    let retryAfterMs: number | undefined;
+    let asked = false;
+    const fail = (kind: SupplierFailure, ids: readonly string[]): void => {
+      if (failure === null) {
+        failure = kind;
+        if (kind === 'open') retryAfterMs = breaker.retryAfterMs();
+      }
+      for (const id of ids) quotes.set(id, null);
+    };
+    const outcome = (): QuoteOutcome => ({
+      supplier: supplier.id,
+      quotes,
+      failure,
+      asked,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+
+    if (missing.length === 0) return outcome();
+    if (signal.aborted) {
+      if (!isTimeoutReason(signal.reason)) throw signal.reason;
+      fail('timeout', missing);
+      return outcome();
+    }
+    // An open breaker refuses at once, without queueing behind other searches' calls.
+    if (breaker.state() === 'open') {
+      fail('open', missing);
+      return outcome();
+    }
+
+    const batches: string[][] = [];
+    for (let i = 0; i < missing.length; i += supplier.maxIdsPerQuote) batches.push(missing.slice(i, i + supplier.maxIdsPerQuote));
+
+    /**
+     * Batches not yet settled, each with how it settles on the caller's abort. A batch settles at
+     * the first of its answer or the abort, so a call queued behind slow ones (or an adapter that
+     * does not honour the signal) cannot hold the search past its budget. One abort listener per
+     * search, not per batch: a signal with more than 10 listeners draws Node's leak warning.
+     */
+    const pending = new Set<(reason: unknown) => void>();
+    const onAbort = (): void => {
+      for (const abortBatch of [...pending]) abortBatch(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    /** One batch: waits for a slot, asks the breaker, calls. */
+    const runBatch = (ids: string[]): Promise<void> => new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (write: () => void): void => {
+        if (settled) return;
+        settled = true;
+        pending.delete(abortBatch);
+        write();
+      };
+      const abortBatch = (reason: unknown): void => settle(() => {
+        if (!isTimeoutReason(reason)) {
+          reject(reason);
+          return;
+        }
+        fail('timeout', ids);
+        resolve();
+      });
+      pending.add(abortBatch);
+
+      void limit(async () => {
+        // Past the budget before a slot came free: the batch has settled, make no call.
+        if (settled) return;
+        if (!breaker.tryAcquire()) {
+          settle(() => {
+            fail('open', ids);
+            resolve();
+          });
+          return;
+        }
+        asked = true;
+        let answer: Map<string, Quote>;
+        try {
+          answer = await supplier.quote({ ...request, supplierStayIds: ids }, AbortSignal.any([signal, AbortSignal.timeout(callTimeoutMs)]));
+        } catch (error) {
+          if (signal.aborted && error === signal.reason) {
+            // The caller cancelled: that says nothing about the supplier.
+            breaker.cancel();
+            settle(() => reject(error));
+            return;
+          }
+          // A timeout is a failure like any other: a supplier that cannot answer in time is down for us.
+          breaker.failure();
+          const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
+          settle(() => {
+            fail(kind, ids);
+            resolve();
+          });
+          return;
+        }
+        breaker.success();
+        const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
+        // Cached even when the batch already settled on the deadline: the answer is still good.
+        for (const [id, quote] of answered) scope.set(id, quote);
+        settle(() => {
+          for (const [id, quote] of answered) quotes.set(id, quote);
+          resolve();
+        });
+      });
+    });
+
+    try {
+      await Promise.all(batches.map(runBatch));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    return outcome();
+  }
+
+  return {
+    supplier: supplier.id,
+    quote,
+    breakerState: () => breaker.state(),
+  };
+}
