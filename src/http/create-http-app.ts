@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 import { errorBody, toApiError } from './error-body.ts';
 import { requestIdOf } from './request-id.ts';
+import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
 
@@ -62,8 +63,10 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     if (methods.includes('GET')) getRoutes.push(route.url);
   });
 
+  app.decorateRequest('auth', null as unknown as RequestAuth);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    request.auth = KEYLESS;
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -78,7 +78,7 @@ test('/health is 503 until the index is built, then 200', async () => {
   const search = await app.inject('/v3/accommodations?address=Paris');
   assert.equal(search.statusCode, 503);
   services = {
-    search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {} }),
+    search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {}, clusters: null, clustering: null }),
     inventory: { stays: 0, version: 'v' },
   };
   const ready = await app.inject('/health');

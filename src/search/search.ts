@@ -19,6 +19,27 @@ export interface SearchHit {
   distanceMeters: number | null;
   /** Dated searches: each bookable supplier's whole-stay price in `currency` (null: unknown). */
   offers: Offers | null;
+  /** `cluster=top`: the H3 cell this stay represents. */
+  cellId?: string;
+}
+
+/** A dense H3 cell summarised as one cluster (`cluster=auto` and `cluster=true`). */
+export interface ClusterHit {
+  /** The H3 cell index. */
+  id: string;
+  /** Centre of the cell. */
+  lat: number;
+  lng: number;
+  bounds: { ne: { lat: number; lng: number }; sw: { lat: number; lng: number } };
+  /** Stays summarised in the cluster. */
+  count: number;
+}
+
+export interface Clustering {
+  strategy: 'h3';
+  /** H3 resolution used. */
+  precision: number;
+  mode: 'auto' | 'true' | 'top';
 }
 
 /** What every presenter starts from: one page of stays and the figures around it. */
@@ -35,6 +56,10 @@ export interface SearchResult {
   cache: 'HIT' | 'MISS';
   /** Suppliers that failed during pricing, and how. */
   failures: PricingOutcome['failures'];
+  /** Clusters of `cluster=auto`/`true`, disjoint from `hits`; null for a flat list. */
+  clusters: ClusterHit[] | null;
+  /** How the answer was clustered; null for a flat list. */
+  clustering: Clustering | null;
 }
 
 export interface SearchDeps {
@@ -232,6 +257,8 @@ export function createSearch(deps: SearchDeps): Search {
       currency,
       cache: pricing.asked ? 'MISS' : 'HIT',
       failures: pricing.failures,
+      clusters: null,
+      clustering: null,
     };
   }
 
@@ -248,6 +275,8 @@ export function createSearch(deps: SearchDeps): Search {
       // A static search is answered from the inventory alone.
       cache: 'HIT',
       failures: {},
+      clusters: null,
+      clustering: null,
     };
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Violations } from '../../errors/api-error.ts';
 import { compileQuery, type RawQuery } from '../compile-query.ts';
 import { deeplinks, pageLinks } from '../links.ts';
+import { effectiveLinkParams } from '../request-auth.ts';
 import type { RouteContext } from '../route-context.ts';
 import { linkParams, toSearchQuery } from '../search-params.ts';
 import { unifiedQuerySchema } from '../unified-query-schema.ts';
@@ -20,6 +21,6 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext): v
     const result = await services.search(query);
     reply.header('X-Cache', result.cache);
     const { base, path, rawQuery } = context.urlOf(request);
-    return presentV3(result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, linkParams(params)));
+    return presentV3(result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, effectiveLinkParams(request, linkParams(params))));
   });
 }
