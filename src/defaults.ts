@@ -47,6 +47,17 @@ export const defaults = {
    */
   quoteBudgetMs: 1_500,
 
+  /** v1 (deprecated) defaults from the spec: a 3-night stay from today + 90 days, 0-1000 USD a night. */
+  v1CheckinInDays: 90,
+  v1Nights: 3,
+  v1MinPrice: 0,
+  v1MaxPrice: 1_000,
+  /**
+   * When v1 was deprecated (RFC 9745 `Deprecation` header): v3 arrived with interface release
+   * 1.5.0; we date the deprecation at our first release of v3.
+   */
+  v1DeprecatedAt: '2026-11-21T00:00:00Z',
+
   /** Entity resolution: listings further apart than this are never the same property. */
   mergeMaxDistanceMeters: 150,
   /** Entity resolution: minimum name similarity (0..1) for two nearby listings to merge. */

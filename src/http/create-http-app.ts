@@ -6,6 +6,9 @@ import { errorBody, toApiError } from './error-body.ts';
 import { requestIdOf } from './request-id.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
+import { registerDocsRoutes } from './docs-routes.ts';
+import { registerV1Routes } from './v1/v1-routes.ts';
+import { registerV2Routes } from './v2/v2-routes.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
 
 export interface HttpAppOptions {
@@ -105,6 +108,9 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     }
     return { status: 'ok', stays: services.inventory.stays, inventoryVersion: services.inventory.version };
   });
+  registerDocsRoutes(app);
+  registerV1Routes(app, context);
+  registerV2Routes(app, context);
   registerV3Routes(app, context);
 
   for (const url of getRoutes.splice(0)) {

@@ -55,3 +55,14 @@ export function deeplinks(base: string, link: LinkParams): Deeplinks {
     supplier: (supplier, supplierStayId) => `${base}/go/${supplier}/${encodeURIComponent(supplierStayId)}${query}`,
   };
 }
+
+/**
+ * A cluster's expand link: the request's own query (same filters) restricted to the cluster's
+ * H3 cell, as a flat list from its first page. Shared by every version that clusters.
+ */
+export function expandLink(base: string, path: string, rawQuery: string, cellId: string): string {
+  const params = new URLSearchParams(rawQuery);
+  for (const name of ['key', 'cluster', 'precision', 'page', 'cell']) params.delete(name);
+  params.set('cell', cellId);
+  return `${base}${path}?${params.toString()}`;
+}

@@ -68,7 +68,7 @@ export function parseStayDates(checkin: string | undefined, checkout: string | u
   return { checkin: checkin!, checkout: checkout!, nights: Math.round((outMs - inMs) / DAY_MS) };
 }
 
-function splitList(text: string): string[] {
+export function splitList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
@@ -118,7 +118,20 @@ function parseHotelIds(text: string | undefined, v: Violations): HotelIdRef[] | 
   return entries.length > 0 ? refs : null;
 }
 
-function parseLocation(p: UnifiedParams, v: Violations): LocationQuery | null {
+/** The location parameters every version shares. */
+export interface LocationParams {
+  address?: string;
+  lat?: number;
+  lng?: number;
+  radius?: number;
+  nelat?: number;
+  nelng?: number;
+  swlat?: number;
+  swlng?: number;
+}
+
+/** The location method of a request (box, then point, then address); violations for half-given ones. */
+export function parseLocation(p: LocationParams, v: Violations): LocationQuery | null {
   const radius = p.radius ?? defaults.radiusMeters;
   const boxKeys = ['nelat', 'nelng', 'swlat', 'swlng'] as const;
   const given = boxKeys.filter((k) => p[k] !== undefined || v.has(k));
@@ -152,6 +165,21 @@ function parseLocation(p: UnifiedParams, v: Violations): LocationQuery | null {
     return { kind: 'address', address: p.address.trim(), radius };
   }
   return null;
+}
+
+/** ISO 4217, case-insensitive; USD when absent. */
+export function parseCurrency(text: string | undefined, v: Violations): string {
+  if (text === undefined) return 'USD';
+  const currency = text.toUpperCase();
+  if (!CURRENCIES.has(currency)) v.add('currency', `currency "${text}" is not an ISO 4217 code`);
+  return currency;
+}
+
+/** ISO 639-1, case-insensitive. Every valid code is accepted; content is served in English. */
+export function checkLang(text: string | undefined, v: Violations): void {
+  if (text !== undefined && LANGUAGES.of(text.toLowerCase()) === undefined) {
+    v.add('lang', `lang "${text}" is not an ISO 639-1 language code`);
+  }
 }
 
 function parseChildrenAges(text: string | undefined, children: number, v: Violations): number[] | null {
@@ -211,14 +239,8 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
   const childrenAges = parseChildrenAges(p.childrenAges, children, v);
   const dates = parseStayDates(p.checkin, p.checkout, now, v);
 
-  let currency = 'USD';
-  if (p.currency !== undefined) {
-    currency = p.currency.toUpperCase();
-    if (!CURRENCIES.has(currency)) v.add('currency', `currency "${p.currency}" is not an ISO 4217 code`);
-  }
-  if (p.lang !== undefined && LANGUAGES.of(p.lang.toLowerCase()) === undefined) {
-    v.add('lang', `lang "${p.lang}" is not an ISO 639-1 language code`);
-  }
+  const currency = parseCurrency(p.currency, v);
+  checkLang(p.lang, v);
   if (p.min !== undefined && p.max !== undefined && p.min > p.max) v.add('min', 'min must not exceed max');
   if (p.cell !== undefined && !isValidCell(p.cell.toLowerCase())) v.add('cell', `cell "${p.cell}" is not an H3 cell index`);
 

@@ -123,7 +123,7 @@ describe('quote service', () => {
   });
 
   it('maps adapter failures to null quotes and failure kinds, and never caches a failure', async () => {
-    const cases: Array<[SupplierErrorKind, string]> = [['http', 'error'], ['network', 'error'], ['malformed', 'malformed'], ['timeout', 'timeout']];
+    const cases: Array<[SupplierErrorKind, string]> = [['http', 'error'], ['network', 'unreachable'], ['malformed', 'malformed'], ['timeout', 'timeout']];
     for (const [kind, failure] of cases) {
       const fake = fakeSupplier();
       const service = createQuoteService({ supplier: fake.supplier });

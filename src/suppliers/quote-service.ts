@@ -8,11 +8,14 @@ import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
 /**
  * Why a supplier could not tell. The layers above map them to the spec's errors: timeout -> 504
- * UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed -> 502 BAD_GATEWAY, open -> 503
- * SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
+ * UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed and unreachable -> 502 BAD_GATEWAY,
+ * open -> 503 SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
  */
-export const SUPPLIER_FAILURES = ['timeout', 'error', 'malformed', 'open'] as const;
-/** error = HTTP non-2xx or network; open = the circuit breaker refused the call. */
+export const SUPPLIER_FAILURES = ['timeout', 'error', 'unreachable', 'malformed', 'open'] as const;
+/**
+ * error = the supplier answered with an HTTP error; unreachable = no connection (refused, reset);
+ * open = the circuit breaker refused the call.
+ */
 export type SupplierFailure = (typeof SUPPLIER_FAILURES)[number];
 
 export interface QuoteOutcome {
@@ -56,7 +59,7 @@ export interface QuoteServiceOptions {
 const FAILURE_OF_KIND: Record<SupplierErrorKind, SupplierFailure> = {
   timeout: 'timeout',
   http: 'error',
-  network: 'error',
+  network: 'unreachable',
   malformed: 'malformed',
 };
 

@@ -1,0 +1,70 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Violations } from '../errors/api-error.ts';
+import type { SearchQuery } from '../search/search-query.ts';
+import type { SearchResult } from '../search/search.ts';
+import { compileQuery, type RawQuery } from './compile-query.ts';
+import { etagOf, ifNoneMatchHits, resultDigest } from './etag.ts';
+import { effectiveLinkParams } from './request-auth.ts';
+import type { RouteContext } from './route-context.ts';
+import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
+import { unifiedQuerySchema } from './unified-query-schema.ts';
+
+/** What a presenter gets besides the result: where the request came from and its link parameters. */
+export interface PresentContext {
+  base: string;
+  path: string;
+  rawQuery: string;
+  link: LinkParams;
+}
+
+export interface UnifiedSearchRoute {
+  url: string;
+  /** 200 body schema: it drives serialisation, so the body carries nothing it does not name. */
+  responseSchema: TSchema;
+  present(result: SearchResult, query: SearchQuery, context: PresentContext): unknown;
+  /** A version may narrow the errors it answers with (v2 never answers 503). */
+  mapError?(error: ApiError): ApiError;
+}
+
+const parseQuery = compileQuery(unifiedQuerySchema);
+
+/**
+ * The search route of the unified generations (v2, v3): same parameters and rules, one search
+ * core, a presenter per version. Conditional GET: a static search's tag is known before searching
+ * (inventory version, request URL without the key, effective affiliate parameters), so a matching
+ * If-None-Match costs no search; a dated search's tag adds the prices and totals it found.
+ */
+export function registerUnifiedSearch(app: FastifyInstance, context: RouteContext, route: UnifiedSearchRoute): void {
+  app.get(route.url, { schema: { response: { 200: route.responseSchema, 304: Type.Null() } } }, async (request, reply) => {
+    try {
+      const services = context.services();
+      const violations = new Violations();
+      const params = parseQuery(request.query as RawQuery, violations);
+      const query = toSearchQuery(params, context.now(), violations);
+      violations.throwIfAny();
+      const { base, path, rawQuery } = context.urlOf(request);
+      const link = effectiveLinkParams(request, linkParams(params));
+      const requestParts = [route.url, services.inventory.version, base, withoutKey(rawQuery), link.aid ?? '', link.campaign ?? ''];
+
+      let etag = query.dates === null ? etagOf(requestParts) : null;
+      if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {
+        return reply.code(304).headers({ ETag: etag, 'X-Cache': 'HIT' }).send();
+      }
+      const result = await services.search(query);
+      etag ??= etagOf([...requestParts, resultDigest(result)]);
+      reply.headers({ ETag: etag, 'X-Cache': result.cache });
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return route.present(result, query, { base, path, rawQuery, link });
+    } catch (error) {
+      if (error instanceof ApiError && route.mapError) throw route.mapError(error);
+      throw error;
+    }
+  });
+}
+
+function withoutKey(rawQuery: string): string {
+  const params = new URLSearchParams(rawQuery);
+  params.delete('key');
+  return params.toString();
+}

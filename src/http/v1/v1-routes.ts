@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Violations } from '../../errors/api-error.ts';
+import type { FailureInfo } from '../../search/price-stays.ts';
+import type { SupplierId } from '../../types.ts';
+import { defaults } from '../../defaults.ts';
+import { compileQuery, type RawQuery } from '../compile-query.ts';
+import { deeplinks, selfLink } from '../links.ts';
+import { effectiveLinkParams } from '../request-auth.ts';
+import type { RouteContext } from '../route-context.ts';
+import { MIGRATION_GUIDE_PATH } from '../docs-routes.ts';
+import { presentV1 } from './present-v1.ts';
+import { v1QuerySchema } from './v1-query-schema.ts';
+import { v1ResponseSchema } from './v1-response-schema.ts';
+import { toV1SearchQuery } from './v1-params.ts';
+
+const parseQuery = compileQuery(v1QuerySchema);
+const DEPRECATED_AT = `@${Math.floor(Date.parse(defaults.v1DeprecatedAt) / 1000)}`;
+
+/** v1 is one supplier per call: when that supplier fails, the call fails, with v1's own codes. */
+function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
+  const options = { provider };
+  switch (info.failure) {
+    case 'timeout': return new ApiError('UPSTREAM_TIMEOUT', `${provider} did not answer in time`, options);
+    case 'error': return new ApiError('UPSTREAM_ERROR', `${provider} returned an error`, options);
+    case 'malformed': return new ApiError('BAD_GATEWAY', `${provider} answered with a response that could not be parsed`, options);
+    case 'unreachable': return new ApiError('BAD_GATEWAY', `${provider} could not be reached`, options);
+    case 'open': {
+      const seconds = Math.max(1, Math.ceil((info.retryAfterMs ?? defaults.breakerOpenMs) / 1000));
+      return new ApiError('SERVICE_UNAVAILABLE', `${provider} is failing; calls to it are paused. Retry after ${seconds} seconds`, {
+        ...options, headers: { 'Retry-After': String(seconds) }, details: { retryAfter: seconds },
+      });
+    }
+  }
+}
+
+export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
+  app.get('/v1/accommodations', { schema: { response: { 200: v1ResponseSchema } } }, async (request, reply) => {
+    const { base, path, rawQuery } = context.urlOf(request);
+    // Deprecation is announced on every answer, errors included (RFC 9745, RFC 8594 links).
+    reply.headers({
+      Deprecation: DEPRECATED_AT,
+      Link: `<${base}${MIGRATION_GUIDE_PATH}>; rel="deprecation"; type="text/markdown", <${base}/v3/accommodations>; rel="successor-version"`,
+    });
+    const services = context.services();
+    const violations = new Violations();
+    const params = parseQuery(request.query as RawQuery, violations);
+    const query = toV1SearchQuery(params, context.now(), violations);
+    violations.throwIfAny();
+    const provider = query.providers[0];
+    const result = await services.search(query);
+    const failure = result.failures[provider];
+    if (failure !== undefined) throw upstreamError(provider, failure);
+    reply.header('X-Cache', result.cache);
+    const link = effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null });
+    return presentV1(result, query, provider, selfLink(base, path, rawQuery), deeplinks(base, link),
+      (hotelids) => `${base}/v3/accommodations?hotelids=${encodeURIComponent(hotelids)}`);
+  });
+}

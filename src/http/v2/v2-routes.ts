@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../errors/api-error.ts';
+import { deeplinks, expandLink, pageLinks } from '../links.ts';
+import type { RouteContext } from '../route-context.ts';
+import { registerUnifiedSearch } from '../unified-search-route.ts';
+import { presentV2 } from './present-v2.ts';
+import { v2ResponseSchema } from './v2-response-schema.ts';
+
+export function registerV2Routes(app: FastifyInstance, context: RouteContext): void {
+  registerUnifiedSearch(app, context, {
+    url: '/v2/accommodations',
+    responseSchema: v2ResponseSchema,
+    present: (result, query, { base, path, rawQuery, link }) => presentV2(
+      result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
+      (cellId) => expandLink(base, path, rawQuery, cellId),
+    ),
+    // v2 never answers 503 (spec 1.1.3): a gateway still loading its inventory is, to a v2
+    // client, an upstream that failed; it is told when to retry all the same.
+    mapError: (error) => error.statusCode === 503
+      ? new ApiError('BAD_GATEWAY', error.message, { details: error.details, headers: error.headers })
+      : error,
+  });
+}
