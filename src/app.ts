@@ -5,7 +5,16 @@ import path from 'node:path';
 import { defaults } from './defaults.ts';
 import { createGazetteerGeocoder } from './geo/gazetteer-geocoder.ts';
 import type { Geocoder } from './geo/geocoder.ts';
+import { createFallbackRateLimiter } from './auth/fallback-rate-limiter.ts';
+import { createKeyVerifier } from './auth/key-verifier.ts';
+import { createMemoryRateLimiter } from './auth/memory-rate-limiter.ts';
+import type { RateLimiter } from './auth/rate-limiter.ts';
+import { createRedisRateLimiter, redactRedisUrl } from './auth/redis-rate-limiter.ts';
+import { createSqliteKeyStore } from './auth/sqlite-key-store.ts';
+import { compileBookingTemplate } from './clicks/booking-url.ts';
+import { createSqliteClickStore } from './clicks/sqlite-click-store.ts';
 import { createHttpApp } from './http/create-http-app.ts';
+import type { Tracking } from './http/go-routes.ts';
 import type { Services } from './http/route-context.ts';
 import { ensureInventory } from './inventory/ingest.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
@@ -42,6 +51,20 @@ export interface AppOptions {
   quoteBudgetMs?: number;
   /** Milliseconds clock of the circuit breakers and the quote cache (tests move it by hand). */
   clock?: () => number;
+  /** Shares rate limits between processes through Redis; absent or null = each process in memory. */
+  redisUrl?: string | null;
+  /** Prefix of the limiter's Redis keys (tests use a unique one). */
+  redisKeyPrefix?: string;
+  /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
+  rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number }>;
+  /** Milliseconds clock of the rate limiter (tests); absent = monotonic in memory, Redis's own clock with Redis. */
+  rateLimitClock?: () => number;
+  /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
+  trustedProxies?: string[];
+  /** Booking-page URL templates replacing the defaults (defaults.bookingUrlTemplates). */
+  bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
+  /** How old the in-memory API keys may get before the key store is checked for changes. */
+  keyRefreshMs?: number;
 }
 
 export interface App {
@@ -53,7 +76,38 @@ export interface App {
 
 export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
-  const store = createSqliteStore({ path: path.join(options.dataDir, 'staygate.sqlite') });
+  const database = path.join(options.dataDir, 'staygate.sqlite');
+  const store = createSqliteStore({ path: database });
+  // Keys and clicks live in the same file, in their own tables and connections.
+  const keyStore = createSqliteKeyStore({ path: database });
+  const clicks = createSqliteClickStore({ path: database });
+  const bookingUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, compileBookingTemplate(
+    options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id])])) as Tracking['bookingUrls'];
+
+  // Rate limits: in memory, or shared through Redis with the memory limiter as the fallback while
+  // Redis is unreachable (README, "Rate limits").
+  const windowMs = defaults.rateWindowMs;
+  const memory = createMemoryRateLimiter({ windowMs, clock: options.rateLimitClock });
+  const redis = options.redisUrl ? createRedisRateLimiter({
+    url: options.redisUrl,
+    prefix: options.redisKeyPrefix ?? defaults.redisKeyPrefix,
+    windowMs,
+    clock: options.rateLimitClock,
+    commandTimeoutMs: defaults.redisCommandTimeoutMs,
+    onError: () => undefined, // reconnect attempts fail every few seconds; the fallback logs the outage once
+  }) : null;
+  const redisName = options.redisUrl ? redactRedisUrl(options.redisUrl) : '';
+  const limiter: RateLimiter = redis === null ? memory : createFallbackRateLimiter({
+    primary: redis,
+    fallback: memory,
+    retryMs: defaults.redisRetryMs,
+    onDegraded: (error) => http.log.error({ err: error }, `Redis at ${redisName} is unreachable: rate limits are enforced per process until it is back`),
+    onRecovered: () => http.log.info(`Redis at ${redisName} answers again: rate limits are shared again`),
+  });
+  void redis?.connected(2_000).then(
+    () => http.log.info(`rate limits shared through Redis at ${redisName}`),
+    () => undefined, // the first hit tells
+  );
   const suppliers = SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: options.supplierUrls[id] }));
   const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({ supplier, now: options.clock })]));
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
@@ -65,6 +119,17 @@ export function createApp(options: AppOptions): App {
     now: options.now ?? (() => new Date()),
     publicUrl: options.publicUrl ?? null,
     logger: options.logger ?? false,
+    access: {
+      keys: createKeyVerifier({
+        store: keyStore,
+        maxAgeMs: options.keyRefreshMs ?? defaults.keyRefreshMs,
+        onError: (error) => http.log.error({ err: error }, 'reloading the API keys failed; the keys held are still used'),
+      }),
+      limiter,
+      limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
+    },
+    tracking: { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute },
+    trustedProxies: options.trustedProxies,
   });
 
   const ready = (async () => {
@@ -96,7 +161,7 @@ export function createApp(options: AppOptions): App {
     async close() {
       await http.close();
       await ready.catch(() => undefined);
-      await store.close();
+      await Promise.all([store.close(), keyStore.close(), clicks.close(), limiter.close()]);
     },
   };
 }

@@ -12,6 +12,12 @@ export interface Config {
   supplierUrls: Record<SupplierId, string> | null;
   sim: { seed: number; stays: number };
   logLevel: string;
+  /** Shared rate limits through Redis; null = each process limits in memory. */
+  redisUrl: string | null;
+  /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
+  trustedProxies: string[];
+  /** Booking-page URL templates that replace the defaults (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). */
+  bookingUrlTemplates: Partial<Record<SupplierId, string>>;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -41,5 +47,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplierUrls: given.length === 0 ? null : Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>,
     sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
     logLevel: env.LOG_LEVEL || 'info',
+    redisUrl: env.REDIS_URL || null,
+    trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+    bookingUrlTemplates: Object.fromEntries(SUPPLIER_IDS
+      .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
+      .filter(([, template]) => template !== undefined && template !== '')),
   };
 }

@@ -100,4 +100,67 @@ export const defaults = {
    * (dates, party, currency) searches of 150 candidates per supplier within the TTL.
    */
   quoteCacheMaxEntries: 100_000,
+
+  // API keys, rate limits and tracked deeplinks (auth/, clicks/, http/access-control.ts, http/go-routes.ts).
+  /** Keyless (demo) requests per endpoint per client IP per window (spec, Limits: 5 per minute). */
+  keylessPerMinute: 5,
+  /** Keyed requests per endpoint per key per window, unless the key carries its own limit (spec: 150). */
+  keyedPerMinute: 150,
+  /** The sliding window of every limit (spec: sliding 60 seconds). */
+  rateWindowMs: 60_000,
+  /**
+   * Keyless clicks per client IP per minute on each `/go` route. Clicks come from travellers on a
+   * partner's site, not from a partner's demo traffic: someone opening a dozen stays in tabs must
+   * not meet a 429, while a click flood from one address still stops.
+   */
+  goKeylessPerMinute: 60,
+  /**
+   * How old the server's in-memory keys may get before it reads the key store's change counter
+   * (one tiny query): a key created, granted or revoked by the CLI works, or stops, within this
+   * (the issue asks for one second), and requests cost no database read.
+   */
+  keyRefreshMs: 500,
+  /**
+   * A Redis limiter call not answered within this is given up and the request is limited in
+   * memory instead: a struggling Redis must not slow every request. A healthy local call takes
+   * well under a millisecond.
+   */
+  redisCommandTimeoutMs: 250,
+  /** While Redis fails, it is retried at most this often; other requests go straight to the memory limiter. */
+  redisRetryMs: 1_000,
+  /** Prefix of the limiter's Redis keys, so one Redis can serve other things too. */
+  redisKeyPrefix: 'staygate:rl:',
+  /**
+   * Each supplier's booking page, where `/go` redirects (clicks/booking-url.ts). `{supplierUrl}` is
+   * the supplier's configured base URL, so by default the simulated suppliers' booking pages
+   * receive the clicks (sim/booking-pages.ts); a real supplier's template is configuration
+   * (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). Each speaks its supplier's own parameter names.
+   */
+  bookingUrlTemplates: {
+    supplier_a: '{supplierUrl}/book?propertyId={supplierStayId}&affiliateId={aid}&clickId={clickId}&checkIn={checkin}&checkOut={checkout}',
+    supplier_b: '{supplierUrl}/v2/book?hotel_id={supplierStayId}&partner_id={aid}&ref={clickId}&arrival={checkin}&departure={checkout}',
+    supplier_c: '{supplierUrl}/deeplink?id={supplierStayId}&aff={aid}&click={clickId}&from={checkin}&to={checkout}',
+    supplier_d: '{supplierUrl}/rooms?listing_id={supplierStayId}&affiliate={aid}&click_id={clickId}&start={checkin}&end={checkout}',
+  },
+
+  // Map clustering (search/cluster-viewport.ts, search/choose-resolution.ts).
+  /**
+   * The resolution of a viewport is the one whose cells it holds about this many of (on a log
+   * scale; resolutions step by 7x, so 38 to 265 cells): a map of ~1000 x 700 px then shows cells
+   * some 50-150 px across, room for a cluster marker each, and a Western-Europe viewport lands on
+   * r3 (~120 km hexagons).
+   */
+  clusterTargetCells: 100,
+  /** Deepest resolution of `cluster=auto`/`true` (spec: r8, hexagons of ~460 m edge). */
+  clusterMaxResolution: 8,
+  /** Deepest resolution `cluster=top` chooses by itself (spec: "about r11", ~25 m edges); `precision` goes further. */
+  topMaxResolution: 11,
+  /** `cluster=auto` answers a flat list for viewports with a shorter diagonal (spec: 5 km). */
+  autoFlatDiagonalMeters: 5_000,
+  /**
+   * `cluster=auto` makes a cell a cluster from this many stays: up to four markers share a
+   * hexagon without hiding each other, and a cluster that opens onto two or three stays costs
+   * the user a click for nothing. `cluster=true` clusters any cell of two or more.
+   */
+  autoClusterMinStays: 5,
 } as const;

@@ -38,6 +38,9 @@ const app = createApp({
   supplierUrls: config.supplierUrls ?? simulator!.urls,
   publicUrl: config.publicUrl,
   logger: { level: config.logLevel },
+  redisUrl: config.redisUrl,
+  trustedProxies: config.trustedProxies,
+  bookingUrlTemplates: config.bookingUrlTemplates,
 });
 await app.http.listen({ port: config.port, host: config.host });
 if (simulator !== null) app.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);

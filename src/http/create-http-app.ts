@@ -4,6 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 import { errorBody, toApiError } from './error-body.ts';
 import { requestIdOf } from './request-id.ts';
+import { registerAccessControl, type AccessControl } from './access-control.ts';
+import { registerGoRoutes, type Tracking } from './go-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
@@ -18,15 +20,36 @@ export interface HttpAppOptions {
   /** Public base URL for links (e.g. https://api.example.com); by default the request's own host. */
   publicUrl: string | null;
   logger: FastifyServerOptions['logger'];
+  /** API keys and rate limits; absent = every request keyless and unlimited (unit tests of other things). */
+  access?: AccessControl;
+  /** Tracked deeplinks (`/go/...`); absent = no such routes. */
+  tracking?: Tracking;
+  /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
+  trustedProxies?: string[];
 }
 
 // Every route is a GET; other methods on a known path are a 405 with an Allow header.
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-const KEY_PARAM = /([?&]key=)[^&]*/gi;
 
-/** Redacts `key=` values: an API key must never reach a log line. */
+/**
+ * Redacts `key=` values: an API key must never reach a log line. The name is compared decoded
+ * (`%6Bey=` is read as `key` too) and in any case.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(KEY_PARAM, '$1[REDACTED]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replaceAll('+', ' '));
+    } catch {
+      // not decodable: compared as written
+    }
+    return decoded.trim().toLowerCase() === 'key' ? `${name}=[REDACTED]` : pair;
+  });
+  return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
 
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
@@ -38,6 +61,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       },
     },
     genReqId: requestIdOf,
+    // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
+    trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
     frameworkErrors: (error, request, reply) => {
       const apiError = new ApiError('VALIDATION_ERROR', `The request URL is malformed: ${error.message}`);
@@ -71,6 +96,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     reply.header('X-Request-Id', request.id);
     request.auth = KEYLESS;
   });
+  if (options.access !== undefined) registerAccessControl(app, options.access);
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
@@ -100,7 +126,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   };
 
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', { config: { rateLimit: false } }, async (_request, reply) => {
     const services = options.services();
     if (services === null) {
       const error = new ApiError('NOT_READY', 'The index is being built');
@@ -112,6 +138,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   registerV1Routes(app, context);
   registerV2Routes(app, context);
   registerV3Routes(app, context);
+  if (options.tracking !== undefined) registerGoRoutes(app, context, options.tracking);
 
   for (const url of getRoutes.splice(0)) {
     app.route({

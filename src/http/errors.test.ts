@@ -20,7 +20,7 @@ function assertErrorBody(status: number, headers: Record<string, unknown>, body:
 }
 
 test('an unknown route is a JSON 404 with a requestId', async () => {
-  const res = await t.get('/v9/nothing?key=abc');
+  const res = await t.get('/v9/nothing?q=abc'); // (with an invalid key=, the answer is a 401: keys are judged first)
   assert.equal(res.status, 404);
   assertErrorBody(404, res.headers, res.body, 'NOT_FOUND');
   assert.equal(res.body.error, 'Not Found');

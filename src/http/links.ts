@@ -1,3 +1,4 @@
+import { getResolution, isValidCell } from 'h3-js';
 import type { SupplierId } from '../types.ts';
 import type { LinkParams } from './search-params.ts';
 
@@ -44,11 +45,15 @@ export interface Deeplinks {
   supplier(supplier: SupplierId, supplierStayId: string): string;
 }
 
-/** Deeplinks through the gateway's `/go` redirects, carrying the effective `aid` and `campaign`. */
+/**
+ * Deeplinks through the gateway's `/go` redirects, carrying the effective `aid` and `campaign`,
+ * and on dated searches the stay priced (`link.trip`), so `/go/{id}` picks the best-priced supplier.
+ */
 export function deeplinks(base: string, link: LinkParams): Deeplinks {
   const params = new URLSearchParams();
   if (link.aid !== null) params.set('aid', link.aid);
   if (link.campaign !== null) params.set('campaign', link.campaign);
+  for (const [name, value] of Object.entries(link.trip ?? {})) params.set(name, value);
   const query = params.size > 0 ? `?${params.toString()}` : '';
   return {
     stay: (id) => `${base}/go/${encodeURIComponent(id)}${query}`,
@@ -62,7 +67,11 @@ export function deeplinks(base: string, link: LinkParams): Deeplinks {
  */
 export function expandLink(base: string, path: string, rawQuery: string, cellId: string): string {
   const params = new URLSearchParams(rawQuery);
+  // A `cell` filter finer than the cluster's cell lies inside it (the cluster holds its stays):
+  // the finer one is their intersection, so it is the one the link keeps.
+  const own = params.get('cell')?.toLowerCase();
+  const cell = own !== undefined && isValidCell(own) && getResolution(own) > getResolution(cellId) ? own : cellId;
   for (const name of ['key', 'cluster', 'precision', 'page', 'cell']) params.delete(name);
-  params.set('cell', cellId);
+  params.set('cell', cell);
   return `${base}${path}?${params.toString()}`;
 }

@@ -22,5 +22,5 @@ declare module 'fastify' {
 
 /** The effective link parameters: the key's `aid` wins over the request's own (spec, Authentication 4). */
 export function effectiveLinkParams(request: FastifyRequest, requested: LinkParams): LinkParams {
-  return { aid: request.auth?.aid ?? requested.aid, campaign: requested.campaign };
+  return { ...requested, aid: request.auth?.aid ?? requested.aid };
 }

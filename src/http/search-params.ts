@@ -13,7 +13,16 @@ type UnifiedParams = Partial<Static<typeof unifiedQuerySchema>>;
 export interface LinkParams {
   aid: string | null;
   campaign: string | null;
+  /**
+   * Dated searches: the stay the prices are for (the request's own `checkin`, `checkout` and, when
+   * given, party parameters), carried on deeplinks so that `/go/{id}` picks the best-priced
+   * supplier for the same stay and the booking page opens on the same dates.
+   */
+  trip?: Partial<Record<(typeof TRIP_PARAMS)[number], string>>;
 }
+
+/** The query parameters that describe a stay to price: what a dated deeplink carries. */
+export const TRIP_PARAMS = ['checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms'] as const;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
@@ -227,12 +236,14 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
       v.add('hotelsearch', 'hotelsearch needs exactly one location method: address, or lat/lng');
     }
     if (cluster !== 'false') v.add('cluster', 'hotelsearch cannot be combined with clustering');
+    if (p.precision !== undefined) v.add('precision', 'hotelsearch cannot be combined with clustering (precision asks for cluster=top)');
     if (types !== null && (types.length !== 1 || types[0] !== 'hotel')) v.add('type', 'with hotelsearch, type may only be hotel');
   }
 
   const locationParams = ['address', 'lat', 'lng', 'nelat', 'nelng', 'swlat', 'swlng'];
-  if (location === null && hotelIds === null && !locationParams.some((k) => v.has(k))) {
-    v.add('location', 'give a location: address, lat and lng, or nelat, nelng, swlat and swlng (or hotelids)', 'LOCATION_REQUIRED');
+  // A cell alone is a location too: the stays inside it, as a flat list (what an expand link lists).
+  if (location === null && hotelIds === null && p.cell === undefined && !locationParams.some((k) => v.has(k))) {
+    v.add('location', 'give a location: address, lat and lng, or nelat, nelng, swlat and swlng (or hotelids, or an H3 cell)', 'LOCATION_REQUIRED');
   }
 
   const children = p.children ?? 0;
@@ -267,5 +278,10 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
 }
 
 export function linkParams(p: UnifiedParams): LinkParams {
-  return { aid: p.aid ?? null, campaign: p.campaign ?? null };
+  const link: LinkParams = { aid: p.aid ?? null, campaign: p.campaign ?? null };
+  if (p.checkin !== undefined && p.checkout !== undefined) {
+    link.trip = {};
+    for (const name of TRIP_PARAMS) if (p[name] !== undefined) link.trip[name] = String(p[name]);
+  }
+  return link;
 }

@@ -1,15 +1,20 @@
+import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { Geocoder } from '../geo/geocoder.ts';
 import { GeocoderError } from '../geo/geocoder-error.ts';
-import { boxAroundPoint } from '../geo/bounding-box.ts';
+import { boxAroundPoint, boxContainsPoint, boxDiagonalMeters, type BoundingBox } from '../geo/bounding-box.ts';
 import { distanceMeters } from '../geo/distance.ts';
+import { cellCentre, cellHalves, cellString } from '../geo/h3-cell.ts';
+import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayCache } from '../inventory/stay-cache.ts';
 import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
 import type { SearchQuery, StayDates } from './search-query.ts';
+import { chooseResolution } from './choose-resolution.ts';
+import { byCountThenId, clusterHit, groupCells, pyramidCells, spreadOrder, type CellGroups, type ViewCell } from './cluster-viewport.ts';
 import { effectiveCurrency } from './currency.ts';
-import { priceStays, type Offers, type PricingOutcome } from './price-stays.ts';
+import { priceStays, type Offers, type PricedStay, type PricingOutcome } from './price-stays.ts';
 import type { QuoteService } from '../suppliers/quote-service.ts';
 import { selectByRank } from './select-by-rank.ts';
 
@@ -75,6 +80,8 @@ export interface SearchDeps {
   pricedCandidates: number;
   /** Overall deadline for the suppliers' quotes of one search. */
   quoteBudgetMs: number;
+  /** Cells per resolution for clustering; built from `index` when not given (inventory/cell-pyramid.ts). */
+  pyramid?: CellPyramid;
 }
 
 export type Search = (query: SearchQuery) => Promise<SearchResult>;
@@ -97,9 +104,13 @@ interface Page {
 const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
 const HOTEL = typeCode('hotel');
 
+type ClusteringMode = Clustering['mode'];
+
 /** The one search pipeline behind every API version. */
 export function createSearch(deps: SearchDeps): Search {
   const { index } = deps;
+  // Built with the index at boot (createSearch runs there): ~15 bytes per stay, see cell-pyramid.ts.
+  const pyramid = deps.pyramid ?? buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
 
   /** A geocoder outage is the upstream's failure (502/504), not the caller's (400) nor ours (500). */
   async function geocode(address: string) {
@@ -112,12 +123,40 @@ export function createSearch(deps: SearchDeps): Search {
     }
   }
 
-  /** Candidates of a location, with the centre distances are measured from. */
+  /** Positions (in cell order) of the stays of the `cell` filter; null without one. */
+  function cellRange(query: SearchQuery): { from: number; to: number } | null {
+    if (query.cell === null) return null;
+    const halves = cellHalves(query.cell);
+    if (halves === null) throw new Error(`cell "${query.cell}" is not an H3 cell id`); // http/ validates it
+    return pyramid.cellRange(halves.hi, halves.lo);
+  }
+
+  /** idx of the stays of a cell range, inside the box when one is given. */
+  function cellStays(range: { from: number; to: number }, box: BoundingBox | null): number[] {
+    const out: number[] = [];
+    for (let p = range.from; p < range.to; p++) {
+      const idx = pyramid.idxAt(p);
+      if (box === null || boxContainsPoint(box, index.lat[idx], index.lng[idx])) out.push(idx);
+    }
+    return out;
+  }
+
+  /**
+   * Candidates of a location, with the centre distances are measured from. With a `cell` filter
+   * they come from the cell's run of stays (a cell's stays are contiguous in cell order); a cell
+   * alone is a location of its own, measured from its centre.
+   */
   async function locate(query: SearchQuery): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
-    const location = query.location!;
+    const location = query.location;
+    const cell = cellRange(query);
+    if (location === null) {
+      if (cell === null) throw new Error('a search needs a location, hotelids or a cell'); // http/ answers LOCATION_REQUIRED
+      return { candidates: cellStays(cell, null), centre: cellCentre(query.cell!), radius: null };
+    }
     if (location.kind === 'box') {
       const { south, west, north, east } = location;
-      return { candidates: index.inBox(south, west, north, east), centre: boxCentre(location), radius: null };
+      const candidates = cell === null ? index.inBox(south, west, north, east) : cellStays(cell, location);
+      return { candidates, centre: boxCentre(location), radius: null };
     }
     let centre: Centre;
     if (location.kind === 'point') centre = location;
@@ -131,7 +170,8 @@ export function createSearch(deps: SearchDeps): Search {
       centre = place;
     }
     const box = boxAroundPoint(centre.lat, centre.lng, location.radius);
-    return { candidates: index.inBox(box.south, box.west, box.north, box.east), centre, radius: location.radius };
+    const candidates = cell === null ? index.inBox(box.south, box.west, box.north, box.east) : cellStays(cell, box);
+    return { candidates, centre, radius: location.radius };
   }
 
   /** Stays named by `hotelids`, in the order asked, with the entries that matched nothing. */
@@ -143,16 +183,19 @@ export function createSearch(deps: SearchDeps): Search {
     const seen = new Set<number>();
     const candidates: number[] = [];
     const unresolved: string[] = [];
+    const cell = cellRange(query);
+    const inCell = (idx: number) => cell === null || (pyramid.positionOf(idx) >= cell.from && pyramid.positionOf(idx) < cell.to);
     matches.forEach((idxs, i) => {
       if (idxs.length === 0) unresolved.push(refs[i].raw);
       // A bare id may name several stays: best-ranked first, so the order is stable.
       for (const idx of [...idxs].sort((a, b) => index.rank[a] - index.rank[b])) {
-        if (!seen.has(idx)) {
+        if (!seen.has(idx) && inCell(idx)) {
           seen.add(idx);
           candidates.push(idx);
         }
       }
     });
+    // An entry whose stays all lie outside the cell did match: it is filtered out, not unresolved.
     return { candidates, unresolved };
   }
 
@@ -193,10 +236,7 @@ export function createSearch(deps: SearchDeps): Search {
    */
   function unfilteredBox(query: SearchQuery, offset: number): Page | null {
     const location = query.location;
-    if (location?.kind !== 'box' || query.hotelIds !== null || query.hotelSearch !== null) return null;
-    if (query.providers !== null && supplierMask(query.providers) !== ALL_SUPPLIERS) return null;
-    if (query.types !== null && query.types.length < STAY_TYPES.length) return null;
-    if (query.minStars > 0 || query.minGuestRating > 0 || query.minRatingCount > 0) return null;
+    if (location?.kind !== 'box' || !isUnfiltered(query)) return null;
     const { south, west, north, east } = location;
     const matched = index.countInBox(south, west, north, east);
     const k = offset + query.pageSize;
@@ -204,6 +244,14 @@ export function createSearch(deps: SearchDeps): Search {
       ? index.bestInBox(south, west, north, east, offset, query.pageSize)
       : selectByRank(index.inBox(south, west, north, east), index.rank, index.byRank, offset, query.pageSize);
     return { pageIdx, matched, unresolved: [], centre: boxCentre(location) };
+  }
+
+  /** No filter beyond the location: every stay inside it matches. */
+  function isUnfiltered(query: SearchQuery): boolean {
+    if (query.hotelIds !== null || query.hotelSearch !== null || query.cell !== null) return false;
+    if (query.providers !== null && supplierMask(query.providers) !== ALL_SUPPLIERS) return false;
+    if (query.types !== null && query.types.length < STAY_TYPES.length) return false;
+    return query.minStars === 0 && query.minGuestRating === 0 && query.minRatingCount === 0;
   }
 
   /** Every other search: list the candidates, filter them, then order and page. */
@@ -230,12 +278,50 @@ export function createSearch(deps: SearchDeps): Search {
     return { pageIdx, matched: matched.length, unresolved, centre };
   }
 
-  function hitsOf(stays: readonly Stay[], centre: Centre | null, offers: (stay: Stay, i: number) => Offers | null): SearchHit[] {
-    return stays.map((stay, i) => ({
-      stay,
-      distanceMeters: centre === null ? null : Math.round(distanceMeters(centre.lat, centre.lng, stay.lat, stay.lng)),
-      offers: offers(stay, i),
-    }));
+  function hitsOf(
+    stays: readonly Stay[],
+    centre: Centre | null,
+    offers: (stay: Stay, i: number) => Offers | null,
+    cellOf?: (stay: Stay) => string,
+  ): SearchHit[] {
+    return stays.map((stay, i) => {
+      const hit: SearchHit = {
+        stay,
+        distanceMeters: centre === null ? null : Math.round(distanceMeters(centre.lat, centre.lng, stay.lat, stay.lng)),
+        offers: offers(stay, i),
+      };
+      if (cellOf !== undefined) hit.cellId = cellOf(stay);
+      return hit;
+    });
+  }
+
+  /** Live prices for the stays with these idx, in that order. */
+  async function price(query: SearchQuery, dates: StayDates, idxs: readonly number[]): Promise<PricingOutcome> {
+    const currency = effectiveCurrency(query.currency);
+    return priceStays(await deps.stays.get(idxs), query, dates, { services: deps.quotes, budgetMs: deps.quoteBudgetMs, currency });
+  }
+
+  /** A page of priced stays as a dated result: `total` counts them all. */
+  function pricedResult(
+    query: SearchQuery,
+    priced: readonly PricedStay[],
+    pricing: PricingOutcome,
+    centre: Centre | null,
+    unresolved: string[],
+    offset: number,
+    extra: Pick<SearchResult, 'clusters' | 'clustering'> = { clusters: null, clustering: null },
+  ): SearchResult {
+    const page = priced.slice(offset, offset + query.pageSize);
+    return {
+      hits: hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers),
+      total: priced.length,
+      hasMore: offset + query.pageSize < priced.length,
+      unresolved,
+      currency: effectiveCurrency(query.currency),
+      cache: pricing.asked ? 'MISS' : 'HIT',
+      failures: pricing.failures,
+      ...extra,
+    };
   }
 
   /**
@@ -244,26 +330,173 @@ export function createSearch(deps: SearchDeps): Search {
    * survivors, so it agrees with `hasMore` and `_links.next`.
    */
   async function dated(query: SearchQuery, dates: StayDates, offset: number): Promise<SearchResult> {
+    const { pageIdx, unresolved, centre } = await pricedCandidates(query);
+    const pricing = await price(query, dates, pageIdx);
+    return pricedResult(query, pricing.priced, pricing, centre, unresolved, offset);
+  }
+
+  /** The best-ranked candidates a dated search prices (DESIGN decision 11). */
+  async function pricedCandidates(query: SearchQuery): Promise<Page> {
     const top = { ...query, page: 1, pageSize: deps.pricedCandidates };
-    const { pageIdx, unresolved, centre } = unfilteredBox(top, 0) ?? (await filtered(top, 0));
-    const currency = effectiveCurrency(query.currency);
-    const pricing = await priceStays(await deps.stays.get(pageIdx), query, dates, { services: deps.quotes, budgetMs: deps.quoteBudgetMs, currency });
-    const page = pricing.priced.slice(offset, offset + query.pageSize);
+    return unfilteredBox(top, 0) ?? (await filtered(top, 0));
+  }
+
+  // --- clustering (spec: Clustering rules) -------------------------------------------------------
+
+  /**
+   * How a query is clustered, or null for a flat list. Only a bounding box is a viewport: ID
+   * lookups, centre-plus-radius and address searches, and a `cell` alone are always flat.
+   * `precision` forces top mode, whatever `cluster` says.
+   */
+  function clusterModeOf(query: SearchQuery): ClusteringMode | null {
+    if (query.location?.kind !== 'box' || query.hotelIds !== null || query.hotelSearch !== null) return null;
+    if (query.precision !== null) return 'top';
+    return query.cluster === 'false' ? null : query.cluster;
+  }
+
+  /**
+   * The view's stays by cell: from the pyramid's figures when nothing filters them, through the
+   * pyramid's runs of stays when attribute filters do, from the cell's own run with a `cell` filter.
+   */
+  async function viewGroups(query: SearchQuery, view: BoundingBox, resolution: number): Promise<CellGroups> {
+    if (isUnfiltered(query)) return pyramidCells(index, pyramid, view, resolution);
+    if (query.cell === null) return pyramidCells(index, pyramid, view, resolution, staticFilter(query, null, null));
+    const { candidates, centre, radius } = await locate(query);
+    return groupCells(index, pyramid, candidates.filter(staticFilter(query, centre, radius)), resolution);
+  }
+
+  /** A clustered answer, or null when `cluster=auto` finds a flat list more useful. */
+  async function clustered(query: SearchQuery, mode: ClusteringMode, offset: number): Promise<SearchResult | null> {
+    const { south, west, north, east } = query.location as BoundingBox;
+    const view: BoundingBox = { south, west, north, east };
+    if (mode === 'auto' && boxDiagonalMeters(view) < defaults.autoFlatDiagonalMeters) return null;
+    const maxResolution = mode === 'top' ? defaults.topMaxResolution : defaults.clusterMaxResolution;
+    const resolution = query.precision ?? chooseResolution(view, { targetCells: defaults.clusterTargetCells, maxResolution });
+    const clustering: Clustering = { strategy: 'h3', precision: resolution, mode };
+    const centre = boxCentre(view);
+    if (mode === 'top') return top(query, view, resolution, clustering, centre, offset);
+    return hexClusters(query, view, resolution, clustering, centre, offset);
+  }
+
+  /**
+   * `auto` and `true`: cells with enough stays become clusters, the stays of the other cells are
+   * the (ranked, paged) results; `total` counts only those. Static searches cluster every stay of
+   * the view; dated ones the priced survivors. `auto` stays flat when every stay fits on the page
+   * or no cell is dense enough.
+   */
+  async function hexClusters(
+    query: SearchQuery, view: BoundingBox, resolution: number, clustering: Clustering, centre: Centre, offset: number,
+  ): Promise<SearchResult | null> {
+    const minStays = clustering.mode === 'true' ? 2 : defaults.autoClusterMinStays;
+    const auto = clustering.mode === 'auto';
+    if (query.dates !== null) {
+      const { pageIdx, unresolved } = await pricedCandidates(query);
+      const pricing = await price(query, query.dates, pageIdx);
+      const groups = groupCells(index, pyramid, pricing.priced.map((p) => p.stay.idx), resolution);
+      const dense = groups.cells.filter((c) => c.count >= minStays);
+      // Flat from the same prices: asking the suppliers twice would cost a second round trip.
+      if (auto && (dense.length === 0 || groups.total <= query.pageSize)) {
+        return pricedResult(query, pricing.priced, pricing, centre, unresolved, offset);
+      }
+      const clusteredIdx = new Set<number>();
+      for (const cell of dense) for (const idx of groups.members(cell)) clusteredIdx.add(idx);
+      const sparse = pricing.priced.filter((p) => !clusteredIdx.has(p.stay.idx));
+      const clusters = dense.sort(byCountThenId).map(clusterHit);
+      return pricedResult(query, sparse, pricing, centre, unresolved, offset, { clusters, clustering });
+    }
+
+    const groups = await viewGroups(query, view, resolution);
+    const dense = groups.cells.filter((c) => c.count >= minStays);
+    if (auto && (dense.length === 0 || groups.total <= query.pageSize)) return null;
+    const sparse: number[] = [];
+    for (const cell of groups.cells) {
+      if (cell.count < minStays) for (const idx of groups.members(cell)) sparse.push(idx);
+    }
+    const pageIdx = selectByRank(sparse, index.rank, index.byRank, offset, query.pageSize);
     return {
-      hits: hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers),
-      total: pricing.priced.length,
-      hasMore: offset + query.pageSize < pricing.priced.length,
-      unresolved,
-      currency,
+      hits: hitsOf(await deps.stays.get(pageIdx), centre, () => null),
+      total: Math.min(sparse.length, deps.totalCap),
+      hasMore: offset + query.pageSize < sparse.length,
+      unresolved: [],
+      currency: effectiveCurrency(query.currency),
+      cache: 'HIT',
+      failures: {},
+      clusters: dense.sort(byCountThenId).map(clusterHit),
+      clustering,
+    };
+  }
+
+  /**
+   * `top`: one representative per cell, the best-ranked stay, paged over cells in spread order
+   * (cluster-viewport.ts). Dated: the cells first in that order share the priced-candidate budget
+   * (each its best few stays, at least one), the best survivor represents its cell, and a cell
+   * with no survivor drops out; `total` counts the cells represented.
+   */
+  async function top(
+    query: SearchQuery, view: BoundingBox, resolution: number, clustering: Clustering, centre: Centre, offset: number,
+  ): Promise<SearchResult> {
+    const groups = await viewGroups(query, view, resolution);
+    const ordered = spreadOrder(groups.cells, view, query.pageSize, index);
+    const cellIds = new Map<number, string>();
+    const cellOf = (stay: Stay) => cellIds.get(stay.idx)!;
+
+    if (query.dates === null) {
+      const page = ordered.slice(offset, offset + query.pageSize);
+      for (const cell of page) cellIds.set(cell.best, cellString(cell.hi, cell.lo));
+      return {
+        hits: hitsOf(await deps.stays.get(page.map((c) => c.best)), centre, () => null, cellOf),
+        total: Math.min(ordered.length, deps.totalCap),
+        hasMore: offset + query.pageSize < ordered.length,
+        unresolved: [],
+        currency: effectiveCurrency(query.currency),
+        cache: 'HIT',
+        failures: {},
+        clusters: null,
+        clustering,
+      };
+    }
+
+    const priced = ordered.slice(0, deps.pricedCandidates);
+    const perCell = Math.max(1, Math.floor(deps.pricedCandidates / Math.max(1, priced.length)));
+    const cellOfIdx = new Map<number, ViewCell>();
+    const chosen: number[] = [];
+    for (const cell of priced) {
+      const picks = perCell === 1 ? [cell.best] : selectByRank(groups.members(cell), index.rank, index.byRank, 0, perCell);
+      for (const idx of picks) {
+        chosen.push(idx);
+        cellOfIdx.set(idx, cell);
+      }
+    }
+    const pricing = await price(query, query.dates, chosen);
+    const representative = new Map<ViewCell, PricedStay>();
+    for (const p of pricing.priced) {
+      const cell = cellOfIdx.get(p.stay.idx)!;
+      const seen = representative.get(cell);
+      if (seen === undefined || index.rank[p.stay.idx] < index.rank[seen.stay.idx]) representative.set(cell, p);
+    }
+    const represented = priced.filter((cell) => representative.has(cell));
+    for (const cell of represented) cellIds.set(representative.get(cell)!.stay.idx, cellString(cell.hi, cell.lo));
+    const page = represented.slice(offset, offset + query.pageSize).map((cell) => representative.get(cell)!);
+    return {
+      hits: hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers, cellOf),
+      total: represented.length,
+      hasMore: offset + query.pageSize < represented.length,
+      unresolved: [],
+      currency: effectiveCurrency(query.currency),
       cache: pricing.asked ? 'MISS' : 'HIT',
       failures: pricing.failures,
       clusters: null,
-      clustering: null,
+      clustering,
     };
   }
 
   return async function search(query) {
     const offset = (query.page - 1) * query.pageSize;
+    const mode = clusterModeOf(query);
+    if (mode !== null) {
+      const result = await clustered(query, mode, offset);
+      if (result !== null) return result;
+    }
     if (query.dates !== null) return dated(query, query.dates, offset);
     const { pageIdx, matched, unresolved, centre } = unfilteredBox(query, offset) ?? (await filtered(query, offset));
     return {

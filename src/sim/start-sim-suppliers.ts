@@ -2,6 +2,7 @@
 // real upstreams: over HTTP, each in its own wire format, with latency, and with faults on demand.
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
+import { bookingPageRoute } from './booking-pages.ts';
 import { supplierAContentRoute } from './feed-supplier-a.ts';
 import { supplierBContentRoute } from './feed-supplier-b.ts';
 import { supplierCContentRoute } from './feed-supplier-c.ts';
@@ -62,12 +63,12 @@ export interface SimSuppliers {
   close(): Promise<void>;
 }
 
-/** The routes each supplier serves: its content feed, and its quote API (which waits its latency). */
+/** The routes each supplier serves: its content feed, its quote API (which waits its latency), its booking page. */
 const ROUTES: Record<SupplierId, (world: World) => SupplierRoute[]> = {
-  supplier_a: (world) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }],
-  supplier_b: (world) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }],
-  supplier_c: (world) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }],
-  supplier_d: (world) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }],
+  supplier_a: (world) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a)],
+  supplier_b: (world) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b)],
+  supplier_c: (world) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c)],
+  supplier_d: (world) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d)],
 };
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {

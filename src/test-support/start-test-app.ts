@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp, type App, type AppOptions } from '../app.ts';
+import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
+import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
 import { generateWorld, type SimListing, type World } from '../sim/generate-world.ts';
 import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
 
@@ -11,8 +13,12 @@ export interface TestApp {
   app: App;
   world: World;
   sim: SimSuppliers;
+  /** The gateway's data folder: tests open the key and click stores on its database, as the CLI does. */
+  dataDir: string;
   /** Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> listing. */
   listing(supplier: string, supplierStayId: string): SimListing;
+  /** A new API key in the gateway's key store, as `staygate keys create` makes one; the gateway knows it at once. */
+  createKey(input: CreateKeyInput): Promise<string>;
   get(url: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   close(): Promise<void>;
 }
@@ -28,11 +34,17 @@ export interface TestAppOptions {
   sim?: Partial<Omit<Parameters<typeof startSimSuppliers>[0], 'world'>>;
 }
 
+/**
+ * Rate limits in tests, unless a test sets its own (`app: { rateLimits }`): high enough that suites
+ * making many requests from one address are never limited by accident.
+ */
+export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyless: 1_000_000 };
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
   const sim = await startSimSuppliers({ world, latencyMs: 0, ...options.sim });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
-  const app = createApp({ dataDir, supplierUrls: sim.urls, now: () => TEST_NOW, publicUrl: 'http://gw.test', ...options.app });
+  const app = createApp({ dataDir, supplierUrls: sim.urls, now: () => TEST_NOW, publicUrl: 'http://gw.test', rateLimits: TEST_RATE_LIMITS, keyRefreshMs: 0, ...options.app });
   await app.ready;
   const listings = new Map<string, SimListing>();
   for (const list of Object.values(world.listings)) for (const l of list) listings.set(`${l.supplier}:${l.supplierStayId}`, l);
@@ -40,10 +52,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     world,
     sim,
+    dataDir,
     listing(supplier, supplierStayId) {
       const found = listings.get(`${supplier}:${supplierStayId}`);
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
       return found;
+    },
+    async createKey(input) {
+      const store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+      try {
+        return (await createKeyAdmin(store).create(input)).key;
+      } finally {
+        await store.close();
+      }
     },
     async get(url, headers = {}) {
       const response = await app.http.inject({ method: 'GET', url, headers });

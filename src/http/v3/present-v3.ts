@@ -2,7 +2,7 @@ import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
-import type { V3Accommodation, V3Response, V3SupplierEntry } from './v3-response-schema.ts';
+import type { V3Accommodation, V3Cluster, V3Response, V3SupplierEntry } from './v3-response-schema.ts';
 
 /** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */
 const FALLBACK_TYPE_LABEL = 'Accommodation';
@@ -12,8 +12,14 @@ const FALLBACK_TYPE_LABEL = 'Accommodation';
  * supplier map shows the requested providers only; `averageRatings` covers every supplier of the
  * stay, as the spec defines it.
  */
-export function presentV3(result: SearchResult, query: SearchQuery, links: PageLinks, go: Deeplinks): V3Response {
-  const results = result.hits.map(({ stay, distanceMeters, offers }): V3Accommodation => {
+export function presentV3(
+  result: SearchResult,
+  query: SearchQuery,
+  links: PageLinks,
+  go: Deeplinks,
+  expand: (cellId: string) => string,
+): V3Response {
+  const results = result.hits.map(({ stay, distanceMeters, offers, cellId }): V3Accommodation => {
     const suppliers: Partial<Record<SupplierId, V3SupplierEntry>> = {};
     for (const listing of stay.listings) {
       if (query.providers !== null && !query.providers.includes(listing.supplier)) continue;
@@ -31,7 +37,7 @@ export function presentV3(result: SearchResult, query: SearchQuery, links: PageL
       }
       suppliers[listing.supplier] = entry;
     }
-    return {
+    const accommodation: V3Accommodation = {
       id: stay.id,
       url: go.stay(stay.id),
       suppliers,
@@ -41,8 +47,10 @@ export function presentV3(result: SearchResult, query: SearchQuery, links: PageL
       averageRatings: stay.averageRating,
       capacity: stay.capacity,
     };
+    if (cellId !== undefined) accommodation.cellId = cellId;
+    return accommodation;
   });
-  return {
+  const response: V3Response = {
     meta: {
       pageSize: query.pageSize,
       count: results.length,
@@ -50,10 +58,21 @@ export function presentV3(result: SearchResult, query: SearchQuery, links: PageL
       hasMore: result.hasMore,
       total: result.total,
       unresolved: result.unresolved,
+      ...(result.clustering === null ? {} : { clustering: result.clustering }),
       currency: result.currency,
       ...(query.dates === null ? {} : { checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights }),
     },
     _links: links,
     results,
   };
+  if (result.clusters !== null) {
+    response.clusters = result.clusters.map((c): V3Cluster => ({
+      id: c.id,
+      type: 'Cluster',
+      location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
+      count: c.count,
+      _links: { expand: { href: expand(c.id) } },
+    }));
+  }
+  return response;
 }

@@ -33,6 +33,19 @@ export const v3AccommodationSchema = Type.Object({
     beds: nullable(Type.Number()),
     bathrooms: Type.Number(),
   }),
+  /** `cluster=top` only: the H3 cell the stay represents. */
+  cellId: Type.Optional(Type.String()),
+});
+
+const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
+
+/** A dense H3 cell of `cluster=auto`/`true`; `_links.expand` lists exactly its stays. */
+export const v3ClusterSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('Cluster'),
+  location: Type.Object({ coordinates: latLng, bounds: Type.Object({ ne: latLng, sw: latLng }) }),
+  count: Type.Number(),
+  _links: Type.Object({ expand: href }),
 });
 
 export const v3ResponseSchema = Type.Object({
@@ -43,6 +56,8 @@ export const v3ResponseSchema = Type.Object({
     hasMore: Type.Boolean(),
     total: Type.Number(),
     unresolved: Type.Array(Type.String()),
+    /** Present when the answer is clustered. */
+    clustering: Type.Optional(Type.Object({ strategy: Type.String(), precision: Type.Number(), mode: Type.String() })),
     currency: Type.String(),
     checkin: Type.Optional(Type.String()),
     checkout: Type.Optional(Type.String()),
@@ -50,8 +65,11 @@ export const v3ResponseSchema = Type.Object({
   }),
   _links: Type.Object({ self: href, first: href, prev: Type.Optional(href), next: Type.Optional(href) }),
   results: Type.Array(v3AccommodationSchema),
+  /** `cluster=auto`/`true` only (when clustering applied), disjoint from `results`. */
+  clusters: Type.Optional(Type.Array(v3ClusterSchema)),
 });
 
 export type V3Response = Static<typeof v3ResponseSchema>;
 export type V3Accommodation = Static<typeof v3AccommodationSchema>;
 export type V3SupplierEntry = Static<typeof v3SupplierEntrySchema>;
+export type V3Cluster = Static<typeof v3ClusterSchema>;

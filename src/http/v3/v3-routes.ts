@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deeplinks, pageLinks } from '../links.ts';
+import { deeplinks, expandLink, pageLinks } from '../links.ts';
 import type { RouteContext } from '../route-context.ts';
 import { registerUnifiedSearch } from '../unified-search-route.ts';
 import { presentV3 } from './present-v3.ts';
@@ -9,7 +9,9 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext): v
   registerUnifiedSearch(app, context, {
     url: '/v3/accommodations',
     responseSchema: v3ResponseSchema,
-    present: (result, query, { base, path, rawQuery, link }) =>
-      presentV3(result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link)),
+    present: (result, query, { base, path, rawQuery, link }) => presentV3(
+      result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
+      (cellId) => expandLink(base, path, rawQuery, cellId),
+    ),
   });
 }

@@ -1,0 +1,108 @@
+// The rules of managing keys, shared by the CLI and tests (and later a dashboard): what a new key
+// may carry, and which status changes are allowed.
+import { apiKeyId, apiKeyMatches, generateApiKey, isApiKeyId } from './api-key.ts';
+import type { ApiKeyRecord, KeyStore } from './key-store.ts';
+
+/** A refused operation, with a message meant for the operator. */
+export class KeyAdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyAdminError';
+  }
+}
+
+export interface CreateKeyInput {
+  aid: string;
+  /** Defaults to the aid: one partner, one affiliate id. */
+  partnerId?: string;
+  thirdParties?: readonly string[];
+  /** Requests per minute per endpoint; absent or null = the default keyed limit. */
+  limitPerMinute?: number | null;
+  /** Create it `pending` (not yet granted), as keys made in the partner dashboard are; default active. */
+  pending?: boolean;
+}
+
+export interface KeyAdmin {
+  /** A new key: `key` is the only time the secret exists outside the caller's hands. */
+  create(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** Revokes a key, given the key itself or its id; revoking twice is harmless. */
+  revoke(keyOrId: string): Promise<ApiKeyRecord>;
+  /** Grants API access to a pending key (active stays active); a revoked key cannot come back. */
+  grant(keyOrId: string): Promise<ApiKeyRecord>;
+  list(): Promise<ApiKeyRecord[]>;
+}
+
+// aid and partner ids travel in URLs and reports: plain tokens only.
+const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
+export const MAX_KEY_LIMIT = 1_000_000;
+
+function checkToken(what: string, value: string): void {
+  if (!TOKEN.test(value)) throw new KeyAdminError(`${what} must be 1-64 characters of letters, digits, '.', '_', '~' or '-'; got "${value}"`);
+}
+
+export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = {}): KeyAdmin {
+  const now = () => (options.now?.() ?? new Date()).toISOString();
+
+  /** The key's record when `keyOrId` is a whole key (hash checked) or a key id. */
+  async function find(keyOrId: string) {
+    const text = keyOrId.trim();
+    const fromKey = apiKeyId(text);
+    if (fromKey !== null) {
+      const stored = await store.get(fromKey);
+      if (stored === null || !apiKeyMatches(text, stored.hash)) throw new KeyAdminError('no such key');
+      return stored;
+    }
+    if (!isApiKeyId(text)) throw new KeyAdminError('expected a key (sg_...) or a key id (16 hex digits)');
+    const stored = await store.get(text);
+    if (stored === null) throw new KeyAdminError(`no key with id ${text}`);
+    return stored;
+  }
+
+  async function setStatus(id: string, status: ApiKeyRecord['status']) {
+    const record = await store.setStatus(id, status, now());
+    if (record === null) throw new KeyAdminError(`no key with id ${id}`);
+    return record;
+  }
+
+  return {
+    async create(input) {
+      checkToken('aid', input.aid);
+      const partnerId = input.partnerId ?? input.aid;
+      checkToken('partner', partnerId);
+      const thirdParties = [...new Set(input.thirdParties ?? [])];
+      for (const name of thirdParties) checkToken('third party', name);
+      const limit = input.limitPerMinute ?? null;
+      if (limit !== null && !(Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_KEY_LIMIT)) {
+        throw new KeyAdminError(`limit must be a whole number of requests per minute from 1 to ${MAX_KEY_LIMIT}; got ${limit}`);
+      }
+      const { key, id, hash } = generateApiKey();
+      const at = now();
+      const record: ApiKeyRecord = {
+        id, partnerId, aid: input.aid, thirdParties, status: input.pending ? 'pending' : 'active',
+        limitPerMinute: limit, createdAt: at, updatedAt: at,
+      };
+      await store.insert({ ...record, hash });
+      return { key, record };
+    },
+
+    async revoke(keyOrId) {
+      const stored = await find(keyOrId);
+      return setStatus(stored.id, 'revoked');
+    },
+
+    async grant(keyOrId) {
+      const stored = await find(keyOrId);
+      // A revoked key may have leaked: it never works again. The partner gets a new key.
+      if (stored.status === 'revoked') throw new KeyAdminError(`key ${stored.id} is revoked and cannot be granted again; create a new key`);
+      if (stored.status === 'active') {
+        const { hash: _hash, ...record } = stored;
+        return record;
+      }
+      return setStatus(stored.id, 'active');
+    },
+
+    async list() {
+      return store.list();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `active`: the key works. `pending`: created but not yet granted API access (spec,
+ * Authentication 6: keys made in the partner dashboard wait for a grant). `revoked`: for good.
+ */
+export const KEY_STATUSES = ['active', 'pending', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
+
+/** What is known of a key, without its hash: safe to list and print. */
+export interface ApiKeyRecord {
+  /** Public id, the part of the key between `sg_` and the secret. */
+  id: string;
+  partnerId: string;
+  /** The partner's affiliate id: it wins over any `aid` a request carries. */
+  aid: string;
+  /** Third-party platform names the key may report for. */
+  thirdParties: string[];
+  status: KeyStatus;
+  /** Requests per minute per endpoint; null = the default keyed limit. */
+  limitPerMinute: number | null;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A key as stored: its record and the SHA-256 of the whole key. */
+export interface StoredApiKey extends ApiKeyRecord {
+  hash: Buffer;
+}
+
+/**
+ * Where API keys live. SQLite in the gateway's data file by default; PostgreSQL can join for
+ * scale-out. Every implementation runs the contract suite in key-store-contract.ts.
+ */
+export interface KeyStore {
+  /** Adds a key; a duplicate id is an error. */
+  insert(key: StoredApiKey): Promise<void>;
+  get(id: string): Promise<StoredApiKey | null>;
+  /** Every key, oldest first, without hashes. */
+  list(): Promise<ApiKeyRecord[]>;
+  /** The keys that authenticate (status `active`), with their hashes. */
+  activeKeys(): Promise<StoredApiKey[]>;
+  /** Sets a key's status; null when there is no such key. */
+  setStatus(id: string, status: KeyStatus, at: string): Promise<ApiKeyRecord | null>;
+  /**
+   * A counter that grows with every change to any key, in this or another process: cheap to
+   * read, so a server polls it to know when to reload its keys.
+   */
+  version(): Promise<number>;
+  close(): Promise<void>;
+}

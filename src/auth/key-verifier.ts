@@ -1,0 +1,73 @@
+// The server's view of the keys: the active ones held in memory, reloaded when the store's change
+// counter moves, so a key created, granted or revoked by the CLI (another process) is honoured
+// within `maxAgeMs` without a restart, and a request costs no database read.
+import { apiKeyId, apiKeyMatches } from './api-key.ts';
+import type { KeyStore, StoredApiKey } from './key-store.ts';
+
+/** Who a valid key belongs to and what it carries. */
+export interface VerifiedKey {
+  id: string;
+  partnerId: string;
+  aid: string;
+  thirdParties: string[];
+  /** Requests per minute per endpoint; null = the default keyed limit. */
+  limitPerMinute: number | null;
+}
+
+export interface KeyVerifier {
+  /** The key's owner, or null for a key that is unknown, revoked or not granted (indistinguishably). */
+  verify(key: string): Promise<VerifiedKey | null>;
+}
+
+export interface KeyVerifierOptions {
+  store: KeyStore;
+  /** How old the in-memory keys may be before the store's version is read again. */
+  maxAgeMs: number;
+  /** Milliseconds, monotonic. */
+  clock?: () => number;
+  /** Told when a reload fails while older keys are still held (they keep being used). */
+  onError?: (error: unknown) => void;
+}
+
+export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
+  const { store, maxAgeMs } = options;
+  const clock = options.clock ?? (() => performance.now());
+  let keys: Map<string, StoredApiKey> | null = null;
+  let version = -1;
+  let checkedAt = -Infinity;
+  let refreshing: Promise<void> | null = null;
+
+  async function reload(): Promise<void> {
+    const started = clock();
+    const latest = await store.version();
+    if (latest !== version || keys === null) {
+      // A change between these two reads is seen as a newer version at the next check.
+      keys = new Map((await store.activeKeys()).map((key) => [key.id, key]));
+      version = latest;
+    }
+    checkedAt = started;
+  }
+
+  async function fresh(): Promise<Map<string, StoredApiKey>> {
+    if (keys !== null && clock() - checkedAt < maxAgeMs) return keys;
+    refreshing ??= reload().finally(() => { refreshing = null; });
+    try {
+      await refreshing;
+    } catch (error) {
+      if (keys === null) throw error;
+      options.onError?.(error);
+    }
+    return keys!;
+  }
+
+  return {
+    async verify(key) {
+      const held = await fresh();
+      const id = apiKeyId(key);
+      const stored = id === null ? null : held.get(id) ?? null;
+      if (!apiKeyMatches(key, stored?.hash ?? null)) return null;
+      const { partnerId, aid, thirdParties, limitPerMinute } = stored!;
+      return { id: stored!.id, partnerId, aid, thirdParties, limitPerMinute };
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The installed command end to end: `bin/staygate.js` spawned as an operator would run it, against
+// the data folder of a running gateway, whose answers change within a second without a restart.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { defaults } from '../defaults.ts';
+import { main } from './main.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
+const SEARCH = '/v3/accommodations?lat=48.85&lng=2.35&pageSize=1';
+let t: TestApp;
+
+before(async () => {
+  // The server's own refresh (defaults.keyRefreshMs), as in production.
+  t = await startTestApp({ stays: 300, app: { geocoder: { geocode: async () => null }, keyRefreshMs: defaults.keyRefreshMs } });
+});
+after(async () => {
+  await t.close();
+});
+
+function staygate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, STAYGATE_DATA_DIR: t.dataDir } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+  });
+}
+
+async function status(key: string): Promise<number> {
+  return (await t.app.http.inject({ url: SEARCH, headers: { 'x-api-key': key } })).statusCode;
+}
+
+/** Milliseconds until the gateway answers `expected` for the key (polling), failing after 2 s. */
+async function msUntil(key: string, expected: number): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < 2_000) {
+    if ((await status(key)) === expected) return performance.now() - start;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`still not ${expected} after 2 s`);
+}
+
+describe('staygate keys', () => {
+  it('create prints the key last; grant and revoke reach the running gateway within a second', async () => {
+    const created = await staygate('keys', 'create', '--aid', 'aff-cli', '--third-party', 'shop', '--third-party', 'blog', '--limit', '40', '--pending');
+    assert.equal(created.code, 0, created.stderr);
+    const lines = created.stdout.trimEnd().split('\n');
+    const key = lines.at(-1)!;
+    assert.match(key, /^sg_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    assert.match(created.stdout, /pending/);
+    const id = key.slice(3, 19);
+
+    assert.equal(await status(key), 401, 'created pending: no access yet');
+    const granted = await staygate('keys', 'grant', key);
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.ok((await msUntil(key, 200)) < 1_000);
+    const res = await t.app.http.inject({ url: SEARCH, headers: { 'x-api-key': key } });
+    assert.equal(res.headers['x-ratelimit-limit'], '40');
+
+    const revoked = await staygate('keys', 'revoke', id); // by id: the operator may not hold the secret
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.ok((await msUntil(key, 401)) < 1_000);
+
+    const list = await staygate('keys', 'list');
+    assert.equal(list.code, 0);
+    assert.match(list.stdout, new RegExp(`${id}\\s+revoked\\s+aff-cli\\s+aff-cli\\s+40\\s+shop,blog`));
+    assert.ok(!list.stdout.includes(key.slice(20)), 'list never prints a secret');
+  });
+
+  it('a key created active works at once, and says so with its defaults', async () => {
+    const created = await staygate('keys', 'create', '--aid', 'aff-two', '--partner', 'partner-2');
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /partner partner-2, aid aff-two, active, limit 150\/min \(default\)/);
+    assert.ok((await msUntil(created.stdout.trimEnd().split('\n').at(-1)!, 200)) < 1_000);
+  });
+
+  // The rest in process (main() is what the command runs), sparing a process start per case.
+  it('refuses wrong usage (exit 2) and impossible changes (exit 1) with a message; lists as JSON', async () => {
+    const run = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) }, { STAYGATE_DATA_DIR: t.dataDir });
+      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+    };
+    const noAid = await run('keys', 'create');
+    assert.equal(noAid.code, 2);
+    assert.match(noAid.stderr, /--aid/);
+    assert.equal((await run('keys', 'create', '--aid', 'x', '--limit', 'many')).code, 2);
+    assert.equal((await run('keys', 'frobnicate')).code, 2);
+    assert.equal((await run('keys', 'create', '--aid', 'x', '--nope')).code, 2);
+    assert.equal((await run('nothing')).code, 2);
+    const unknown = await run('keys', 'revoke', `sg_${'0'.repeat(16)}_${'A'.repeat(43)}`);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no such key/);
+    const badAid = await run('keys', 'create', '--aid', 'has space');
+    assert.equal(badAid.code, 1);
+    assert.match(badAid.stderr, /aid must be/);
+    const json = JSON.parse((await run('keys', 'list', '--json')).stdout);
+    assert.ok(json.length >= 2);
+    assert.ok(json.every((k: object) => !('hash' in k)));
+  });
+});

@@ -1,0 +1,40 @@
+import type { SupplierId } from '../types.ts';
+
+/** DESIGN decision 8: the device values of a transaction record. */
+export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+/**
+ * One redirect through a tracked deeplink. Its id travels to the supplier with the redirect and
+ * comes back in the supplier's commission report, so a booking is attributed to the partner
+ * (`aid`), the campaign and the device of its click.
+ */
+export interface Click {
+  /** Random, URL-safe. */
+  id: string;
+  /** ISO 8601. */
+  at: string;
+  /** The effective affiliate id the link carried; null for a link without one. */
+  aid: string | null;
+  campaign: string | null;
+  /** The service id of the stay. */
+  stayId: string;
+  /** The supplier the click was sent to. */
+  supplier: SupplierId;
+  supplierStayId: string;
+  device: DeviceClass;
+}
+
+/**
+ * Where clicks are kept. SQLite in the gateway's data file by default; every implementation
+ * runs the contract suite in click-store-contract.ts.
+ */
+export interface ClickStore {
+  /** Records a click; a duplicate id is an error. */
+  record(click: Click): Promise<void>;
+  /** The clicks with these ids, in the order asked; unknown ids are skipped. */
+  get(ids: readonly string[]): Promise<Click[]>;
+  /** The latest clicks, newest first. */
+  recent(limit: number): Promise<Click[]>;
+  close(): Promise<void>;
+}

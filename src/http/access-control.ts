@@ -1,0 +1,104 @@
+// Authentication and rate limiting of every request, in one onRequest hook (README, "API keys"
+// and "Rate limits"; DESIGN decisions 5 and 6). Routes say what they need in their config:
+//   app.get('/v1/reporting/transactions', { config: { apiKey: 'required' } }, handler)
+//   app.get('/health', { config: { rateLimit: false } }, handler)
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
+import type { RateLimiter } from '../auth/rate-limiter.ts';
+import { ApiError } from '../errors/api-error.ts';
+import type { RequestAuth } from './request-auth.ts';
+
+/** Requests allowed per endpoint per window (60 s) when neither the key nor the route says otherwise. */
+export interface RateLimits {
+  /** Per client IP, without a key (demo access). */
+  keyless: number;
+  /** Per key. */
+  keyed: number;
+}
+
+export interface AccessControl {
+  keys: KeyVerifier;
+  limiter: RateLimiter;
+  limits: RateLimits;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `required`: a request without a key is a 401 MISSING_API_KEY. Default `optional` (keyless demo access). */
+    apiKey?: 'optional' | 'required';
+    /** `false`: not limited and no X-RateLimit-* headers (health checks); or this route's own keyless limit. */
+    rateLimit?: false | { keyless?: number };
+  }
+}
+
+/** An authenticated request's auth context: what `request.auth` holds after a valid key. */
+export type KeyedAuth = RequestAuth & { keyId: string; partnerId: string; aid: string };
+
+/**
+ * For handlers that need the caller's identity: the key's auth context, or a 401
+ * MISSING_API_KEY. (Routes with `config: { apiKey: 'required' }` never get this far without one.)
+ */
+export function requireKey(request: FastifyRequest): KeyedAuth {
+  if (request.auth.keyId === null) throw missingKey();
+  return request.auth as KeyedAuth;
+}
+
+function missingKey(): ApiError {
+  return new ApiError('MISSING_API_KEY', 'This endpoint needs an API key, sent in the X-API-KEY header');
+}
+
+/**
+ * The key a request presents: the `X-API-KEY` header (recommended), else the `key` query
+ * parameter. An empty value counts as no key. A repeated `key` parameter is kept joined, so it
+ * fails as an invalid key rather than silently picking one.
+ */
+export function presentedKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  const fromHeader = Array.isArray(header) ? header.join(',') : header;
+  if (fromHeader !== undefined && fromHeader.trim() !== '') return fromHeader.trim();
+  const query = request.query as Record<string, string | string[] | undefined> | undefined;
+  const param = query?.key;
+  const fromQuery = Array.isArray(param) ? param.join(',') : param;
+  return fromQuery !== undefined && fromQuery.trim() !== '' ? fromQuery.trim() : null;
+}
+
+function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, resetMs: number): void {
+  reply.header('X-RateLimit-Limit', String(limit));
+  reply.header('X-RateLimit-Remaining', String(remaining));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(resetMs)));
+}
+
+export function registerAccessControl(app: FastifyInstance, access: AccessControl): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config ?? {};
+    const key = presentedKey(request);
+    const verified: VerifiedKey | null = key === null ? null : await access.keys.verify(key);
+    if (verified !== null) {
+      request.auth = { keyId: verified.id, partnerId: verified.partnerId, aid: verified.aid, thirdParties: verified.thirdParties };
+    }
+
+    // Counted before the key is judged: an invalid key is counted against the client's IP, so
+    // guessing keys is as limited as any other keyless request.
+    if (config.rateLimit !== false) {
+      // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
+      const endpoint = request.routeOptions.url ?? '(no route)';
+      const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;
+      const limit = verified !== null
+        ? verified.limitPerMinute ?? access.limits.keyed
+        : (config.rateLimit?.keyless ?? access.limits.keyless);
+      const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
+      setRateHeaders(reply, decision.limit, decision.remaining, decision.resetMs);
+      if (!decision.allowed) {
+        const seconds = String(Math.max(1, Math.ceil(decision.resetMs / 1_000)));
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`, {
+          details: { limit, retryAfter: seconds },
+          headers: { 'Retry-After': seconds },
+        });
+      }
+    }
+
+    // Unknown, revoked and not-yet-granted keys are told apart nowhere (DESIGN decision 6).
+    if (key !== null && verified === null) throw new ApiError('INVALID_API_KEY', 'The API key is invalid or has been revoked');
+    if (verified === null && config.apiKey === 'required') throw missingKey();
+  });
+}

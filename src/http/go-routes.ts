@@ -1,0 +1,121 @@
+// Tracked deeplinks (DESIGN decision 7): every `link` and `url` of a search result points here.
+// A click is recorded, then the traveller is redirected to the supplier's booking page, built
+// from the supplier's template in configuration, carrying the affiliate id and the click id.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BookingUrl } from '../clicks/booking-url.ts';
+import { chooseSupplier } from '../clicks/choose-supplier.ts';
+import type { ClickStore } from '../clicks/click-store.ts';
+import { deviceClass } from '../clicks/device-class.ts';
+import { ApiError, Violations } from '../errors/api-error.ts';
+import type { SearchHit } from '../search/search.ts';
+import { isSupplierId, type Stay, type SupplierId } from '../types.ts';
+import { compileQuery, type RawQuery } from './compile-query.ts';
+import { effectiveLinkParams } from './request-auth.ts';
+import type { RouteContext, Services } from './route-context.ts';
+import { parseStayDates, TRIP_PARAMS, toSearchQuery } from './search-params.ts';
+import { unifiedQuerySchema } from './unified-query-schema.ts';
+
+export interface Tracking {
+  clicks: ClickStore;
+  /** Each supplier's booking page (clicks/booking-url.ts). */
+  bookingUrls: Record<SupplierId, BookingUrl>;
+  /** Keyless clicks allowed per IP per minute on each of the two routes. */
+  keylessPerMinute: number;
+}
+
+const parseQuery = compileQuery(unifiedQuerySchema);
+
+/** 128 random bits, URL-safe: unguessable, so a click id in a report cannot be forged for another click. */
+export function newClickId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function notFound(message: string): ApiError {
+  return new ApiError('NOT_FOUND', message);
+}
+
+/** The stays a `hotelids` entry names, or null when the entry is not one the search accepts. */
+async function lookup(services: Services, context: RouteContext, raw: RawQuery): Promise<SearchHit[] | null> {
+  const violations = new Violations();
+  const query = toSearchQuery(parseQuery({ ...raw, pageSize: '100' }, violations), context.now(), violations);
+  if (violations.list.length > 0) return null;
+  return (await services.search(query)).hits;
+}
+
+export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tracking: Tracking): void {
+  const config = { rateLimit: { keyless: tracking.keylessPerMinute } };
+
+  /** The link's own parameters: `aid` (the key's, when a key is presented) and `campaign`. */
+  function linkOf(request: FastifyRequest) {
+    const query = request.query as RawQuery;
+    const violations = new Violations();
+    const params = parseQuery({ aid: query.aid, campaign: query.campaign }, violations);
+    violations.throwIfAny();
+    // The booking page gets the link's dates only while they still make a valid stay.
+    const checkin = first(query.checkin);
+    const checkout = first(query.checkout);
+    const dateViolations = new Violations();
+    const parsed = checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
+    const dates = dateViolations.list.length === 0 ? parsed : null;
+    return {
+      ...effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null }),
+      checkin: dates?.checkin ?? null,
+      checkout: dates?.checkout ?? null,
+    };
+  }
+
+  async function redirect(request: FastifyRequest, reply: FastifyReply, stay: Stay, supplier: SupplierId) {
+    const link = linkOf(request);
+    const listing = stay.listings.find((l) => l.supplier === supplier)!;
+    const clickId = newClickId();
+    const location = tracking.bookingUrls[supplier]({
+      supplierStayId: listing.supplierStayId, aid: link.aid, campaign: link.campaign, clickId,
+      checkin: link.checkin, checkout: link.checkout,
+    });
+    // A HEAD checks a link, it does not follow it: answered alike, but not counted as a click.
+    if (request.method !== 'HEAD') {
+      await tracking.clicks.record({
+        id: clickId, at: context.now().toISOString(), aid: link.aid, campaign: link.campaign, stayId: stay.id,
+        supplier, supplierStayId: listing.supplierStayId, device: deviceClass(request.headers['user-agent']),
+      });
+    }
+    // Every click must reach us: nothing may cache the redirect.
+    return reply.code(302).headers({ Location: location, 'Cache-Control': 'no-store' }).send();
+  }
+
+  app.get('/go/:supplier/:supplierStayId', { config }, async (request, reply) => {
+    const services = context.services();
+    linkOf(request); // a malformed aid or campaign is a 400 before anything is looked up
+    const { supplier, supplierStayId } = request.params as { supplier: string; supplierStayId: string };
+    if (!isSupplierId(supplier)) throw notFound(`Unknown supplier "${supplier}"`);
+    const hits = supplierStayId.includes(',') ? null : await lookup(services, context, { hotelids: `${supplier}:${supplierStayId}` });
+    const stay = hits?.find((h) => h.stay.listings.some((l) => l.supplier === supplier && l.supplierStayId === supplierStayId))?.stay;
+    if (stay === undefined) throw notFound(`${supplier} sells no stay with id "${supplierStayId}"`);
+    return redirect(request, reply, stay, supplier);
+  });
+
+  app.get('/go/:id', { config }, async (request, reply) => {
+    const services = context.services();
+    linkOf(request);
+    const { id } = request.params as { id: string };
+    const query = request.query as RawQuery;
+    const bad = id.includes(',') || id.includes(':');
+    // With the link's dates (and party), the best-priced supplier. Dates that no longer make a
+    // valid stay (the link is older than its check-in) are ignored rather than refused.
+    let hit: SearchHit | undefined;
+    if (!bad && query.checkin !== undefined && query.checkout !== undefined) {
+      const trip: RawQuery = {};
+      for (const name of TRIP_PARAMS) trip[name] = query[name];
+      hit = (await lookup(services, context, { ...trip, hotelids: id }))?.find((h) => h.stay.id === id);
+    }
+    // Without dates, or sold out everywhere for them: the stay's first supplier.
+    hit ??= bad ? undefined : (await lookup(services, context, { hotelids: id }))?.find((h) => h.stay.id === id);
+    if (hit === undefined) throw notFound(`No stay with id "${id}"`);
+    return redirect(request, reply, hit.stay, chooseSupplier(hit.stay, hit.offers));
+  });
+}

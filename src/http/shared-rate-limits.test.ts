@@ -1,0 +1,53 @@
+// Rate limits with REDIS_URL, through whole gateways: several gateways share one limit through
+// the real Redis server, and an unreachable Redis leaves each gateway limiting on its own.
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import { closedRedisUrl, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+
+const SEARCH = '/v3/accommodations?lat=48.85&lng=2.35&pageSize=1';
+/** No address searches here: a geocoder that knows nothing spares each gateway the gazetteer's load. */
+const geocoder = { geocode: async () => null };
+const skip = await skipWithoutRedis();
+const available = skip === false;
+const prefix = testRedisPrefix();
+after(async () => {
+  if (available) await deleteRedisKeys(prefix);
+});
+
+describe('several gateways with one Redis', { skip }, () => {
+  it('share one limit per client and endpoint', async () => {
+    const options = { stays: 300, app: { geocoder, redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, rateLimits: { keyless: 5 } } };
+    const gateways: TestApp[] = [await startTestApp(options), await startTestApp(options)];
+    try {
+      const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        gateways[i % 2].app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.40' }).then((r) => r.statusCode)));
+      assert.equal(statuses.filter((s) => s === 200).length, 5);
+      assert.equal(statuses.filter((s) => s === 429).length, 7);
+    } finally {
+      await Promise.all(gateways.map((g) => g.close()));
+    }
+  });
+});
+
+describe('Redis unreachable', () => {
+  it('keeps serving, limits per gateway in memory, and logs the outage once', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const t = await startTestApp({
+      stays: 300,
+      app: { geocoder, redisUrl: await closedRedisUrl(), rateLimits: { keyless: 5 }, logger: { level: 'warn', stream } },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await t.app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.41' })).statusCode);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      const outages = lines.filter((l) => l.includes('unreachable'));
+      assert.equal(outages.length, 1, lines.join(''));
+      assert.match(outages[0], /enforced per process/);
+    } finally {
+      await t.close();
+    }
+  });
+});

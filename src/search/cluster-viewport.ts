@@ -1,0 +1,376 @@
+// The stays of a viewport grouped by H3 cell at one resolution: the step every clustering mode
+// starts from. Two ways in, one result shape:
+// - pyramidCells: static viewports, walked down the cell pyramid from r0. Unfiltered, a viewport
+//   costs the cells it covers plus the stays of the finest cells cut by its edges; with
+//   attribute filters, the stays in view, scanned in cell order through the filter;
+// - groupCells: any list of candidates (priced survivors, a cell filter), grouped by parent cell.
+// Then the modes' own steps: clusterHit (auto/true) and spreadOrder (top).
+import type { BoundingBox } from '../geo/bounding-box.ts';
+import { cellString, parentHi, parentLo } from '../geo/h3-cell.ts';
+import type { CellPyramid } from '../inventory/cell-pyramid.ts';
+import type { StayIndex } from '../inventory/stay-index.ts';
+import type { ClusterHit } from './search.ts';
+
+/** One occupied cell of a viewport: its stays inside the view (and the filters), summarised. */
+export interface ViewCell {
+  /** The cell id at the clustering resolution, as halves (geo/h3-cell.ts). */
+  hi: number;
+  lo: number;
+  count: number;
+  /** idx of the best-ranked of its stays. */
+  best: number;
+  /** Box around its stays (may be a little larger: float32 rounded outwards). */
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  /** Mean position of its stays. */
+  lat: number;
+  lng: number;
+  /** Its stays lie in [from, to) of the groups' source (see CellGroups.members). */
+  from: number;
+  to: number;
+  /** Some stays of [from, to) lie outside the view or the filter: listing them tests each one. */
+  partial: boolean;
+}
+
+export interface CellGroups {
+  resolution: number;
+  cells: ViewCell[];
+  /** Stays in all the cells together. */
+  total: number;
+  /** idx of a cell's stays (in view, matching), in cell order. */
+  members(cell: ViewCell): number[];
+}
+
+type InView = (lat: number, lng: number) => boolean;
+/** The static filters of a search as a predicate over idx; null when nothing filters. */
+export type Keep = ((idx: number) => boolean) | null;
+
+function inViewTest(view: BoundingBox): InView {
+  const { south, north, west, east } = view;
+  // Inclusive edges, as the kd-tree's box query: a stay counted flat is counted clustered.
+  if (west <= east) return (y, x) => y >= south && y <= north && x >= west && x <= east;
+  return (y, x) => y >= south && y <= north && (x >= west || x <= east);
+}
+
+/** Running summary of stays: what a ViewCell says about them. */
+interface Tally {
+  count: number;
+  best: number;
+  bestRank: number;
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  sumLat: number;
+  sumLng: number;
+  /** Longitudes on 0..360, for a mean across the antimeridian. */
+  sumWrapped: number;
+}
+
+const newTally = (): Tally => ({
+  count: 0, best: -1, bestRank: Infinity, south: Infinity, west: Infinity, north: -Infinity, east: -Infinity, sumLat: 0, sumLng: 0, sumWrapped: 0,
+});
+
+/** Adds stays [from, to) of a cell order (those in view and kept, when given) to the tally. */
+function scanInto(t: Tally, index: StayIndex, idxAt: (p: number) => number, from: number, to: number, inView: InView | null, keep: Keep = null): void {
+  const { lat, lng, rank } = index;
+  for (let p = from; p < to; p++) {
+    const idx = idxAt(p);
+    const y = lat[idx], x = lng[idx];
+    if (inView !== null && !inView(y, x)) continue;
+    if (keep !== null && !keep(idx)) continue;
+    t.count++;
+    if (rank[idx] < t.bestRank) { t.bestRank = rank[idx]; t.best = idx; }
+    if (y < t.south) t.south = y;
+    if (y > t.north) t.north = y;
+    if (x < t.west) t.west = x;
+    if (x > t.east) t.east = x;
+    t.sumLat += y; t.sumLng += x; t.sumWrapped += x < 0 ? x + 360 : x;
+  }
+}
+
+function viewCell(t: Tally, hi: number, lo: number, from: number, to: number): ViewCell | null {
+  if (t.count === 0) return null;
+  return {
+    hi, lo, count: t.count, best: t.best, south: t.south, west: t.west, north: t.north, east: t.east,
+    lat: t.sumLat / t.count, lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
+    from, to, partial: t.count < to - from,
+  };
+}
+
+/** Stays [from, to) of a cell order (those in view and kept, when given) as a ViewCell, or null when none are. */
+function scanCell(index: StayIndex, idxAt: (p: number) => number, hi: number, lo: number, from: number, to: number, inView: InView | null, keep: Keep = null): ViewCell | null {
+  const t = newTally();
+  scanInto(t, index, idxAt, from, to, inView, keep);
+  return viewCell(t, hi, lo, from, to);
+}
+
+/** Mean longitude; across the antimeridian (stays spanning more than 180 degrees) taken on 0..360. */
+function centroidLng(sum: number, sumWrapped: number, count: number, west: number, east: number): number {
+  if (east - west <= 180) return sum / count;
+  const x = sumWrapped / count;
+  return x > 180 ? x - 360 : x;
+}
+
+/** First i in [0, a.length) with a[i] >= value (a ascending). */
+function lowerBound(a: Uint32Array, value: number): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (a[m] < value) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+/**
+ * Every stay of the view by cell at `resolution`, from the pyramid. The walk starts at the r0
+ * cells and goes down only through cells whose stays are cut by the view's edges: a cell wholly
+ * inside gives its descendants at the resolution straight from the pyramid (count, best, box,
+ * centroid precomputed), a cell wholly outside is dropped, and a cut cell at the resolution is
+ * summed from its finer cells (see `gather`). Finer than the pyramid's deepest level, cells are
+ * split by scanning their stays, which lie in order of their finer cells.
+ *
+ * With `keep` (attribute filters) the precomputed figures no longer hold: the walk then only
+ * finds the runs of stays in view, and scans them through the filter. That costs the stays in
+ * view, but in cell order, already grouped, with no list to build or sort.
+ */
+export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep = null): CellGroups {
+  const inView = inViewTest(view);
+  const { south, north, west, east } = view;
+  const crosses = west > east;
+  const deepest = Math.min(resolution, pyramid.maxResolution);
+  const { levels } = pyramid;
+  const cells: ViewCell[] = [];
+  let total = 0;
+
+  const push = (cell: ViewCell | null) => {
+    if (cell === null) return;
+    cells.push(cell);
+    total += cell.count;
+  };
+
+  /** Splits stays [from, to) into their cells at `resolution` (runs of equal parent). */
+  const split = (from: number, to: number, test: InView | null) => {
+    let runStart = from;
+    let runHi = -1, runLo = -1;
+    for (let p = from; p <= to; p++) {
+      let hi = -2, lo = -2;
+      if (p < to) {
+        const idx = pyramid.idxAt(p);
+        hi = parentHi(index.h3Hi[idx], resolution);
+        lo = parentLo(index.h3Lo[idx], resolution);
+      }
+      if (hi !== runHi || lo !== runLo) {
+        if (p > runStart) push(scanCell(index, pyramid.idxAt, runHi, runLo, runStart, p, test, keep));
+        runStart = p; runHi = hi; runLo = lo;
+      }
+    }
+  };
+
+  /** A cell of the deepest walked level whose stays are all in view. */
+  const whole = (c: number) => {
+    const level = levels[deepest];
+    const from = level.start[c], to = level.start[c + 1];
+    if (resolution > deepest) return split(from, to, null);
+    const idx = pyramid.idxAt(from);
+    if (keep !== null) return push(scanCell(index, pyramid.idxAt, parentHi(index.h3Hi[idx], resolution), parentLo(index.h3Lo[idx], resolution), from, to, null, keep));
+    const b = 4 * c;
+    push({
+      hi: parentHi(index.h3Hi[idx], resolution), lo: parentLo(index.h3Lo[idx], resolution),
+      count: to - from, best: level.best[c],
+      south: level.box[b], west: level.box[b + 1], north: level.box[b + 2], east: level.box[b + 3],
+      lat: level.centroid[2 * c], lng: level.centroid[2 * c + 1],
+      from, to, partial: false,
+    });
+  };
+
+  const DISJOINT = 0, CUT = 1, INSIDE = 2;
+  /** Where a pyramid cell's stays lie against the view (their box is rounded outwards: never a false INSIDE). */
+  const relation = (r: number, c: number): number => {
+    const box = levels[r].box;
+    const b = 4 * c;
+    const s = box[b], w = box[b + 1], n = box[b + 2], e = box[b + 3];
+    if (n < south || s > north) return DISJOINT;
+    if (crosses ? w > east && e < west : e < west || w > east) return DISJOINT;
+    return s >= south && n <= north && (crosses ? w >= west || e <= east : w >= west && e <= east) ? INSIDE : CUT;
+  };
+
+  /** Children of cell c of level r, as a range of cells of level r + 1. */
+  const children = (r: number, c: number): [number, number] => {
+    const starts = levels[r + 1].start;
+    return [lowerBound(starts, levels[r].start[c]), lowerBound(starts, levels[r].start[c + 1])];
+  };
+
+  /**
+   * Adds the stays in view under cell c of level r: a finer cell wholly inside from the pyramid,
+   * one cut by the edges at the pyramid's finest level stay by stay. So a view's edge across a
+   * city costs the stays of the finest cells it crosses, not those of the whole coarse cell.
+   */
+  const gather = (t: Tally, r: number, c: number): void => {
+    const rel = relation(r, c);
+    if (rel === DISJOINT) return;
+    const level = levels[r];
+    if (rel === INSIDE) {
+      const count = level.start[c + 1] - level.start[c];
+      const b = 4 * c;
+      const best = level.best[c];
+      if (index.rank[best] < t.bestRank) { t.bestRank = index.rank[best]; t.best = best; }
+      t.count += count;
+      if (level.box[b] < t.south) t.south = level.box[b];
+      if (level.box[b + 1] < t.west) t.west = level.box[b + 1];
+      if (level.box[b + 2] > t.north) t.north = level.box[b + 2];
+      if (level.box[b + 3] > t.east) t.east = level.box[b + 3];
+      const y = level.centroid[2 * c], x = level.centroid[2 * c + 1];
+      t.sumLat += y * count; t.sumLng += x * count; t.sumWrapped += (x < 0 ? x + 360 : x) * count;
+      return;
+    }
+    if (r === pyramid.maxResolution) return scanInto(t, index, pyramid.idxAt, level.start[c], level.start[c + 1], inView);
+    const [first, end] = children(r, c);
+    for (let d = first; d < end; d++) gather(t, r + 1, d);
+  };
+
+  /** A cell of the deepest walked level cut by the view's edges. */
+  const cut = (c: number) => {
+    const level = levels[deepest];
+    const from = level.start[c], to = level.start[c + 1];
+    if (resolution > deepest) return split(from, to, inView);
+    const idx = pyramid.idxAt(from);
+    const t = newTally();
+    if (deepest === pyramid.maxResolution || keep !== null) scanInto(t, index, pyramid.idxAt, from, to, inView, keep);
+    else {
+      const [first, end] = children(deepest, c);
+      for (let d = first; d < end; d++) gather(t, deepest + 1, d);
+    }
+    push(viewCell(t, parentHi(index.h3Hi[idx], resolution), parentLo(index.h3Lo[idx], resolution), from, to));
+  };
+
+  // Depth-first from r0; the stack holds (level, cell) pairs.
+  const stack: number[] = [];
+  for (let c = levels[0].size - 1; c >= 0; c--) stack.push(0, c);
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const r = stack.pop()!;
+    const rel = relation(r, c);
+    if (rel === DISJOINT) continue;
+    if (r === deepest) {
+      if (rel === INSIDE) whole(c);
+      else cut(c);
+      continue;
+    }
+    if (rel === INSIDE) {
+      // Every descendant is inside too: take them from the deepest level at once.
+      const starts = levels[deepest].start;
+      for (let d = lowerBound(starts, levels[r].start[c]), end = lowerBound(starts, levels[r].start[c + 1]); d < end; d++) whole(d);
+      continue;
+    }
+    const [first, end] = children(r, c);
+    for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
+  }
+
+  return {
+    resolution,
+    cells,
+    total,
+    members(cell) {
+      const out: number[] = [];
+      for (let p = cell.from; p < cell.to; p++) {
+        const idx = pyramid.idxAt(p);
+        if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
+        out.push(idx);
+      }
+      return out;
+    },
+  };
+}
+
+/** Candidates (already in the view and matching every filter) grouped by their cell at `resolution`. */
+export function groupCells(index: StayIndex, pyramid: CellPyramid, candidates: readonly number[], resolution: number): CellGroups {
+  const positions = new Uint32Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) positions[i] = pyramid.positionOf(candidates[i]);
+  positions.sort();
+  // The sorted positions are a cell order of their own.
+  const idxAt = (i: number) => pyramid.idxAt(positions[i]);
+  const cells: ViewCell[] = [];
+  let runStart = 0, runHi = -1, runLo = -1;
+  for (let i = 0; i <= positions.length; i++) {
+    let hi = -2, lo = -2;
+    if (i < positions.length) {
+      const idx = idxAt(i);
+      hi = parentHi(index.h3Hi[idx], resolution);
+      lo = parentLo(index.h3Lo[idx], resolution);
+    }
+    if (hi !== runHi || lo !== runLo) {
+      if (i > runStart) cells.push(scanCell(index, idxAt, runHi, runLo, runStart, i, null)!);
+      runStart = i; runHi = hi; runLo = lo;
+    }
+  }
+  return {
+    resolution,
+    cells,
+    total: candidates.length,
+    members(cell) {
+      const out: number[] = [];
+      for (let i = cell.from; i < cell.to; i++) out.push(idxAt(i));
+      return out;
+    },
+  };
+}
+
+/** Rounded outwards to 6 decimals (about 0.1 m), so the box still holds every stay. */
+function floor6(x: number): number {
+  const y = Math.floor(x * 1e6) / 1e6;
+  return y > x ? y - 1e-6 : y;
+}
+function ceil6(x: number): number {
+  const y = Math.ceil(x * 1e6) / 1e6;
+  return y < x ? y + 1e-6 : y;
+}
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** A dense cell as the cluster a map shows: at the centroid of its stays, bounded by their box. */
+export function clusterHit(cell: ViewCell): ClusterHit {
+  const south = floor6(cell.south), west = floor6(cell.west), north = ceil6(cell.north), east = ceil6(cell.east);
+  return {
+    id: cellString(cell.hi, cell.lo),
+    lat: Math.min(north, Math.max(south, round6(cell.lat))),
+    lng: Math.min(east, Math.max(west, round6(cell.lng))),
+    bounds: { ne: { lat: north, lng: east }, sw: { lat: south, lng: west } },
+    count: cell.count,
+  };
+}
+
+/** Clusters biggest first, then by cell id, so that the order is stable. */
+export function byCountThenId(a: ViewCell, b: ViewCell): number {
+  return b.count - a.count || a.hi - b.hi || a.lo - b.lo;
+}
+
+/**
+ * The order `cluster=top` pages through cells, spread over the whole view: the view is cut into
+ * a g x g grid, g = floor(sqrt(pageSize)), and the cells are dealt round-robin from the squares,
+ * best representative first within each round. The first page then holds the best cell of up to
+ * pageSize different squares instead of the best cells of the densest city, and paging on walks
+ * every square down. A cell sits in the square of its representative (a stay, so in view).
+ */
+export function spreadOrder(cells: readonly ViewCell[], view: BoundingBox, pageSize: number, index: StayIndex): ViewCell[] {
+  const { rank, lat, lng } = index;
+  const g = Math.max(1, Math.floor(Math.sqrt(pageSize)));
+  const width = view.west <= view.east ? view.east - view.west : view.east + 360 - view.west;
+  const height = view.north - view.south;
+  const byRank = [...cells].sort((a, b) => rank[a.best] - rank[b.best]);
+  const dealt = new Uint32Array(g * g);
+  const round = new Uint32Array(byRank.length);
+  byRank.forEach((cell, i) => {
+    let dx = lng[cell.best] - view.west;
+    if (dx < 0) dx += 360;
+    const col = width > 0 ? Math.min(g - 1, Math.floor((dx / width) * g)) : 0;
+    const row = height > 0 ? Math.min(g - 1, Math.floor(((lat[cell.best] - view.south) / height) * g)) : 0;
+    round[i] = dealt[row * g + col]++;
+  });
+  const order = Array.from({ length: byRank.length }, (_, i) => i);
+  // Stable: within a round, best representative first.
+  order.sort((a, b) => round[a] - round[b]);
+  return order.map((i) => byRank[i]);
+}
