@@ -6,6 +6,7 @@
 // simulator each run in a process of their own; this process only sends requests.
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { createBenchKey } from './bench-key.ts';
 import { createSupplierA } from '../src/suppliers/supplier-a.ts';
 import { createSupplierB } from '../src/suppliers/supplier-b.ts';
 import { createSupplierC } from '../src/suppliers/supplier-c.ts';
@@ -34,10 +35,12 @@ async function serve(): Promise<void> {
   const { createApp } = await import('../src/app.ts');
   const { defaults } = await import('../src/defaults.ts');
   const sim = await startSimulator(defaults.simSeed, defaults.simStays);
-  const app = createApp({ dataDir: path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`), supplierUrls: sim.urls });
+  const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
+  const app = createApp({ dataDir, supplierUrls: sim.urls });
   await app.ready;
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   process.send!({
+    key: await createBenchKey(dataDir),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
     control: sim.controlUrl,
     suppliers: sim.urls,
@@ -78,9 +81,11 @@ async function slowestSupplier(suppliers: Supplier[], ids: Map<SupplierId, strin
   return Math.max(...times);
 }
 
+let key = '';
+
 async function timed(url: string): Promise<{ ms: number; body: SearchBody; cache: string | null }> {
   const t0 = performance.now();
-  const res = await fetch(url);
+  const res = await fetch(url, { headers: { 'x-api-key': key } });
   const body = (await res.json()) as SearchBody;
   if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);
   return { ms: performance.now() - t0, body, cache: res.headers.get('x-cache') };
@@ -88,12 +93,13 @@ async function timed(url: string): Promise<{ ms: number; body: SearchBody; cache
 
 async function drive(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--import', 'tsx'] });
-  const { gateway, control, suppliers, budget, priced } = await new Promise<{
-    gateway: string; control: string; suppliers: Record<SupplierId, string>; budget: number; priced: number;
+  const { gateway, control, suppliers, budget, priced, key: benchKey } = await new Promise<{
+    gateway: string; control: string; suppliers: Record<SupplierId, string>; budget: number; priced: number; key: string;
   }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
+  key = benchKey;
   const search = (i: number, extra = '') => `${gateway}/v3/accommodations?${BOX}&${datesFor(i)}&pageSize=10${extra}`;
   for (let i = 0; i < 10; i++) await timed(search(500 + i)); // warm-up on dates not measured below
 

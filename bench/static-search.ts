@@ -1,10 +1,11 @@
 // v3 static search over central Paris (bounding box, pageSize 10) against a bare Fastify route
 // that returns a JSON body of the same size, side by side in one run, alternated three times.
 // Both servers run in a child process (as a server would, alone on its event loop); autocannon
-// drives them from this process over loopback.
+// drives them from this process over loopback, with a partner key as real traffic has.
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { createBenchKey } from './bench-key.ts';
 
 const PATH = '/v3/accommodations?nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31&pageSize=10';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -17,11 +18,13 @@ async function serve(): Promise<void> {
   const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
   const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
   const sim = await startSimSuppliers({ world });
-  const app = createApp({ dataDir: path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`), supplierUrls: sim.urls });
+  const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
+  const app = createApp({ dataDir, supplierUrls: sim.urls });
   await app.ready;
+  const key = await createBenchKey(dataDir);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const gateway = `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`;
-  const sample = await app.http.inject(PATH);
+  const sample = await app.http.inject({ url: PATH, headers: { 'x-api-key': key } });
   if (sample.statusCode !== 200) throw new Error(`search failed: ${sample.statusCode} ${sample.body}`);
   const body = sample.json();
   // The baseline serialises the same object on every request, as a route of its own would.
@@ -29,22 +32,25 @@ async function serve(): Promise<void> {
   bare.get('/v3/accommodations', async () => body);
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
-  process.send!({ gateway, bare: bareUrl, bytes: sample.body.length, count: body.meta.count, total: body.meta.total });
+  process.send!({ gateway, bare: bareUrl, key, bytes: sample.body.length, count: body.meta.count, total: body.meta.total });
   process.on('disconnect', () => process.exit(0));
 }
 
+let key = '';
+
 async function measure(url: string): Promise<{ rps: number; p50: number }> {
-  const result = await autocannon({ url: url + PATH, connections: 10, duration: DURATION_S });
+  const result = await autocannon({ url: url + PATH, connections: 10, duration: DURATION_S, headers: { 'x-api-key': key } });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50 };
 }
 
 async function drive(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--import', 'tsx'] });
-  const urls = await new Promise<{ gateway: string; bare: string; bytes: number; count: number; total: number }>((resolve, reject) => {
+  const urls = await new Promise<{ gateway: string; bare: string; key: string; bytes: number; count: number; total: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
+  key = urls.key;
   console.log(`response: ${urls.count} results of ${urls.total}, ${urls.bytes} bytes`);
   await measure(urls.gateway); // warm-up: JIT and the stay cache
   await measure(urls.bare);
