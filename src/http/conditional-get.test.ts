@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createHttpApp } from './create-http-app.ts';
 import { ifNoneMatchHits } from './etag.ts';
 import type { Services } from './route-context.ts';
-import type { SearchResult } from '../search/search.ts';
+import type { SearchResult } from '../search/search-result.ts';
 
 const EMPTY: SearchResult = { hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT', failures: {}, clusters: null, clustering: null };
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SearchResult } from '../search/search.ts';
+import type { SearchResult } from '../search/search-result.ts';
 
 /**
  * A weak entity tag over the given parts. Weak: the same tag may cover bodies that differ only in

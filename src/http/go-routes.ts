@@ -8,7 +8,7 @@ import { chooseSupplier } from '../clicks/choose-supplier.ts';
 import type { ClickStore } from '../clicks/click-store.ts';
 import { deviceClass } from '../clicks/device-class.ts';
 import { ApiError, Violations } from '../errors/api-error.ts';
-import type { SearchHit } from '../search/search.ts';
+import type { SearchHit } from '../search/search-result.ts';
 import { isSupplierId, type Stay, type SupplierId } from '../types.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import { effectiveLinkParams } from './request-auth.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Search } from '../search/search.ts';
+import type { Search } from '../search/search-result.ts';
 
 /** What the service offers once its inventory is loaded. */
 export interface Services {

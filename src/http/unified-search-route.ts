@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, Violations } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';
-import type { SearchResult } from '../search/search.ts';
+import type { SearchResult } from '../search/search-result.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import { etagOf, ifNoneMatchHits, resultDigest } from './etag.ts';
 import { effectiveLinkParams } from './request-auth.ts';

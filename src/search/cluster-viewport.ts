@@ -9,7 +9,7 @@ import type { BoundingBox } from '../geo/bounding-box.ts';
 import { cellString, parentHi, parentLo } from '../geo/h3-cell.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
-import type { ClusterHit } from './search.ts';
+import type { ClusterHit } from './search-result.ts';
 
 /** One occupied cell of a viewport: its stays inside the view (and the filters), summarised. */
 export interface ViewCell {

@@ -7,7 +7,7 @@ import { distanceMeters } from '../geo/distance.ts';
 import { cellCentre, cellHalves, cellString } from '../geo/h3-cell.ts';
 import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayCache } from '../inventory/stay-cache.ts';
-import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import { supplierMask, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
 import type { SearchQuery, StayDates } from './search-query.ts';
@@ -17,55 +17,8 @@ import { effectiveCurrency } from './currency.ts';
 import { priceStays, type Offers, type PricedStay, type PricingOutcome } from './price-stays.ts';
 import type { QuoteService } from '../suppliers/quote-service.ts';
 import { selectByRank } from './select-by-rank.ts';
-
-export interface SearchHit {
-  stay: Stay;
-  /** Metres from the search centre (the box centre for a box); null for ID lookups. */
-  distanceMeters: number | null;
-  /** Dated searches: each bookable supplier's whole-stay price in `currency` (null: unknown). */
-  offers: Offers | null;
-  /** `cluster=top`: the H3 cell this stay represents. */
-  cellId?: string;
-}
-
-/** A dense H3 cell summarised as one cluster (`cluster=auto` and `cluster=true`). */
-export interface ClusterHit {
-  /** The H3 cell index. */
-  id: string;
-  /** Centre of the cell. */
-  lat: number;
-  lng: number;
-  bounds: { ne: { lat: number; lng: number }; sw: { lat: number; lng: number } };
-  /** Stays summarised in the cluster. */
-  count: number;
-}
-
-export interface Clustering {
-  strategy: 'h3';
-  /** H3 resolution used. */
-  precision: number;
-  mode: 'auto' | 'true' | 'top';
-}
-
-/** What every presenter starts from: one page of stays and the figures around it. */
-export interface SearchResult {
-  hits: SearchHit[];
-  /** Matching stays, saturating at the configured cap. */
-  total: number;
-  hasMore: boolean;
-  /** `hotelids` entries that matched nothing, as written. */
-  unresolved: string[];
-  /** The currency prices are in: the requested one, or USD when we hold no rate for it. */
-  currency: string;
-  /** HIT when no supplier was asked to answer this search, MISS otherwise. */
-  cache: 'HIT' | 'MISS';
-  /** Suppliers that failed during pricing, and how. */
-  failures: PricingOutcome['failures'];
-  /** Clusters of `cluster=auto`/`true`, disjoint from `hits`; null for a flat list. */
-  clusters: ClusterHit[] | null;
-  /** How the answer was clustered; null for a flat list. */
-  clustering: Clustering | null;
-}
+import type { Clustering, Search, SearchHit, SearchResult } from './search-result.ts';
+import { staticFilter } from './static-filter.ts';
 
 export interface SearchDeps {
   index: StayIndex;
@@ -84,7 +37,6 @@ export interface SearchDeps {
   pyramid?: CellPyramid;
 }
 
-export type Search = (query: SearchQuery) => Promise<SearchResult>;
 
 interface Centre {
   lat: number;
@@ -102,7 +54,6 @@ interface Page {
 }
 
 const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
-const HOTEL = typeCode('hotel');
 
 type ClusteringMode = Clustering['mode'];
 
@@ -199,36 +150,6 @@ export function createSearch(deps: SearchDeps): Search {
     return { candidates, unresolved };
   }
 
-  /** The static filters as one predicate over the index columns. */
-  function staticFilter(query: SearchQuery, centre: Centre | null, radius: number | null): (idx: number) => boolean {
-    const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
-    let allowedTypes: Uint8Array | null = null;
-    if (query.types !== null) {
-      allowedTypes = new Uint8Array(256);
-      for (const t of query.types) allowedTypes[typeCode(t)] = 1;
-    }
-    const minStars = query.minStars > 0 ? query.minStars * 2 : 0;
-    const minRating = query.minGuestRating > 0 ? query.minGuestRating * 10 : 0;
-    const minCount = query.minRatingCount;
-    const tokens = query.hotelSearch;
-    const { lat, lng } = index;
-    return (idx) => {
-      if ((index.suppliers[idx] & mask) === 0) return false;
-      if (allowedTypes !== null && allowedTypes[index.type[idx]] === 0) return false;
-      if (minStars > 0) {
-        const stars = index.stars[idx];
-        // Stars are stored in half stars, so 3.5 compares as 7 exactly.
-        if (stars === NO_STARS || stars < minStars) return false;
-      }
-      // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2.
-      if (minRating > 0 && index.rating[idx] < minRating - 1e-9) return false;
-      if (minCount > 0 && index.reviewCount[idx] < minCount) return false;
-      if (tokens !== null && (index.type[idx] !== HOTEL || !index.nameHasAll(idx, tokens))) return false;
-      if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;
-      return true;
-    };
-  }
-
   /**
    * A box with no attribute filter, the common map-viewport case, needs no candidate list: the
    * count comes from the kd-tree's subtrees and the page from walking the global ranking when the
@@ -263,7 +184,7 @@ export function createSearch(deps: SearchDeps): Search {
     if (query.hotelIds !== null) ({ candidates, unresolved } = await lookup(query));
     else ({ candidates, centre, radius } = await locate(query));
 
-    const matched = candidates.filter(staticFilter(query, centre, radius));
+    const matched = candidates.filter(staticFilter(index, query, centre, radius));
     let pageIdx: number[];
     if (query.hotelIds !== null) {
       pageIdx = matched.slice(offset, offset + query.pageSize);
@@ -360,9 +281,9 @@ export function createSearch(deps: SearchDeps): Search {
    */
   async function viewGroups(query: SearchQuery, view: BoundingBox, resolution: number): Promise<CellGroups> {
     if (isUnfiltered(query)) return pyramidCells(index, pyramid, view, resolution);
-    if (query.cell === null) return pyramidCells(index, pyramid, view, resolution, staticFilter(query, null, null));
+    if (query.cell === null) return pyramidCells(index, pyramid, view, resolution, staticFilter(index, query, null, null));
     const { candidates, centre, radius } = await locate(query);
-    return groupCells(index, pyramid, candidates.filter(staticFilter(query, centre, radius)), resolution);
+    return groupCells(index, pyramid, candidates.filter(staticFilter(index, query, centre, radius)), resolution);
   }
 
   /** A clustered answer, or null when `cluster=auto` finds a flat list more useful. */

@@ -1,5 +1,5 @@
 import type { SearchQuery } from '../../search/search-query.ts';
-import type { SearchResult } from '../../search/search.ts';
+import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, Href } from '../links.ts';
 import type { V1Accommodation, V1Response } from './v1-response-schema.ts';

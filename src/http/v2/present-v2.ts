@@ -1,5 +1,5 @@
 import type { SearchQuery } from '../../search/search-query.ts';
-import type { SearchResult } from '../../search/search.ts';
+import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
 import type { V2Accommodation, V2Cluster, V2Response, V2SupplierEntry } from './v2-response-schema.ts';

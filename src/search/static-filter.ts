@@ -1,0 +1,37 @@
+import { distanceMeters } from '../geo/distance.ts';
+import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import { SUPPLIER_IDS } from '../types.ts';
+import type { SearchQuery } from './search-query.ts';
+
+const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
+const HOTEL = typeCode('hotel');
+
+/** The static filters as one predicate over the index columns. */
+export function staticFilter(index: StayIndex, query: SearchQuery, centre: { lat: number; lng: number } | null, radius: number | null): (idx: number) => boolean {
+  const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
+  let allowedTypes: Uint8Array | null = null;
+  if (query.types !== null) {
+    allowedTypes = new Uint8Array(256);
+    for (const t of query.types) allowedTypes[typeCode(t)] = 1;
+  }
+  const minStars = query.minStars > 0 ? query.minStars * 2 : 0;
+  const minRating = query.minGuestRating > 0 ? query.minGuestRating * 10 : 0;
+  const minCount = query.minRatingCount;
+  const tokens = query.hotelSearch;
+  const { lat, lng } = index;
+  return (idx) => {
+    if ((index.suppliers[idx] & mask) === 0) return false;
+    if (allowedTypes !== null && allowedTypes[index.type[idx]] === 0) return false;
+    if (minStars > 0) {
+      const stars = index.stars[idx];
+      // Stars are stored in half stars, so 3.5 compares as 7 exactly.
+      if (stars === NO_STARS || stars < minStars) return false;
+    }
+    // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2.
+    if (minRating > 0 && index.rating[idx] < minRating - 1e-9) return false;
+    if (minCount > 0 && index.reviewCount[idx] < minCount) return false;
+    if (tokens !== null && (index.type[idx] !== HOTEL || !index.nameHasAll(idx, tokens))) return false;
+    if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;
+    return true;
+  };
+}
