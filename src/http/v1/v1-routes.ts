@@ -51,7 +51,14 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
     const failure = result.failures[provider];
     if (failure !== undefined) throw upstreamError(provider, failure);
     reply.header('X-Cache', result.cache);
-    const link = effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null });
+    // v1 is always dated (defaults included): its links carry the stay priced, so the booking
+    // page opens on the same dates and party.
+    const { occupancy, dates } = query;
+    const trip = dates === null ? undefined : {
+      checkin: dates.checkin, checkout: dates.checkout,
+      adults: String(occupancy.adults), children: String(occupancy.children), rooms: String(occupancy.rooms),
+    };
+    const link = effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null, trip });
     return presentV1(result, query, provider, selfLink(base, path, rawQuery), deeplinks(base, link),
       (hotelids) => `${base}/v3/accommodations?hotelids=${encodeURIComponent(hotelids)}`);
   });

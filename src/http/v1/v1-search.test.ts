@@ -102,7 +102,9 @@ describe('v1 shape and signals', () => {
         assert.ok(r.location.distanceInMeters <= 10_000);
         assert.equal(typeof r.price.total, 'number');
         assert.equal(typeof r.capacity.bedrooms, 'number');
-        assert.equal(new URL(r.links.book).searchParams.get('aid'), 'blog-1');
+        const book = new URL(r.links.book).searchParams;
+        assert.equal(book.get('aid'), 'blog-1');
+        assert.equal(book.get('checkin'), res.body.meta.checkin, 'the booking link carries the stay priced');
         if (provider === 'supplier_d') assert.equal(r.location.coordinates, null);
         else assert.equal(typeof r.location.coordinates.lat, 'number');
       }
