@@ -15,10 +15,14 @@ import { compileBookingTemplate } from './clicks/booking-url.ts';
 import { createSqliteClickStore } from './clicks/sqlite-click-store.ts';
 import { createHttpApp } from './http/create-http-app.ts';
 import type { Tracking } from './http/go-routes.ts';
+import { createClickReplay } from './http/replay-clicks.ts';
 import type { Services } from './http/route-context.ts';
 import { ensureInventory } from './inventory/ingest.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
 import { buildStayIndex } from './inventory/stay-index.ts';
+import { seedDemoPartner } from './reporting/seed-demo.ts';
+import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
+import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch } from './search/search.ts';
 import { createSqliteStore } from './store/sqlite-store.ts';
 import { createSupplierA } from './suppliers/supplier-a.ts';
@@ -55,6 +59,8 @@ export interface AppOptions {
   redisUrl?: string | null;
   /** Prefix of the limiter's Redis keys (tests use a unique one). */
   redisKeyPrefix?: string;
+  /** How long a Redis call may take before the limiter falls back to memory (tests on a loaded machine allow more). */
+  redisCommandTimeoutMs?: number;
   /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
   rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number }>;
   /** Milliseconds clock of the rate limiter (tests); absent = monotonic in memory, Redis's own clock with Redis. */
@@ -65,13 +71,26 @@ export interface AppOptions {
   bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
   /** How old the in-memory API keys may get before the key store is checked for changes. */
   keyRefreshMs?: number;
+  /** Pull the suppliers' commission reports this often once ready; 0 or null = only on demand. Default defaults.reportSyncIntervalMs. */
+  reportSyncIntervalMs?: number | null;
+  /** Seed the demo partner on the first start (the embedded default, with the simulated suppliers only). */
+  demo?: boolean;
+  /** Backdated clicks of the demo partner (defaults.demoClicks). */
+  demoClicks?: number;
 }
 
 export interface App {
   http: FastifyInstance;
   /** Settles once the inventory is ingested (first start) or loaded, and the index is built. */
   ready: Promise<void>;
+  /** Pulls the suppliers' commission reports now (what the schedule does). */
+  transactions: TransactionSync;
   close(): Promise<void>;
+}
+
+/** The adapters of the four suppliers at these base URLs (the CLI's sync uses them too). */
+export function createSuppliers(urls: Record<SupplierId, string>): Supplier[] {
+  return SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: urls[id] }));
 }
 
 export function createApp(options: AppOptions): App {
@@ -81,6 +100,8 @@ export function createApp(options: AppOptions): App {
   // Keys and clicks live in the same file, in their own tables and connections.
   const keyStore = createSqliteKeyStore({ path: database });
   const clicks = createSqliteClickStore({ path: database });
+  const transactions = createSqliteTransactionStore({ path: database });
+  const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, compileBookingTemplate(
     options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id])])) as Tracking['bookingUrls'];
 
@@ -93,7 +114,7 @@ export function createApp(options: AppOptions): App {
     prefix: options.redisKeyPrefix ?? defaults.redisKeyPrefix,
     windowMs,
     clock: options.rateLimitClock,
-    commandTimeoutMs: defaults.redisCommandTimeoutMs,
+    commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
     onError: () => undefined, // reconnect attempts fail every few seconds; the fallback logs the outage once
   }) : null;
   const redisName = options.redisUrl ? redactRedisUrl(options.redisUrl) : '';
@@ -108,15 +129,17 @@ export function createApp(options: AppOptions): App {
     () => http.log.info(`rate limits shared through Redis at ${redisName}`),
     () => undefined, // the first hit tells
   );
-  const suppliers = SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: options.supplierUrls[id] }));
+  const suppliers = createSuppliers(options.supplierUrls);
+  const sync = createTransactionSync({ suppliers, store: transactions, clicks, keys: keyStore, now });
   const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({ supplier, now: options.clock })]));
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
   const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   let services: Services | null = null;
+  const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
     services: () => services,
-    now: options.now ?? (() => new Date()),
+    now,
     publicUrl: options.publicUrl ?? null,
     logger: options.logger ?? false,
     access: {
@@ -128,7 +151,8 @@ export function createApp(options: AppOptions): App {
       limiter,
       limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
     },
-    tracking: { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute },
+    tracking,
+    reporting: { transactions },
     trustedProxies: options.trustedProxies,
   });
 
@@ -153,15 +177,37 @@ export function createApp(options: AppOptions): App {
       }),
       inventory: { stays: index.size, version },
     };
+    if (options.demo) {
+      // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
+      const replay = createClickReplay({ services: () => services, tracking });
+      try {
+        await seedDemoPartner({ dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log });
+      } catch (error) {
+        http.log.error({ err: error }, 'seeding the demo partner failed; its key and transactions may be incomplete');
+      } finally {
+        await replay.close();
+      }
+    }
+    const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
+    if (interval) {
+      sync.start(interval, {
+        onRun: (results) => {
+          for (const r of results) if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
+        },
+        onError: (error) => http.log.error({ err: error }, 'syncing the commission reports failed'),
+      });
+    }
   })();
 
   return {
     http,
     ready,
+    transactions: sync,
     async close() {
       await http.close();
       await ready.catch(() => undefined);
-      await Promise.all([store.close(), keyStore.close(), clicks.close(), limiter.close()]);
+      await sync.stop();
+      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close()]);
     },
   };
 }

@@ -18,6 +18,8 @@ export interface Config {
   trustedProxies: string[];
   /** Booking-page URL templates that replace the defaults (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). */
   bookingUrlTemplates: Partial<Record<SupplierId, string>>;
+  /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
+  reportSyncIntervalMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -52,5 +54,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookingUrlTemplates: Object.fromEntries(SUPPLIER_IDS
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
       .filter(([, template]) => template !== undefined && template !== '')),
+    reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
   };
 }

@@ -163,4 +163,45 @@ export const defaults = {
    * the user a click for nothing. `cluster=true` clusters any cell of two or more.
    */
   autoClusterMinStays: 5,
+
+  // Partner reporting (reporting/, http/reporting-routes.ts).
+  /** Rows per page of `GET /v1/reporting/transactions` when `limit` is not given, and its maximum (spec: 1 to 500, default 500). */
+  reportingLimit: 500,
+  /**
+   * Commission reports are pulled from every supplier this often while the gateway runs
+   * (STAYGATE_REPORT_SYNC_MS; 0 turns it off): a booking's change reaches the partner within
+   * minutes, and a supplier is asked four times less often than its own rate limits would allow.
+   */
+  reportSyncIntervalMs: 300_000,
+  /**
+   * Each pull asks for the changes since the newest one already held, minus this: a supplier that
+   * writes a change late (a backfill, a clock behind ours) is caught up with, and re-reading a day
+   * of changes costs nothing since upserts keep the newest version.
+   */
+  reportSyncOverlapMs: 86_400_000,
+  /** The first pull from a supplier asks for the changes of this many days: the demo's year and a margin. */
+  reportFirstSyncDays: 400,
+  /** Records per page asked of a supplier's commission report (each caps it at its own maximum). */
+  reportFeedPageSize: 500,
+  /**
+   * Connections kept for streaming CSV exports: each export holds one for as long as the client
+   * takes to read its page; beyond this many at once a page is read in one go on the shared connection.
+   */
+  reportingReadConnections: 4,
+  /**
+   * Where the pages of recent exports ended, so the next page continues from there instead of
+   * skipping all the rows before it (OFFSET costs ~0.7 µs per skipped row: page 400 of 500 rows
+   * would take 140 ms). ~200 bytes each.
+   */
+  reportingPageCursors: 10_000,
+  /** The demo partner created on the first start with the simulated suppliers (README, "Reporting"). */
+  demoAid: 'demo',
+  demoThirdParty: 'demo-platform',
+  /**
+   * Backdated clicks replayed for the demo partner over `demoDays`: with the simulated suppliers'
+   * 12% conversion (less sold-out dates), ~600 transactions, a few a day; ~1 ms each, about 6 s
+   * of the first start.
+   */
+  demoClicks: 6_000,
+  demoDays: 365,
 } as const;

@@ -1,8 +1,10 @@
 // Reads the configuration, starts the simulated suppliers when no real ones are configured,
 // builds the app and listens. Nothing else lives here.
 import { fork } from 'node:child_process';
+import path from 'node:path';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
 
 const config = readConfig();
@@ -20,7 +22,11 @@ interface SimulatorUrls {
 async function startSimulator(): Promise<SimulatorUrls> {
   const child = fork(new URL('./sim/main.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays) },
+    env: {
+      ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays),
+      // The suppliers keep the clicks that reached them, so their bookings outlive a restart.
+      STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
+    },
   });
   const stop = () => child.kill();
   process.once('exit', stop);
@@ -33,6 +39,8 @@ async function startSimulator(): Promise<SimulatorUrls> {
 
 const started = performance.now();
 const simulator = config.supplierUrls === null ? await startSimulator() : null;
+// `staygate transactions sync` finds the simulated suppliers here.
+if (simulator !== null) writeSimulatorAddress(config.dataDir, simulator);
 const app = createApp({
   dataDir: config.dataDir,
   supplierUrls: config.supplierUrls ?? simulator!.urls,
@@ -41,6 +49,9 @@ const app = createApp({
   redisUrl: config.redisUrl,
   trustedProxies: config.trustedProxies,
   bookingUrlTemplates: config.bookingUrlTemplates,
+  reportSyncIntervalMs: config.reportSyncIntervalMs,
+  // The demo partner only ever meets the simulated suppliers: never real ones.
+  demo: simulator !== null,
 });
 await app.http.listen({ port: config.port, host: config.host });
 if (simulator !== null) app.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);

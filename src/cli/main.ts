@@ -1,14 +1,21 @@
 // The `staygate` command (bin/staygate.js runs it): operators manage API keys in the data folder
-// the server uses (STAYGATE_DATA_DIR). A running server sees every change within a second.
+// the server uses (STAYGATE_DATA_DIR), and pull the suppliers' commission reports on demand. A
+// running server sees every key change within a second.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSuppliers } from '../app.ts';
 import { createKeyAdmin, KeyAdminError, type KeyAdmin } from '../auth/key-admin.ts';
-import type { ApiKeyRecord } from '../auth/key-store.ts';
+import type { ApiKeyRecord, KeyStore } from '../auth/key-store.ts';
 import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
+import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { readConfig } from '../config.ts';
 import { defaults } from '../defaults.ts';
+import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-store.ts';
+import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
+import { readSimulatorAddress } from '../simulator-address.ts';
 
 const USAGE = `Usage: staygate keys <command>
+       staygate transactions <command>
 
   keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
       Creates a key and prints it as the last line. It is shown only this once: only its hash is kept.
@@ -18,7 +25,13 @@ const USAGE = `Usage: staygate keys <command>
   keys revoke <key | key id>    Revokes a key for good.
   keys list [--json]            Lists every key (never its secret).
 
-The keys live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data), beside the inventory.`;
+  transactions sync             Pulls every supplier's commission report now, as the server does every
+                                5 minutes; prints a line per supplier as it is applied. Exit 1 if one failed.
+  transactions status           Transactions held, per supplier, and the period synced.
+
+The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data), beside the
+inventory. The suppliers are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server
+running on the same data folder.`;
 
 export interface CliIo {
   out(line: string): void;
@@ -95,6 +108,50 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
   }
 }
 
+function describeSync(r: SupplierSyncResult): string {
+  if (!r.ok) return `${r.supplier}: FAILED, nothing applied (asked again next time): ${r.error}`;
+  const unknown = r.unknownClicks > 0 ? `, ${r.unknownClicks} with a click we do not know` : '';
+  return `${r.supplier}: ${r.received} records of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
+    `${r.unchanged} unchanged${unknown} (${r.ms} ms)`;
+}
+
+async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys: KeyStore, args: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = args;
+  if (rest.length > 0) throw new UsageError(`transactions ${command} takes no arguments`);
+  const database = path.join(dataDir, 'staygate.sqlite');
+  if (command === 'status') {
+    const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
+    try {
+      const stats = await store.stats();
+      io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
+      for (const [supplier, s] of Object.entries(stats.bySupplier)) {
+        io.out(`${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`);
+      }
+      return 0;
+    } finally {
+      await store.close();
+    }
+  }
+  if (command !== 'sync') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
+  const urls = readConfig(env).supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
+  if (urls === undefined) {
+    io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
+    return 1;
+  }
+  const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
+  const clicks = createSqliteClickStore({ path: database });
+  try {
+    const sync = createTransactionSync({ suppliers: createSuppliers(urls), store, clicks, keys });
+    // Each line is printed once its report is in the database: what is printed survives a crash.
+    const results = await sync.syncAll({ onResult: (r) => io.out(describeSync(r)) });
+    const failed = results.filter((r) => !r.ok).length;
+    io.out(`synced ${results.length - failed} of ${results.length} suppliers`);
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await Promise.all([store.close(), clicks.close()]);
+  }
+}
+
 /** Runs the CLI; resolves with the exit code (0 done, 1 refused, 2 wrong usage). */
 export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, ...args] = argv;
@@ -104,8 +161,10 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
   }
   let store = null;
   try {
-    if (group !== 'keys') throw new UsageError(`unknown command "${group}"`);
-    store = createSqliteKeyStore({ path: path.join(readConfig(env).dataDir, 'staygate.sqlite') });
+    if (group !== 'keys' && group !== 'transactions') throw new UsageError(`unknown command "${group}"`);
+    const dataDir = readConfig(env).dataDir;
+    store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+    if (group === 'transactions') return await transactionsCommand(dataDir, env, store, args, io);
     await keysCommand(createKeyAdmin(store), args, io);
     return 0;
   } catch (error) {

@@ -6,6 +6,7 @@ import { errorBody, toApiError } from './error-body.ts';
 import { requestIdOf } from './request-id.ts';
 import { registerAccessControl, type AccessControl } from './access-control.ts';
 import { registerGoRoutes, type Tracking } from './go-routes.ts';
+import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   access?: AccessControl;
   /** Tracked deeplinks (`/go/...`); absent = no such routes. */
   tracking?: Tracking;
+  /** Partner reporting (`/v1/reporting/transactions`); absent = no such route. */
+  reporting?: Reporting;
   /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
   trustedProxies?: string[];
 }
@@ -139,6 +142,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   registerV2Routes(app, context);
   registerV3Routes(app, context);
   if (options.tracking !== undefined) registerGoRoutes(app, context, options.tracking);
+  if (options.reporting !== undefined) registerReportingRoutes(app, context, options.reporting);
 
   for (const url of getRoutes.splice(0)) {
     app.route({

@@ -1,10 +1,12 @@
 // Each simulated supplier's booking page: where the gateway's tracked deeplinks land
 // (defaults.bookingUrlTemplates). It answers what a traveller would see (JSON here) and echoes the
-// affiliate and click ids it was given, in the supplier's own parameter names. Turning landings
-// into bookings and commission reports is the reporting work's (issue 7).
+// affiliate and click ids it was given, in the supplier's own parameter names. A landing with a
+// click id goes to the supplier's booking ledger (bookings.ts), which turns a share into bookings.
 import type { SupplierId } from '../types.ts';
+import { SIM_CLICK_TIME_PARAM, type BookingLedger } from './bookings.ts';
 import { SupplierHttpError, ok, type SupplierRoute } from './create-supplier-server.ts';
 import type { SimListing } from './generate-world.ts';
+import { parseSimDate } from './price-stay.ts';
 
 /** Path and parameter names of each supplier's booking page. */
 export const BOOKING_PAGES: Record<SupplierId, { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }> = {
@@ -14,7 +16,24 @@ export const BOOKING_PAGES: Record<SupplierId, { path: string; id: string; aid: 
   supplier_d: { path: '/rooms', id: 'listing_id', aid: 'affiliate', click: 'click_id', checkin: 'start', checkout: 'end' },
 };
 
-export function bookingPageRoute(supplier: SupplierId, listings: readonly SimListing[]): SupplierRoute {
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** The landing time: now, or (simulator only, for the demo seeding) a past `simClickTime`. */
+function landingTime(query: URLSearchParams, now: number): number {
+  const text = query.get(SIM_CLICK_TIME_PARAM);
+  if (text === null) return Math.floor(now / 1_000) * 1_000;
+  const ms = ISO_TIME.test(text) ? Date.parse(text) : NaN;
+  if (!(ms <= now)) throw new SupplierHttpError(400, `${SIM_CLICK_TIME_PARAM} must be an ISO 8601 time, not in the future`, { param: SIM_CLICK_TIME_PARAM, value: text });
+  return Math.floor(ms / 1_000) * 1_000;
+}
+
+/** A date the link carried, when it is a real one. */
+const dateParam = (query: URLSearchParams, name: string): string | null => {
+  const text = query.get(name);
+  return text !== null && parseSimDate(text) !== null ? text : null;
+};
+
+export function bookingPageRoute(supplier: SupplierId, listings: readonly SimListing[], ledger?: BookingLedger): SupplierRoute {
   const page = BOOKING_PAGES[supplier];
   const byId = new Map(listings.map((l) => [l.supplierStayId, l]));
   return {
@@ -24,6 +43,17 @@ export function bookingPageRoute(supplier: SupplierId, listings: readonly SimLis
       const id = query.get(page.id) ?? '';
       const listing = byId.get(id);
       if (listing === undefined) throw new SupplierHttpError(404, `no property "${id}"`, { param: page.id, value: id });
+      const clickId = query.get(page.click);
+      if (ledger !== undefined) {
+        const at = landingTime(query, ledger.now());
+        // Without a click id nobody can be paid for the booking: nothing to track.
+        if (clickId !== null && clickId !== '') {
+          ledger.land({
+            supplier, clickId, supplierStayId: id, affiliate: query.get(page.aid),
+            checkin: dateParam(query, page.checkin), checkout: dateParam(query, page.checkout), at,
+          });
+        }
+      }
       return ok({
         page: 'booking',
         supplier,

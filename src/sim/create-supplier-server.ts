@@ -18,8 +18,10 @@ export interface SupplierRequest {
 
 export interface SupplierResponse {
   status: number;
-  /** Serialised as JSON. */
+  /** Serialised as JSON, unless `text` is given. */
   body: unknown;
+  /** A body sent as is (supplier_c's CSV report), with the Content-Type the route sets in `headers`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -197,7 +199,7 @@ export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupp
         ? { status: error.status, body: errorBody(error.status, error.message, error.details) }
         : { status: 500, body: errorBody(500, `${supplier} failed: ${(error as Error).message}`) };
     }
-    const payload = JSON.stringify(response.body);
+    const payload = response.text ?? JSON.stringify(response.body);
     res.writeHead(response.status, {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(payload),

@@ -1,6 +1,7 @@
 // Entry point of the simulator as its own process (server.ts forks it): generates the world from
 // STAYGATE_SIM_SEED / STAYGATE_SIM_STAYS, starts the four suppliers (latency: STAYGATE_SIM_LATENCY_MS,
-// faults: STAYGATE_SIM_FAULTS) and sends their URLs and the control server's URL to the parent.
+// faults: STAYGATE_SIM_FAULTS, landings kept in STAYGATE_SIM_DATA_DIR) and sends their URLs and the
+// control server's URL to the parent.
 import { generateWorld } from './generate-world.ts';
 import { startSimSuppliers } from './start-sim-suppliers.ts';
 
@@ -25,6 +26,9 @@ const sim = await startSimSuppliers({
   // Unset: each supplier's own realistic range; set: one fixed latency for all (0 for load tests).
   latencyMs: latencyText === undefined || latencyText === '' ? undefined : intFromEnv('STAYGATE_SIM_LATENCY_MS', 0),
   faults: process.env.STAYGATE_SIM_FAULTS ?? '',
+  // Where the suppliers keep the clicks that landed on their booking pages, so that bookings and
+  // their reports outlive a restart (server.ts passes <data dir>/sim); unset: memory only.
+  dataDir: process.env.STAYGATE_SIM_DATA_DIR || null,
 });
 
 if (process.send) {

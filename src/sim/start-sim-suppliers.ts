@@ -3,6 +3,7 @@
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
 import { bookingPageRoute } from './booking-pages.ts';
+import { createBookingLedger, type BookingLedger } from './bookings.ts';
 import { supplierAContentRoute } from './feed-supplier-a.ts';
 import { supplierBContentRoute } from './feed-supplier-b.ts';
 import { supplierCContentRoute } from './feed-supplier-c.ts';
@@ -14,6 +15,10 @@ import { supplierAQuoteRoute } from './quote-supplier-a.ts';
 import { supplierBQuoteRoute } from './quote-supplier-b.ts';
 import { supplierCQuoteRoute } from './quote-supplier-c.ts';
 import { supplierDQuoteRoute } from './quote-supplier-d.ts';
+import { supplierAReportRoute } from './report-supplier-a.ts';
+import { supplierBReportRoute } from './report-supplier-b.ts';
+import { supplierCReportRoute } from './report-supplier-c.ts';
+import { supplierDReportRoute } from './report-supplier-d.ts';
 import { createRandom } from './random.ts';
 import { startControlServer } from './start-control-server.ts';
 
@@ -44,6 +49,10 @@ export interface StartSimSuppliersOptions {
   latencyMs?: number | Partial<Record<SupplierId, Latency>>;
   /** Faults in force from the start, in STAYGATE_SIM_FAULTS syntax ("supplier_b=down,supplier_c=slow:1500"). */
   faults?: string;
+  /** The suppliers' clock (ms) for landings and commission reports; default Date.now. */
+  now?: () => number;
+  /** Where the suppliers keep the landings their bookings come from, across restarts; absent: memory only. */
+  dataDir?: string | null;
 }
 
 export interface SimSuppliers {
@@ -60,15 +69,20 @@ export interface SimSuppliers {
   setFault(supplier: SupplierId, mode: string | null): Promise<void>;
   /** The fault of every supplier, null for none. */
   faults(): Record<SupplierId, string | null>;
+  /** The bookings the suppliers made of the clicks they received (ground truth of their reports). */
+  ledger: BookingLedger;
   close(): Promise<void>;
 }
 
-/** The routes each supplier serves: its content feed, its quote API (which waits its latency), its booking page. */
-const ROUTES: Record<SupplierId, (world: World) => SupplierRoute[]> = {
-  supplier_a: (world) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a)],
-  supplier_b: (world) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b)],
-  supplier_c: (world) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c)],
-  supplier_d: (world) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d)],
+/**
+ * The routes each supplier serves: its content feed, its quote API (which waits its latency), its
+ * booking page (landings go to the ledger) and its commission report.
+ */
+const ROUTES: Record<SupplierId, (world: World, ledger: BookingLedger) => SupplierRoute[]> = {
+  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a, ledger), supplierAReportRoute(ledger)],
+  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b, ledger), supplierBReportRoute(ledger)],
+  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c, ledger), supplierCReportRoute(ledger)],
+  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d, ledger), supplierDReportRoute(ledger)],
 };
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {
@@ -91,15 +105,16 @@ function latencyOf(supplier: SupplierId, option: StartSimSuppliersOptions['laten
   return () => rng.int(min, max);
 }
 
-export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, latencyMs, faults }: StartSimSuppliersOptions): Promise<SimSuppliers> {
+export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, latencyMs, faults, now, dataDir }: StartSimSuppliersOptions): Promise<SimSuppliers> {
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
   preparePricing(world);
+  const ledger = createBookingLedger({ world, now, dataDir });
 
   const servers = new Map<SupplierId, SupplierServer>(SUPPLIER_IDS.map((supplier, i) => [
     supplier,
-    createSupplierServer({ supplier, routes: ROUTES[supplier](world), latencyMs: latencies[i] }),
+    createSupplierServer({ supplier, routes: ROUTES[supplier](world, ledger), latencyMs: latencies[i] }),
   ]));
 
   // Not async: a bad supplier or mode throws at the call, and a fault other than `down` (or leaving
@@ -127,6 +142,7 @@ export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {},
       controlUrl: control.url,
       setFault,
       faults: currentFaults,
+      ledger,
       close: closeAll,
     };
   } catch (error) {

@@ -30,6 +30,24 @@ const ERROR_BODY_PREVIEW = 200;
  * caller's reason so that cancelling is never mistaken for a broken supplier.
  */
 export async function fetchJson(url: string, options: FetchJsonOptions): Promise<unknown> {
+  const { text } = await fetchText(url, options);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SupplierError(
+      options.supplier,
+      'malformed',
+      `body of ${url} is not JSON: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * `fetchJson` for bodies that are not JSON (supplier_c's CSV report): the body as text and the
+ * response headers, with the same deadline and failures (a non-2xx status is an `http` error).
+ */
+export async function fetchText(url: string, options: FetchJsonOptions & { accept?: string }): Promise<{ text: string; headers: Headers }> {
   const { supplier, signal } = options;
   const timeoutMs = options.timeoutMs === undefined ? defaults.feedPageTimeoutMs : options.timeoutMs;
   const deadline = timeoutMs === null ? null : AbortSignal.timeout(timeoutMs);
@@ -61,7 +79,7 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
         headers: { accept: 'application/json', 'content-type': 'application/json' },
         body: JSON.stringify(options.body),
       })
-      : await fetch(url, { signal: combined, headers: { accept: 'application/json' } });
+      : await fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
   } catch (error) {
     return fail(error);
   }
@@ -81,16 +99,7 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
       { status: response.status },
     );
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new SupplierError(
-      supplier,
-      'malformed',
-      `body of ${url} is not JSON: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
-      { cause: error },
-    );
-  }
+  return { text, headers: response.headers };
 }
 
 /**

@@ -45,6 +45,7 @@ function fakeSupplier(maxIdsPerQuote = 100, id: SupplierId = 'supplier_a'): Fake
       id,
       maxIdsPerQuote,
       contentPages: () => { throw new Error('not in these tests'); },
+      commissionReport: () => { throw new Error('not in these tests'); },
       quote: async (request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>> => {
         fake.calls.push(request.supplierStayIds);
         inFlight++;

@@ -3,7 +3,8 @@ import type { Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import { readCountry, readDate, readDecimalString, readIsoTime, reportPageSize } from './commission-fields.ts';
+import type { BookingStatus, CommissionRecord, Supplier, SupplierConfig } from './supplier.ts';
 
 /** supplier_a's cap on ids per `POST /availability/quotes`. */
 const MAX_IDS_PER_QUOTE = 200;
@@ -62,8 +63,45 @@ export function createSupplierA(config: SupplierConfig): Supplier {
     };
   }
 
+  /** supplier_a's report statuses. */
+  const REPORT_STATUS: Record<string, BookingStatus> = { PENDING: 'Pending', CONFIRMED: 'Approved', CANCELLED: 'Canceled' };
+
+  function decodeBooking(record: FeedRecord): CommissionRecord {
+    const commission = record.record('commission');
+    commission.oneOf('currency', ['USD']);
+    const rooms = record.integer('rooms');
+    return {
+      bookingId: record.string('bookingRef'),
+      clickId: record.nullableString('clickId'),
+      supplierStayId: String(record.integer('propertyId')),
+      bookedAt: readIsoTime(record, 'bookedAt'),
+      checkin: readDate(record, 'checkIn'),
+      checkout: readDate(record, 'checkOut'),
+      rooms: rooms >= 1 ? rooms : record.fail('rooms', 'a positive integer'),
+      status: REPORT_STATUS[record.oneOf('status', ['PENDING', 'CONFIRMED', 'CANCELLED'])],
+      commissionUsdCents: readDecimalString(commission, 'amount', 2),
+      propertyName: record.string('propertyName'),
+      destination: `${record.string('city')}, ${record.string('countryCode')}`,
+      guestCountry: readCountry(record, 'guestCountry'),
+      updatedAt: readIsoTime(record, 'updatedAt'),
+    };
+  }
+
   return {
     id,
+    async *commissionReport(request) {
+      // Numbered pages of at most 1000, ISO 8601 period bounds.
+      const pageSize = reportPageSize(request.pageSize, 1_000, defaults.reportFeedPageSize);
+      for (let page = 1; ; page++) {
+        const url = supplierUrl(config.baseUrl, '/affiliate/v1/bookings', {
+          updatedFrom: request.from.toISOString(), updatedTo: request.to.toISOString(), page, pageSize,
+        });
+        const body = FeedRecord.of(id, `report page ${page}`, await fetchJson(url, { supplier: id, signal: request.signal }));
+        const records = body.records('bookings').map(decodeBooking);
+        if (records.length > 0) yield records;
+        if (page >= body.integer('totalPages') || records.length === 0) return;
+      }
+    },
     maxIdsPerQuote: MAX_IDS_PER_QUOTE,
     async quote(request, signal) {
       const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isNumericId });

@@ -3,7 +3,8 @@ import { STAY_TYPES, type Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isListableId, nightsOf } from './quote-batch.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import { readCents, readCountry, readDate, readUnixTime, reportPageSize, roundDiv } from './commission-fields.ts';
+import type { BookingStatus, CommissionRecord, Supplier, SupplierConfig } from './supplier.ts';
 
 /** supplier_b's cap on `hotel_ids` per `GET /v2/rates`. */
 const MAX_IDS_PER_QUOTE = 100;
@@ -49,8 +50,53 @@ export function createSupplierB(config: SupplierConfig): Supplier {
     };
   }
 
+  /** supplier_b's report statuses: a no-show is a cancellation to the partner (nothing is paid). */
+  const REPORT_STATUS: Record<string, BookingStatus> = { booked: 'Pending', stayed: 'Approved', cancelled: 'Canceled', no_show: 'Canceled' };
+
+  /** `eurPerUsdMicros`: the page's `eur_per_usd` in millionths; the commission is converted at the report's own rate. */
+  function decodeCommission(record: FeedRecord, eurPerUsdMicros: number): CommissionRecord {
+    const rooms = record.integer('room_count');
+    return {
+      bookingId: record.string('booking_id'),
+      clickId: record.nullableString('ref'),
+      supplierStayId: record.string('hotel_id'),
+      bookedAt: readUnixTime(record, 'created'),
+      checkin: readDate(record, 'arrival'),
+      checkout: readDate(record, 'departure'),
+      rooms: rooms >= 1 ? rooms : record.fail('room_count', 'a positive integer'),
+      status: REPORT_STATUS[record.oneOf('status', ['booked', 'stayed', 'cancelled', 'no_show'])],
+      commissionUsdCents: roundDiv(readCents(record, 'commission_eur') * 1_000_000, eurPerUsdMicros),
+      propertyName: record.string('hotel_name'),
+      destination: `${record.string('hotel_city')}, ${record.string('hotel_country')}`,
+      guestCountry: readCountry(record, 'guest_country'),
+      updatedAt: readUnixTime(record, 'modified'),
+    };
+  }
+
   return {
     id,
+    async *commissionReport(request) {
+      // Keyset cursor pages of at most 500; the period in whole Unix seconds (the start rounded
+      // down, the end down too: what falls in the last partial second comes with the next period).
+      const limit = reportPageSize(request.pageSize, 500, defaults.reportFeedPageSize);
+      const params: Record<string, string | number> = {
+        modified_since: Math.floor(request.from.getTime() / 1_000),
+        modified_until: Math.floor(request.to.getTime() / 1_000),
+        limit,
+      };
+      for (let page = 1; ; page++) {
+        const url = supplierUrl(config.baseUrl, '/v2/partner/commissions', params);
+        const body = FeedRecord.of(id, `report page ${page}`, await fetchJson(url, { supplier: id, signal: request.signal }));
+        const rate = body.number('eur_per_usd');
+        if (!(rate > 0)) body.fail('eur_per_usd', 'a positive rate');
+        const micros = Math.round(rate * 1_000_000);
+        const records = body.records('commissions').map((record) => decodeCommission(record, micros));
+        if (records.length > 0) yield records;
+        const cursor = body.nullableString('next_cursor');
+        if (cursor === null || records.length === 0) return;
+        params.cursor = cursor;
+      }
+    },
     maxIdsPerQuote: MAX_IDS_PER_QUOTE,
     async quote(request, signal) {
       const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isListableId });

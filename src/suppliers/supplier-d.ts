@@ -3,7 +3,8 @@ import type { Listing } from '../types.ts';
 import { FeedRecord, roundRating } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isListableId } from './quote-batch.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import { readCountry, readDate, readDecimalString, readIsoTime, reportPageSize, roundDiv } from './commission-fields.ts';
+import type { BookingStatus, CommissionRecord, Supplier, SupplierConfig } from './supplier.ts';
 
 /** supplier_d's cap on `ids` per `GET /api/availability` (51 is a 400): small batches, many calls. */
 const MAX_IDS_PER_QUOTE = 50;
@@ -50,8 +51,50 @@ export function createSupplierD(config: SupplierConfig): Supplier {
     };
   }
 
+  /** supplier_d's report statuses: a no-show is a cancellation to the partner (nothing is paid). */
+  const REPORT_STATUS: Record<string, BookingStatus> = { pending: 'Pending', completed: 'Approved', canceled: 'Canceled', no_show: 'Canceled' };
+
+  function decodeReservation(record: FeedRecord): CommissionRecord {
+    const tracking = record.record('tracking');
+    const listing = record.record('listing');
+    const payout = record.record('payout');
+    payout.oneOf('currency', ['USD']);
+    const rooms = record.integer('units');
+    // supplier_d states no commission: the total (cents) x the rate (percent, 1 decimal), rounded half up.
+    const commission = roundDiv(readDecimalString(payout, 'booking_total', 2) * readDecimalString(payout, 'commission_rate', 1), 1_000);
+    return {
+      bookingId: record.string('reservation_id'),
+      clickId: tracking.nullableString('click_id'),
+      supplierStayId: listing.string('id'),
+      bookedAt: readIsoTime(record, 'created_at'),
+      checkin: readDate(record, 'check_in'),
+      checkout: readDate(record, 'check_out'),
+      rooms: rooms >= 1 ? rooms : record.fail('units', 'a positive integer'),
+      status: REPORT_STATUS[record.oneOf('status', ['pending', 'completed', 'canceled', 'no_show'])],
+      commissionUsdCents: commission,
+      propertyName: listing.string('headline'),
+      destination: `${listing.string('city')}, ${listing.string('country')}`,
+      guestCountry: readCountry(record.record('guest'), 'country'),
+      updatedAt: readIsoTime(record, 'updated_at'),
+    };
+  }
+
   return {
     id,
+    async *commissionReport(request) {
+      // Numbered pages of at most 200 in a Laravel envelope; the period as JSON:API-style filters.
+      const perPage = reportPageSize(request.pageSize, 200, defaults.reportFeedPageSize);
+      for (let page = 1; ; page++) {
+        const url = supplierUrl(config.baseUrl, '/api/affiliate/reservations', {
+          'filter[updated_at][gte]': request.from.toISOString(), 'filter[updated_at][lt]': request.to.toISOString(), page, per_page: perPage,
+        });
+        const body = FeedRecord.of(id, `report page ${page}`, await fetchJson(url, { supplier: id, signal: request.signal }));
+        const meta = body.record('meta');
+        const records = body.records('data').map(decodeReservation);
+        if (records.length > 0) yield records;
+        if (meta.integer('current_page') >= meta.integer('last_page') || records.length === 0) return;
+      }
+    },
     maxIdsPerQuote: MAX_IDS_PER_QUOTE,
     async quote(request, signal) {
       const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isListableId });

@@ -27,6 +27,45 @@ export type Quote =
   | { available: true; total: number; currency: string }
   | { available: false };
 
+/** DESIGN decision 8: a booking's status as the gateway reports it, whatever a supplier calls it. */
+export const BOOKING_STATUSES = ['Pending', 'Approved', 'Canceled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** What to ask of a commission report: the changes in [from, to). */
+export interface CommissionReportRequest {
+  from: Date;
+  to: Date;
+  /** Records per page asked (capped at the supplier's own maximum). */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One booking as a supplier's commission report states it, normalised: times are ISO 8601 UTC
+ * (`toISOString()`), dates YYYY-MM-DD, the commission in US cents as the report says it
+ * (converted at the report's own rate when it is in another currency, computed from total x rate
+ * when the report gives those).
+ */
+export interface CommissionRecord {
+  bookingId: string;
+  /** The click id the booking page received, null when the report has none. */
+  clickId: string | null;
+  supplierStayId: string;
+  bookedAt: string;
+  checkin: string;
+  checkout: string;
+  rooms: number;
+  status: BookingStatus;
+  commissionUsdCents: number;
+  propertyName: string;
+  /** "City, CC" */
+  destination: string;
+  /** ISO 3166 alpha-2 in upper case, or null when the report does not say. */
+  guestCountry: string | null;
+  /** When the supplier last changed the booking: the version of this record. */
+  updatedAt: string;
+}
+
 /**
  * One upstream supplier, reached over HTTP through its adapter (suppliers/supplier-a.ts ...).
  * The adapter owns the supplier's wire format; everything above sees normalised Listings and
@@ -44,4 +83,9 @@ export interface Supplier {
    * as not available. Throws SupplierError (timeout, http, network, malformed) on failure.
    */
   quote(request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>>;
+  /**
+   * The supplier's commission report of the changes in [from, to), page by page, normalised.
+   * Throws SupplierError on HTTP or format errors (one bad record fails the report).
+   */
+  commissionReport(request: CommissionReportRequest): AsyncIterable<CommissionRecord[]>;
 }

@@ -15,6 +15,8 @@ export interface TestApp {
   sim: SimSuppliers;
   /** The gateway's data folder: tests open the key and click stores on its database, as the CLI does. */
   dataDir: string;
+  /** The one clock of the gateway and the simulated suppliers: TEST_NOW until a test moves it. */
+  clock: TestClock;
   /** Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> listing. */
   listing(supplier: string, supplierStayId: string): SimListing;
   /** A new API key in the gateway's key store, as `staygate keys create` makes one; the gateway knows it at once. */
@@ -25,6 +27,17 @@ export interface TestApp {
 
 /** A fixed "today" so that date rules do not depend on when the tests run. */
 export const TEST_NOW = new Date('2026-11-21T10:00:00Z');
+
+export interface TestClock {
+  now(): Date;
+  set(date: Date): void;
+  advance(ms: number): void;
+}
+
+export function createTestClock(start: Date = TEST_NOW): TestClock {
+  let t = start.getTime();
+  return { now: () => new Date(t), set: (date) => { t = date.getTime(); }, advance: (ms) => { t += ms; } };
+}
 
 export interface TestAppOptions {
   stays?: number;
@@ -42,9 +55,14 @@ export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyles
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
-  const sim = await startSimSuppliers({ world, latencyMs: 0, ...options.sim });
+  const clock = createTestClock();
+  const sim = await startSimSuppliers({ world, latencyMs: 0, now: () => clock.now().getTime(), ...options.sim });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
-  const app = createApp({ dataDir, supplierUrls: sim.urls, now: () => TEST_NOW, publicUrl: 'http://gw.test', rateLimits: TEST_RATE_LIMITS, keyRefreshMs: 0, ...options.app });
+  // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
+  const app = createApp({
+    dataDir, supplierUrls: sim.urls, now: clock.now, publicUrl: 'http://gw.test', rateLimits: TEST_RATE_LIMITS, keyRefreshMs: 0,
+    reportSyncIntervalMs: null, ...options.app,
+  });
   await app.ready;
   const listings = new Map<string, SimListing>();
   for (const list of Object.values(world.listings)) for (const l of list) listings.set(`${l.supplier}:${l.supplierStayId}`, l);
@@ -53,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     world,
     sim,
     dataDir,
+    clock,
     listing(supplier, supplierStayId) {
       const found = listings.get(`${supplier}:${supplierStayId}`);
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);

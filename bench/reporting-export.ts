@@ -1,0 +1,211 @@
+// Exporting a partner's 200,000 transactions as CSV over real HTTP: GET /v1/reporting/transactions
+// page after page (limit 500, the spec's maximum) on one keep-alive connection, as a partner's
+// export script would. Targets: at least 200,000 rows per second, and the gateway's memory (RSS)
+// growing by less than 100 MB while it streams.
+// The transactions are seeded straight into a bench-only database through the store (for a
+// benchmark, not how transactions are made: see reporting/seed-demo.ts for that). The gateway runs
+// in a process of its own (with a small simulated world for its inventory) and samples its own
+// memory; this process only sends requests. Baseline, in this process: the same rows read from
+// SQLite column by column and written through csv-stringify, the way the export would go if CSV
+// were rendered at read time.
+import { fork } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { stringify } from 'csv-stringify';
+import { createKeyAdmin } from '../src/auth/key-admin.ts';
+import { createSqliteKeyStore } from '../src/auth/sqlite-key-store.ts';
+import { createSqliteTransactionStore } from '../src/reporting/sqlite-transaction-store.ts';
+import { escapeFormula } from '../src/reporting/transaction-csv.ts';
+import { TRANSACTION_FIELDS, toRecord, type TransactionRow } from '../src/reporting/transaction.ts';
+import { SUPPLIER_IDS } from '../src/types.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
+const OTHER_ROWS = 50_000; // another partner's, in the same table and indexes
+const RUNS = 3;
+const LIMIT = 500;
+const DIR = path.resolve('.bench', 'reporting-export');
+const DATABASE = path.join(DIR, 'staygate.sqlite');
+const RANGE = 'startDate=2025-11-01&endDate=2026-11-30';
+
+function transaction(i: number, partnerId: string): TransactionRow {
+  const supplier = SUPPLIER_IDS[i % 4];
+  const updated = Date.UTC(2025, 10, 21) + Math.floor((i / ROWS) * 365 * 86_400_000);
+  const booked = updated - (i % 40) * 86_400_000;
+  const start = new Date(booked + (3 + (i % 90)) * 86_400_000).toISOString().slice(0, 10);
+  const end = new Date(booked + (5 + (i % 90)) * 86_400_000).toISOString().slice(0, 10);
+  const campaigns = ['newsletter-spring', 'blog-city-guides', 'sidebar-banner', null, '=cmd|/C calc-A0'];
+  return {
+    supplier, bookingId: `${partnerId}-${String(i).padStart(9, '0')}`, clickId: `click-${partnerId}-${i}`, aid: partnerId, partnerId,
+    campaign: campaigns[i % campaigns.length], device: (['desktop', 'mobile', 'tablet', 'unknown'] as const)[i % 4],
+    bookedAt: new Date(booked).toISOString(), startDate: start, endDate: end, status: (['Pending', 'Approved', 'Canceled'] as const)[i % 3],
+    commissionCents: i % 3 === 2 ? 0 : 500 + (i % 20_000), quantity: 1 + (i % 7),
+    information: `Hôtel "Lumière" ${i % 977}, ${1 + (i % 7)} nights, 1 room`, destination: ['Paris, FR', 'Rome, IT', 'Tokyo, JP'][i % 3],
+    userCountry: ['DE', 'US', 'FR', 'GB'][i % 4], lastUpdated: new Date(updated).toISOString(),
+  };
+}
+
+async function seed(): Promise<{ key: string; ms: number }> {
+  const started = performance.now();
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  const store = createSqliteTransactionStore({ path: DATABASE });
+  const sync = { syncedThrough: new Date().toISOString(), syncedAt: new Date().toISOString() };
+  for (const [partner, count] of [['bench', ROWS], ['other', OTHER_ROWS]] as const) {
+    for (const supplier of SUPPLIER_IDS) {
+      const rows: TransactionRow[] = [];
+      for (let i = SUPPLIER_IDS.indexOf(supplier); i < count; i += 4) rows.push(transaction(i, partner));
+      await store.applyReport(supplier, rows, sync);
+    }
+  }
+  await store.close();
+  const keys = createSqliteKeyStore({ path: DATABASE });
+  // Its own limit: an export of 400 pages is more than the default 150 requests a minute.
+  const { key } = await createKeyAdmin(keys).create({ aid: 'bench', thirdParties: ['bench-shop'], limitPerMinute: 1_000_000 });
+  await keys.close();
+  return { key, ms: performance.now() - started };
+}
+
+/** The gateway, in its own process: a small simulated world for its inventory, the seeded database. */
+async function serve(): Promise<void> {
+  const { createApp } = await import('../src/app.ts');
+  const { generateWorld } = await import('../src/sim/generate-world.ts');
+  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
+  const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
+  const app = createApp({ dataDir: DIR, supplierUrls: sim.urls, reportSyncIntervalMs: null, geocoder: { geocode: async () => null } });
+  await app.ready;
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  let peak = 0;
+  let sampler: NodeJS.Timeout | null = null;
+  process.on('message', (message: string) => {
+    if (message === 'start') {
+      global.gc?.();
+      const before = process.memoryUsage.rss();
+      peak = before;
+      sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
+      process.send!({ before });
+    } else if (message === 'stop') {
+      clearInterval(sampler!);
+      peak = Math.max(peak, process.memoryUsage.rss());
+      process.send!({ peak });
+    }
+  });
+  process.send!({ url: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}` });
+  process.on('disconnect', () => void app.close().then(() => sim.close()).finally(() => process.exit(0)));
+}
+
+function ask<T>(child: ReturnType<typeof fork>, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+// One keep-alive connection, as an export script would hold; node:http rather than fetch, whose
+// own overhead per request would be measured as the gateway's.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One page: its status and the number of CRLF-ended lines (the header included); the body when kept. */
+function getPage(url: string, key: string, keep: boolean): Promise<{ status: number; lines: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+      let lines = 0;
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+        if (keep || res.statusCode !== 200) body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, lines, body }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/**
+ * One whole export, page by page; returns rows and milliseconds. `check` (the untimed warm-up):
+ * every row exactly once, in the export's order (lastUpdatedDate, provider, bookingId).
+ */
+async function exportAll(url: string, key: string, check = false): Promise<{ rows: number; ms: number; pages: number }> {
+  const started = performance.now();
+  let rows = 0;
+  let pages = 0;
+  let previous = '';
+  const seen = new Set<string>();
+  for (let page = 0; ; page++) {
+    const response = await getPage(`${url}/v1/reporting/transactions?thirdParty=bench-shop&${RANGE}&limit=${LIMIT}&page=${page}`, key, check);
+    if (response.status !== 200) throw new Error(`page ${page}: ${response.status} ${response.body}`);
+    const lines = response.lines - 1; // the header
+    if (check) {
+      for (const line of response.body.split('\r\n').slice(1, -1)) {
+        const cells = line.split(',');
+        const sortKey = `${cells.at(-1)}|${cells[0]}|${cells[1]}`;
+        if (sortKey <= previous || seen.has(cells[1])) throw new Error(`page ${page}: ${sortKey} out of order or repeated after ${previous}`);
+        seen.add(cells[1]);
+        previous = sortKey;
+      }
+    }
+    rows += lines;
+    pages++;
+    if (lines < LIMIT) break;
+  }
+  if (check && seen.size !== ROWS) throw new Error(`exported ${seen.size} distinct rows, expected ${ROWS}`);
+  return { rows, ms: performance.now() - started, pages };
+}
+
+/** The baseline: the same rows, read column by column and written through csv-stringify, no HTTP. */
+async function renderAtReadTime(): Promise<number> {
+  const db = new Database(DATABASE, { readonly: true });
+  const started = performance.now();
+  const select = db.prepare(`SELECT supplier, booking_id AS bookingId, click_id AS clickId, aid, partner_id AS partnerId, campaign, device,
+    booked_at AS bookedAt, start_date AS startDate, end_date AS endDate, status, commission_cents AS commissionCents, quantity,
+    information, destination, user_country AS userCountry, last_updated AS lastUpdated
+    FROM transactions WHERE partner_id = 'bench' ORDER BY partner_id, last_updated, supplier, booking_id`);
+  const records = (function* () {
+    for (const row of select.iterate() as Iterable<TransactionRow>) {
+      const record = toRecord(row);
+      yield TRANSACTION_FIELDS.map((f) => {
+        const value = record[f];
+        return Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? escapeFormula(value) : value;
+      });
+    }
+  })();
+  let bytes = 0;
+  const out = Readable.from(records).pipe(stringify({ record_delimiter: 'windows' }));
+  for await (const chunk of out) bytes += (chunk as Buffer).length;
+  const ms = performance.now() - started;
+  db.close();
+  return bytes > 0 ? ms : NaN;
+}
+
+async function drive(): Promise<void> {
+  const seeded = await seed();
+  console.log(`seeded ${ROWS} transactions of the partner and ${OTHER_ROWS} of another in ${(seeded.ms / 1_000).toFixed(1)} s (bench-only database)`);
+  const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--expose-gc', '--import', 'tsx'] });
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string }));
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
+  });
+  await exportAll(url, seeded.key, true); // warm-up (JIT, page cache), checking every row once and in order
+  const runs: { rows: number; ms: number; growthMb: number }[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const { before } = await ask<{ before: number }>(child, 'start');
+    const result = await exportAll(url, seeded.key);
+    const { peak } = await ask<{ peak: number }>(child, 'stop');
+    if (result.rows !== ROWS) throw new Error(`exported ${result.rows} rows, expected ${ROWS}`);
+    runs.push({ rows: result.rows, ms: result.ms, growthMb: (peak - before) / 1_048_576 });
+    console.log(`run ${run + 1}: ${result.rows} rows in ${result.pages} pages, ${result.ms.toFixed(0)} ms = ${Math.round(result.rows / (result.ms / 1_000))} rows/s; gateway RSS +${((peak - before) / 1_048_576).toFixed(1)} MB at peak`);
+  }
+  const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
+  const rate = Math.round(median.rows / (median.ms / 1_000));
+  const growth = Math.max(...runs.map((r) => r.growthMb));
+  const baselineMs = await renderAtReadTime();
+  console.log(`median: ${rate} rows/s over HTTP (target >= 200000); peak memory growth ${growth.toFixed(1)} MB (target < 100 MB)`);
+  console.log(`baseline, CSV rendered at read time with csv-stringify (in process, no HTTP): ${Math.round(ROWS / (baselineMs / 1_000))} rows/s; ` +
+    `the export over HTTP is ${(rate / (ROWS / (baselineMs / 1_000))).toFixed(1)}x that`);
+  child.disconnect();
+  if (rate < 200_000 || growth >= 100) process.exitCode = 1;
+}
+
+await (process.argv.includes('--serve') ? serve() : drive());

@@ -1,0 +1,201 @@
+// The behaviour every TransactionStore must have; each implementation's test calls
+// runTransactionStoreContract (a PostgreSQL store joins by calling it with its own factory).
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import type { TransactionRow } from './transaction.ts';
+import { TRANSACTION_FIELDS } from './transaction.ts';
+import { CSV_HEADER, unescapeFormula } from './transaction-csv.ts';
+import type { TransactionQuery, TransactionStore } from './transaction-store.ts';
+
+export function row(bookingId: string, overrides: Partial<TransactionRow> = {}): TransactionRow {
+  return {
+    supplier: 'supplier_a', bookingId, clickId: `ck-${bookingId}`, aid: 'aff-1', partnerId: 'p1', campaign: 'spring-mail',
+    device: 'mobile', bookedAt: '2026-03-01T10:00:00.000Z', startDate: '2026-04-01', endDate: '2026-04-04', status: 'Pending',
+    commissionCents: 1234, quantity: 3, information: 'Hotel Lumière, 3 nights, 1 room', destination: 'Paris, FR',
+    userCountry: 'DE', lastUpdated: '2026-03-01T10:00:00.000Z', ...overrides,
+  };
+}
+
+const SYNC = { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:01.000Z' };
+
+function query(overrides: Partial<TransactionQuery> = {}): TransactionQuery {
+  return { partnerId: 'p1', dateFilter: 'lastUpdatedDate', startDate: '2025-01-01', endDate: '2027-12-31', limit: 500, page: 0, ...overrides };
+}
+
+async function csvRows(store: TransactionStore, q: TransactionQuery): Promise<Record<string, string>[]> {
+  let text = CSV_HEADER;
+  for await (const chunk of store.csvPage(q)) text += chunk;
+  return parse(text, { columns: true }) as Record<string, string>[];
+}
+
+/** Every permutation of a small list. */
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
+export function runTransactionStoreContract(name: string, makeStore: () => Promise<TransactionStore>): void {
+  describe(`TransactionStore contract: ${name}`, () => {
+    let store: TransactionStore;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('keeps every field and tells new, updated and unchanged apart', async () => {
+      const a = row('A1');
+      assert.deepEqual(await store.applyReport('supplier_a', [a], SYNC), { received: 1, inserted: 1, updated: 0, unchanged: 0 });
+      assert.deepEqual(await store.get('supplier_a', 'A1'), a);
+      const approved = row('A1', { status: 'Approved', lastUpdated: '2026-04-20T00:00:00.000Z' });
+      assert.deepEqual(await store.applyReport('supplier_a', [approved, a], SYNC), { received: 2, inserted: 0, updated: 1, unchanged: 1 });
+      assert.deepEqual(await store.get('supplier_a', 'A1'), approved);
+      assert.deepEqual(await store.applyReport('supplier_a', [approved], SYNC), { received: 1, inserted: 0, updated: 0, unchanged: 1 });
+    });
+
+    it('ends in the same rows whatever order and however often the versions arrive', async () => {
+      const versions = [
+        row('B1', { supplier: 'supplier_b', lastUpdated: '2026-03-01T10:00:00.000Z' }),
+        row('B1', { supplier: 'supplier_b', status: 'Canceled', commissionCents: 0, lastUpdated: '2026-03-05T10:00:00.000Z' }),
+        // Same time as the one before, other content: the tie is settled by content, not by arrival.
+        row('B1', { supplier: 'supplier_b', status: 'Approved', lastUpdated: '2026-03-05T10:00:00.000Z' }),
+        row('B2', { supplier: 'supplier_b', lastUpdated: '2026-03-02T10:00:00.000Z' }),
+      ];
+      const outcomes = new Set<string>();
+      for (const order of permutations(versions)) {
+        const fresh = await makeStore();
+        try {
+          // Each version in a report of its own, then all of them replayed at once.
+          for (const version of order) await fresh.applyReport('supplier_b', [version], SYNC);
+          await fresh.applyReport('supplier_b', order, SYNC);
+          outcomes.add(JSON.stringify([await fresh.get('supplier_b', 'B1'), await fresh.get('supplier_b', 'B2')]));
+        } finally {
+          await fresh.close();
+        }
+      }
+      assert.equal(outcomes.size, 1, [...outcomes].join('\n'));
+      const [b1] = JSON.parse([...outcomes][0]) as TransactionRow[];
+      assert.equal(b1.lastUpdated, '2026-03-05T10:00:00.000Z');
+    });
+
+    it('applies a report all or nothing', async () => {
+      await store.applyReport('supplier_a', [row('C1')], SYNC);
+      await assert.rejects(store.applyReport('supplier_a', [row('C2'), row('C3', { supplier: 'supplier_b' })], { ...SYNC, syncedThrough: '2026-12-01T00:00:00.000Z' }));
+      assert.equal(await store.get('supplier_a', 'C2'), null);
+      assert.equal((await store.syncState('supplier_a')).syncedThrough, SYNC.syncedThrough, 'the failed report did not move the period on');
+    });
+
+    it('moves a supplier\'s synced period only forward', async () => {
+      assert.deepEqual(await store.syncState('supplier_c'), { syncedThrough: null, syncedAt: null });
+      await store.applyReport('supplier_c', [], { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:01.000Z' });
+      await store.applyReport('supplier_c', [], { syncedThrough: '2026-11-20T10:00:00.000Z', syncedAt: '2026-11-21T10:05:00.000Z' });
+      assert.deepEqual(await store.syncState('supplier_c'), { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:05:00.000Z' });
+    });
+
+    it("shows a partner its own transactions only, and gives unowned ones to an aid's new owner", async () => {
+      await store.applyReport('supplier_a', [
+        row('P1'), row('P2', { partnerId: 'p2', aid: 'aff-2' }), row('U1', { partnerId: null, aid: 'aff-3' }), row('U2', { partnerId: null, aid: null, clickId: null }),
+      ], SYNC);
+      assert.deepEqual((await store.query(query())).records.map((r) => r.bookingId), ['P1']);
+      assert.deepEqual((await store.query(query({ partnerId: 'p2' }))).records.map((r) => r.bookingId), ['P2']);
+      assert.equal((await store.stats()).unattributed, 2);
+      assert.equal(await store.assignPartners(new Map([['aff-3', 'p3'], ['aff-1', 'p9']])), 1, 'owned transactions keep their owner');
+      assert.deepEqual((await store.query(query({ partnerId: 'p3' }))).records.map((r) => r.bookingId), ['U1']);
+      assert.deepEqual((await store.query(query({ partnerId: 'p1' }))).records.map((r) => r.bookingId), ['P1']);
+      const stats = await store.stats();
+      assert.equal(stats.total, 4);
+      assert.equal(stats.unattributed, 1);
+      assert.equal(stats.bySupplier.supplier_a.transactions, 4);
+    });
+
+    it('filters on the chosen date by whole UTC days, inclusive, and orders by it', async () => {
+      await store.applyReport('supplier_d', [
+        row('D1', { supplier: 'supplier_d', bookedAt: '2026-01-31T23:59:59.000Z', startDate: '2026-03-01', endDate: '2026-03-03', lastUpdated: '2026-05-01T00:00:00.000Z' }),
+        row('D2', { supplier: 'supplier_d', bookedAt: '2026-02-01T00:00:00.000Z', startDate: '2026-02-15', endDate: '2026-02-16', lastUpdated: '2026-02-01T00:00:00.000Z' }),
+        row('D3', { supplier: 'supplier_d', bookedAt: '2026-02-28T12:00:00.000Z', startDate: '2026-03-01', endDate: '2026-03-31', lastUpdated: '2026-04-30T23:59:59.999Z' }),
+      ], SYNC);
+      const ids = async (q: Partial<TransactionQuery>) => (await store.query(query(q))).records.map((r) => r.bookingId);
+      assert.deepEqual(await ids({ dateFilter: 'bookedDate', startDate: '2026-02-01', endDate: '2026-02-28' }), ['D2', 'D3']);
+      assert.deepEqual(await ids({ dateFilter: 'bookedDate', startDate: '2026-01-31', endDate: '2026-01-31' }), ['D1']);
+      assert.deepEqual(await ids({ dateFilter: 'startDate', startDate: '2026-03-01', endDate: '2026-03-01' }), ['D1', 'D3']);
+      assert.deepEqual(await ids({ dateFilter: 'endDate', startDate: '2026-02-16', endDate: '2026-03-03' }), ['D2', 'D1']);
+      assert.deepEqual(await ids({ dateFilter: 'lastUpdatedDate', startDate: '2026-04-30', endDate: '2026-04-30' }), ['D3']);
+      assert.deepEqual(await ids({}), ['D2', 'D3', 'D1']);
+    });
+
+    it('pages by limit and zero-indexed page, the same through CSV and JSON, also after the data changed', async () => {
+      const rows = Array.from({ length: 23 }, (_, i) => row(`E${String(i).padStart(2, '0')}`, {
+        supplier: i % 2 === 0 ? 'supplier_a' : 'supplier_c',
+        // Ties on the date, broken by supplier and booking id.
+        lastUpdated: `2026-03-${String(1 + (i % 5)).padStart(2, '0')}T00:00:00.000Z`,
+      }));
+      await store.applyReport('supplier_a', rows.filter((r) => r.supplier === 'supplier_a'), SYNC);
+      await store.applyReport('supplier_c', rows.filter((r) => r.supplier === 'supplier_c'), SYNC);
+      const all = (await store.query(query())).records;
+      assert.equal(all.length, 23);
+      const sortKey = (r: { lastUpdatedDate: string; provider: string; bookingId: string }) => `${r.lastUpdatedDate}|${r.provider}|${r.bookingId}`;
+      assert.deepEqual(all.map(sortKey), all.map(sortKey).sort());
+
+      const paged: string[] = [];
+      for (let page = 0; ; page++) {
+        const { records, hasMore } = await store.query(query({ limit: 5, page }));
+        const csv = await csvRows(store, query({ limit: 5, page }));
+        assert.deepEqual(csv.map((c) => c.bookingId), records.map((r) => r.bookingId), `page ${page}`);
+        paged.push(...records.map((r) => r.bookingId));
+        if (!hasMore) {
+          assert.ok(records.length <= 5);
+          break;
+        }
+      }
+      assert.deepEqual(paged, all.map((r) => r.bookingId));
+
+      // Page 2 again after a row before it moved: what OFFSET would give, not a stale continuation.
+      await store.applyReport('supplier_a', [row('E00', { supplier: 'supplier_a', lastUpdated: '2026-03-09T00:00:00.000Z' })], SYNC);
+      const after = (await store.query(query())).records.map((r) => r.bookingId);
+      await store.query(query({ limit: 5, page: 1 }));
+      assert.deepEqual((await store.query(query({ limit: 5, page: 2 }))).records.map((r) => r.bookingId), after.slice(10, 15));
+      assert.deepEqual((await csvRows(store, query({ limit: 5, page: 2 }))).map((r) => r.bookingId), after.slice(10, 15));
+    });
+
+    it('keeps the order in a page of several hundred rows, through CSV as through JSON', async () => {
+      const rows = Array.from({ length: 620 }, (_, i) => row(`K${String((i * 7919) % 620).padStart(4, '0')}`, {
+        supplier: (['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const)[i % 4],
+        lastUpdated: new Date(Date.UTC(2026, 2, 1) + (i % 97) * 3_600_000).toISOString(),
+      }));
+      for (const supplier of ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const) {
+        await store.applyReport(supplier, rows.filter((r) => r.supplier === supplier), SYNC);
+      }
+      for (const page of [0, 1]) {
+        const json = (await store.query(query({ limit: 500, page }))).records.map((r) => `${r.provider}/${r.bookingId}`);
+        const csv = (await csvRows(store, query({ limit: 500, page }))).map((r) => `${r.provider}/${r.bookingId}`);
+        assert.equal(json.length, page === 0 ? 500 : 120);
+        assert.deepEqual(csv, json);
+      }
+    });
+
+    it('writes CSV cells with the JSON values (formula-escaped, campaignIds as JSON text)', async () => {
+      await store.applyReport('supplier_a', [
+        row('F1', { campaign: '=HYPERLINK("http://evil.example","x")-y', information: 'A "quoted", name\r\nnext line', destination: '@Home, FR' }),
+        row('F2', { campaign: null, userCountry: '', status: 'Canceled', commissionCents: 0, quantity: 14 }),
+      ], SYNC);
+      const json = (await store.query(query())).records;
+      const csv = await csvRows(store, query());
+      assert.equal(csv.length, 2);
+      for (const [i, record] of json.entries()) {
+        for (const field of TRANSACTION_FIELDS) {
+          const value = record[field];
+          const cell = csv[i][field];
+          const expected = Array.isArray(value) ? JSON.stringify(value) : String(value);
+          assert.equal(unescapeFormula(cell), expected, `${record.bookingId}.${field}`);
+        }
+      }
+      assert.equal(csv[0].campaignId, '\'=HYPERLINK("http://evil.example","x")-y');
+      assert.equal(csv[0].destination, "'@Home, FR");
+      assert.deepEqual(json[0].campaignIds, ['=HYPERLINK("http://evil.example","x")', 'y']);
+      assert.deepEqual(json[1].campaignIds, []);
+      assert.equal(json[1].commission, '0.00');
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import type { SupplierId } from '../types.ts';
+import type { DateFilter, TransactionRecord, TransactionRow } from './transaction.ts';
+
+/** One page of a partner's transactions. */
+export interface TransactionQuery {
+  partnerId: string;
+  dateFilter: DateFilter;
+  /** YYYY-MM-DD, inclusive: the UTC days of the `dateFilter` field. */
+  startDate: string;
+  endDate: string;
+  /** 1..500 */
+  limit: number;
+  /** Zero-indexed. */
+  page: number;
+}
+
+export interface ApplyReportResult {
+  received: number;
+  /** Bookings seen for the first time. */
+  inserted: number;
+  /** Bookings replaced by a newer version. */
+  updated: number;
+  /** Versions already held, or older than the one held. */
+  unchanged: number;
+}
+
+export interface SupplierSyncState {
+  /** The end of the last report period read in full (ISO 8601), null before the first. */
+  syncedThrough: string | null;
+  /** When that report was applied. */
+  syncedAt: string | null;
+}
+
+export interface TransactionStats {
+  total: number;
+  /** Transactions no partner owns: an unknown click, a click without aid, an aid no key carries. */
+  unattributed: number;
+  bySupplier: Record<SupplierId, SupplierSyncState & { transactions: number }>;
+}
+
+/**
+ * Where commission transactions live: SQLite in the gateway's data file by default; PostgreSQL can
+ * join for scale-out. Every implementation runs the contract suite in transaction-store-contract.ts.
+ */
+export interface TransactionStore {
+  /**
+   * Applies one supplier's report of the period ending `syncedThrough`, all or nothing (one
+   * database transaction, durable when it resolves): each row is upserted by (supplier, booking
+   * id), keeping the newest `lastUpdated` (ties: the greater versionKey), so replaying reports in
+   * any order ends in the same rows; the supplier's `syncedThrough` only moves forward.
+   */
+  applyReport(supplier: SupplierId, rows: readonly TransactionRow[], sync: { syncedThrough: string; syncedAt: string }): Promise<ApplyReportResult>;
+  syncState(supplier: SupplierId): Promise<SupplierSyncState>;
+  /** Gives every unowned transaction of an aid in `owners` (aid -> partner) to that partner; returns how many. */
+  assignPartners(owners: ReadonlyMap<string, string>): Promise<number>;
+  /**
+   * A page of a partner's transactions whose `dateFilter` day lies in [startDate, endDate],
+   * ordered by that field, then supplier and booking id; `hasMore` when a next page has rows.
+   */
+  query(query: TransactionQuery): Promise<{ records: TransactionRecord[]; hasMore: boolean }>;
+  /**
+   * The same page as CSV lines (no header), streamed from the database in chunks: the page is
+   * never held whole. Breaking off the iteration releases what it holds.
+   */
+  csvPage(query: TransactionQuery): AsyncIterable<string>;
+  get(supplier: SupplierId, bookingId: string): Promise<TransactionRow | null>;
+  stats(): Promise<TransactionStats>;
+  close(): Promise<void>;
+}

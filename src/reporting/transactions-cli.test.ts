@@ -1,0 +1,136 @@
+// `staygate transactions sync|status`, the installed command against a running test gateway's data
+// folder and its simulated suppliers; and what a hard kill right after a reported sync leaves.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { main } from '../cli/main.ts';
+import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
+const DAY = 86_400_000;
+let t: TestApp;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  t = await startTestApp({ stays: 1_500, app: { geocoder: { geocode: async () => null } } });
+  // The command runs on the real clock: the clicks are made a few days back, and the suppliers'
+  // clock stops just before now.
+  t.clock.set(new Date(Date.now() - 4 * DAY));
+  const key = await t.createKey({ aid: 'aff-cli', thirdParties: ['shop'] });
+  for (const [lat, lng] of [[48.8566, 2.3522], [51.5074, -0.1278], [41.9028, 12.4964]]) {
+    const res = await t.get(`/v3/accommodations?lat=${lat}&lng=${lng}&pageSize=60`, { 'x-api-key': key });
+    for (const stay of res.body.results as any[]) {
+      for (const entry of Object.values(stay.suppliers as Record<string, { link: string }>)) {
+        const url = new URL(entry.link);
+        const go = await t.app.http.inject({ url: url.pathname + url.search, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+        await (await fetch(String(go.headers.location))).arrayBuffer();
+      }
+    }
+  }
+  t.clock.set(new Date(Date.now() - 60_000));
+  env = { ...process.env, STAYGATE_DATA_DIR: t.dataDir };
+  for (const id of SUPPLIER_IDS) env[`STAYGATE_${id.toUpperCase()}_URL`] = t.sim.urls[id];
+});
+after(async () => {
+  await t.close();
+});
+
+const LINE = /^(supplier_[a-d]): (\d+) records of the changes (\S+) \.\. (\S+): (\d+) new, (\d+) updated, (\d+) unchanged/;
+
+describe('staygate transactions', () => {
+  it('loses nothing it reported when killed (SIGKILL) right after a report was applied', async () => {
+    const child = spawn(process.execPath, [BIN, 'transactions', 'sync'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    // The first supplier line: its report is in the database. Killed at once, the others in flight.
+    const reported = await new Promise<RegExpExecArray>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = out.split('\n').map((line) => LINE.exec(line)).find((m) => m !== null);
+        if (match) {
+          child.kill('SIGKILL');
+          resolve(match);
+        }
+      });
+      child.on('exit', () => reject(new Error(`exited before reporting: ${out} ${stderr}`)));
+    });
+    await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(child.signalCode, 'SIGKILL');
+
+    const [, supplier, received, from, to, inserted] = reported;
+    assert.equal(received, inserted, 'a first sync: every record new');
+    const expected = t.sim.ledger.report(supplier as SupplierId, Date.parse(from), Date.parse(to));
+    assert.equal(expected.length, Number(received));
+    assert.ok(expected.length > 0, `${supplier} reported bookings`);
+
+    const db = new Database(path.join(t.dataDir, 'staygate.sqlite'), { readonly: true });
+    try {
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+    const store = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite'), readConnections: 0 });
+    try {
+      for (const { booking, state } of expected) {
+        const row = await store.get(booking.supplier, booking.bookingId);
+        assert.equal(row?.lastUpdated, new Date(state.at).toISOString(), booking.bookingId);
+        assert.equal(row?.aid, 'aff-cli');
+      }
+      const stats = await store.stats();
+      assert.equal(stats.bySupplier[supplier as SupplierId].syncedThrough, to);
+      // The reports of the others: all of them, or nothing (the kill came in between).
+      for (const other of SUPPLIER_IDS.filter((s) => s !== supplier)) {
+        const held = stats.bySupplier[other].transactions;
+        const all = t.sim.ledger.report(other, Date.parse(from), Date.parse(to)).length;
+        assert.ok(held === 0 || held === all, `${other}: ${held} of ${all}`);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('sync brings every supplier up to date, and says so; status tells what is held', async () => {
+    const run = (...args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }));
+    });
+    const sync = await run('transactions', 'sync');
+    assert.equal(sync.code, 0, sync.stderr);
+    const lines = sync.stdout.trim().split('\n');
+    assert.equal(lines.filter((l) => LINE.test(l)).length, 4);
+    assert.equal(lines.at(-1), 'synced 4 of 4 suppliers');
+    const status = await run('transactions', 'status');
+    assert.equal(status.code, 0, status.stderr);
+    const total = SUPPLIER_IDS.reduce((a, s) => a + t.sim.ledger.report(s, 0, Date.now()).length, 0);
+    assert.match(status.stdout, new RegExp(`^${total} transactions, 0 owned by no partner`));
+  });
+
+  it('refuses wrong usage (exit 2), and fails (exit 1) when a supplier cannot be reached', async () => {
+    const run = async (args: string[], runEnv: NodeJS.ProcessEnv = env) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) }, runEnv);
+      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+    };
+    assert.equal((await run(['transactions'])).code, 2);
+    assert.equal((await run(['transactions', 'frobnicate'])).code, 2);
+    assert.equal((await run(['transactions', 'sync', 'extra'])).code, 2);
+    const none = await run(['transactions', 'sync'], { STAYGATE_DATA_DIR: t.dataDir });
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /no suppliers to ask/);
+    await t.sim.setFault('supplier_d', 'error');
+    try {
+      const failed = await run(['transactions', 'sync']);
+      assert.equal(failed.code, 1);
+      assert.match(failed.stdout, /supplier_d: FAILED, nothing applied/);
+      assert.match(failed.stdout, /synced 3 of 4 suppliers/);
+    } finally {
+      await t.sim.setFault('supplier_d', null);
+    }
+  });
+});
