@@ -11,23 +11,38 @@ export interface MemoryRateLimiterOptions {
  * a time, so check-and-count is atomic. A log holds at most `limit` entries, and buckets whose
  * log has emptied are swept once per window, so idle clients cost nothing for long.
  */
+/** Accepted times of one bucket, oldest first; the live ones start at `start`. */
+interface Log {
+  times: number[];
+  start: number;
+}
+
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): RateLimiter & { readonly bucketCount: number } {
   const { windowMs } = options;
   const clock = options.clock ?? (() => performance.now());
-  const buckets = new Map<string, number[]>();
+  const buckets = new Map<string, Log>();
   let sweptAt = clock();
 
-  function prune(log: number[], now: number): void {
-    let stale = 0;
-    while (stale < log.length && log[stale] <= now - windowMs) stale++;
-    if (stale > 0) log.splice(0, stale);
+  /**
+   * Drops the times that left the window. The log only grows at its end and shrinks at its start,
+   * so a start offset does it in O(1); the array is compacted once the dead part is half of it.
+   * (Splicing the start on every hit would move the whole log each time: a busy key's log holds
+   * tens of thousands of times.)
+   */
+  function prune(log: Log, now: number): void {
+    const { times } = log;
+    while (log.start < times.length && times[log.start] <= now - windowMs) log.start++;
+    if (log.start > 64 && log.start * 2 > times.length) {
+      log.times = times.slice(log.start);
+      log.start = 0;
+    }
   }
 
   function sweep(now: number): void {
     sweptAt = now;
     for (const [bucket, log] of buckets) {
       prune(log, now);
-      if (log.length === 0) buckets.delete(bucket);
+      if (log.times.length === log.start) buckets.delete(bucket);
     }
   }
 
@@ -40,15 +55,17 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Rate
       const now = clock();
       if (now - sweptAt >= windowMs) sweep(now);
       let log = buckets.get(bucket);
-      if (log === undefined) buckets.set(bucket, (log = []));
+      if (log === undefined) buckets.set(bucket, (log = { times: [], start: 0 }));
       prune(log, now);
-      if (log.length < limit) {
-        log.push(now);
-        const remaining = limit - log.length;
-        return { allowed: true, limit, remaining, resetMs: remaining > 0 ? 0 : log[0] + windowMs - now };
+      const { times, start } = log;
+      const count = times.length - start;
+      if (count < limit) {
+        times.push(now);
+        const remaining = limit - count - 1;
+        return { allowed: true, limit, remaining, resetMs: remaining > 0 ? 0 : times[start] + windowMs - now };
       }
       // A lowered limit can leave more entries than it allows: the next slot frees when enough leave.
-      return { allowed: false, limit, remaining: 0, resetMs: log[log.length - limit] + windowMs - now };
+      return { allowed: false, limit, remaining: 0, resetMs: times[times.length - limit] + windowMs - now };
     },
     async close() {
       buckets.clear();
