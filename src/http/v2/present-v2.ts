@@ -2,7 +2,8 @@ import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
-import type { V2Accommodation, V2Cluster, V2Response, V2SupplierEntry } from './v2-response-schema.ts';
+import { pageMeta, presentClusters } from '../paged-response.ts';
+import type { V2Accommodation, V2Response, V2SupplierEntry } from './v2-response-schema.ts';
 
 const FALLBACK_TYPE_LABEL = 'Accommodation';
 
@@ -50,29 +51,8 @@ export function presentV2(
     return accommodation;
   });
 
-  const response: V2Response = {
-    meta: {
-      pageSize: query.pageSize,
-      count: results.length,
-      page: query.page,
-      hasMore: result.hasMore,
-      total: result.total,
-      unresolved: result.unresolved,
-      currency: result.currency,
-      ...(result.clustering === null ? {} : { clustering: result.clustering }),
-      ...(query.dates === null ? {} : { checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights }),
-    },
-    _links: links,
-    results,
-  };
-  if (result.clusters !== null) {
-    response.clusters = result.clusters.map((c): V2Cluster => ({
-      id: c.id,
-      type: 'Cluster',
-      location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
-      count: c.count,
-      _links: { expand: { href: expand(c.id) } },
-    }));
-  }
+  const response: V2Response = { meta: pageMeta(result, query, results.length), _links: links, results };
+  const clusters = presentClusters(result, expand);
+  if (clusters !== undefined) response.clusters = clusters;
   return response;
 }

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v2 200 body: rating, policies and media at the accommodation level; supplier entries carry
 // only link, media.logoSquare and price. Fastify serialises with it.
 const nullableNumber = Type.Union([Type.Number(), Type.Null()]);
-const href = Type.Object({ href: Type.String() });
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 
 export const v2SupplierEntrySchema = Type.Object({
@@ -26,34 +26,14 @@ export const v2AccommodationSchema = Type.Object({
   cellId: Type.Optional(Type.String()),
 });
 
-export const v2ClusterSchema = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('Cluster'),
-  location: Type.Object({ coordinates: latLng, bounds: Type.Object({ ne: latLng, sw: latLng }) }),
-  count: Type.Number(),
-  _links: Type.Object({ expand: href }),
-});
 
 export const v2ResponseSchema = Type.Object({
-  meta: Type.Object({
-    pageSize: Type.Number(),
-    count: Type.Number(),
-    page: Type.Number(),
-    hasMore: Type.Boolean(),
-    total: Type.Number(),
-    unresolved: Type.Array(Type.String()),
-    clustering: Type.Optional(Type.Object({ strategy: Type.String(), precision: Type.Number(), mode: Type.String() })),
-    currency: Type.String(),
-    checkin: Type.Optional(Type.String()),
-    checkout: Type.Optional(Type.String()),
-    nights: Type.Optional(Type.Number()),
-  }),
-  _links: Type.Object({ self: href, first: href, prev: Type.Optional(href), next: Type.Optional(href) }),
+  meta: pageMetaSchema,
+  _links: pageLinksSchema,
   results: Type.Array(v2AccommodationSchema),
-  clusters: Type.Optional(Type.Array(v2ClusterSchema)),
+  clusters: Type.Optional(Type.Array(clusterSchema)),
 });
 
 export type V2Response = Static<typeof v2ResponseSchema>;
 export type V2Accommodation = Static<typeof v2AccommodationSchema>;
 export type V2SupplierEntry = Static<typeof v2SupplierEntrySchema>;
-export type V2Cluster = Static<typeof v2ClusterSchema>;

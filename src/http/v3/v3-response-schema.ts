@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v3 200 body. Fastify compiles it into a serializer (fast-json-stringify), which is both
 // faster than JSON.stringify and a guard: a field the schema does not name never leaks out.
 const nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
-const href = Type.Object({ href: Type.String() });
 
 export const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullable(Type.Number()), count: Type.Number() });
 
@@ -37,39 +37,17 @@ export const v3AccommodationSchema = Type.Object({
   cellId: Type.Optional(Type.String()),
 });
 
-const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 
 /** A dense H3 cell of `cluster=auto`/`true`; `_links.expand` lists exactly its stays. */
-export const v3ClusterSchema = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('Cluster'),
-  location: Type.Object({ coordinates: latLng, bounds: Type.Object({ ne: latLng, sw: latLng }) }),
-  count: Type.Number(),
-  _links: Type.Object({ expand: href }),
-});
 
 export const v3ResponseSchema = Type.Object({
-  meta: Type.Object({
-    pageSize: Type.Number(),
-    count: Type.Number(),
-    page: Type.Number(),
-    hasMore: Type.Boolean(),
-    total: Type.Number(),
-    unresolved: Type.Array(Type.String()),
-    /** Present when the answer is clustered. */
-    clustering: Type.Optional(Type.Object({ strategy: Type.String(), precision: Type.Number(), mode: Type.String() })),
-    currency: Type.String(),
-    checkin: Type.Optional(Type.String()),
-    checkout: Type.Optional(Type.String()),
-    nights: Type.Optional(Type.Number()),
-  }),
-  _links: Type.Object({ self: href, first: href, prev: Type.Optional(href), next: Type.Optional(href) }),
+  meta: pageMetaSchema,
+  _links: pageLinksSchema,
   results: Type.Array(v3AccommodationSchema),
   /** `cluster=auto`/`true` only (when clustering applied), disjoint from `results`. */
-  clusters: Type.Optional(Type.Array(v3ClusterSchema)),
+  clusters: Type.Optional(Type.Array(clusterSchema)),
 });
 
 export type V3Response = Static<typeof v3ResponseSchema>;
 export type V3Accommodation = Static<typeof v3AccommodationSchema>;
 export type V3SupplierEntry = Static<typeof v3SupplierEntrySchema>;
-export type V3Cluster = Static<typeof v3ClusterSchema>;

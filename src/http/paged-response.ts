@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { SearchQuery } from '../search/search-query.ts';
+import type { SearchResult } from '../search/search-result.ts';
+
+// What the unified generations (v2, v3) share around their results: `meta`, `_links` and
+// `clusters`. A version's presenter differs only in the shape of one accommodation.
+const href = Type.Object({ href: Type.String() });
+const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
+
+export const pageMetaSchema = Type.Object({
+  pageSize: Type.Number(),
+  count: Type.Number(),
+  page: Type.Number(),
+  hasMore: Type.Boolean(),
+  total: Type.Number(),
+  unresolved: Type.Array(Type.String()),
+  /** Present when the answer is clustered. */
+  clustering: Type.Optional(Type.Object({ strategy: Type.String(), precision: Type.Number(), mode: Type.String() })),
+  currency: Type.String(),
+  checkin: Type.Optional(Type.String()),
+  checkout: Type.Optional(Type.String()),
+  nights: Type.Optional(Type.Number()),
+});
+
+export const pageLinksSchema = Type.Object({ self: href, first: href, prev: Type.Optional(href), next: Type.Optional(href) });
+
+/** A dense H3 cell of `cluster=auto`/`true`; `_links.expand` lists exactly its stays. */
+export const clusterSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('Cluster'),
+  location: Type.Object({ coordinates: latLng, bounds: Type.Object({ ne: latLng, sw: latLng }) }),
+  count: Type.Number(),
+  _links: Type.Object({ expand: href }),
+});
+
+export type PageMeta = Static<typeof pageMetaSchema>;
+export type Cluster = Static<typeof clusterSchema>;
+
+export function pageMeta(result: SearchResult, query: SearchQuery, count: number): PageMeta {
+  return {
+    pageSize: query.pageSize,
+    count,
+    page: query.page,
+    hasMore: result.hasMore,
+    total: result.total,
+    unresolved: result.unresolved,
+    ...(result.clustering === null ? {} : { clustering: result.clustering }),
+    currency: result.currency,
+    ...(query.dates === null ? {} : { checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights }),
+  };
+}
+
+/** `clusters[]` of a clustered answer, or undefined for a flat list (the field is then absent). */
+export function presentClusters(result: SearchResult, expand: (cellId: string) => string): Cluster[] | undefined {
+  return result.clusters?.map((c): Cluster => ({
+    id: c.id,
+    type: 'Cluster',
+    location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
+    count: c.count,
+    _links: { expand: { href: expand(c.id) } },
+  }));
+}
