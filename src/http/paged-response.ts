@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
+import type { Offers } from '../search/price-stays.ts';
+import type { Listing, Stay, SupplierId } from '../types.ts';
 
 // What the unified generations (v2, v3) share around their results: `meta`, `_links` and
 // `clusters`. A version's presenter differs only in the shape of one accommodation.
@@ -59,4 +61,24 @@ export function presentClusters(result: SearchResult, expand: (cellId: string) =
     count: c.count,
     _links: { expand: { href: expand(c.id) } },
   }));
+}
+
+/** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */
+export function displayType(label: string): string {
+  return label || 'Accommodation';
+}
+
+/**
+ * The suppliers a result shows: the requested providers only, and on a dated search only those
+ * that sell the stay for these dates or could not say (a sold-out supplier has no entry).
+ */
+export function shownListings(stay: Stay, providers: readonly SupplierId[] | null, offers: Offers | null): Listing[] {
+  return stay.listings.filter((l) => (providers === null || providers.includes(l.supplier)) && (offers === null || offers.has(l.supplier)));
+}
+
+/** A supplier entry's `price`: absent on static searches, null when the supplier could not say. */
+export function priceOf(offers: Offers | null, supplier: SupplierId): { price?: { total: number } | null } {
+  if (offers === null) return {};
+  const total = offers.get(supplier)!;
+  return { price: total === null ? null : { total } };
 }

@@ -2,6 +2,7 @@ import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, Href } from '../links.ts';
+import { displayType } from '../paged-response.ts';
 import type { V1Accommodation, V1Response } from './v1-response-schema.ts';
 
 /**
@@ -31,7 +32,7 @@ export function presentV1(
       id: listing.supplierStayId,
       provider,
       name: listing.name,
-      type: listing.typeLabel || 'Accommodation',
+      type: displayType(listing.typeLabel),
       location: {
         address: listing.address,
         coordinates: APPROXIMATE_COORDINATES.has(provider) ? null : { lat: listing.lat, lng: listing.lng },

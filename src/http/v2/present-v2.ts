@@ -2,10 +2,8 @@ import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
-import { pageMeta, presentClusters } from '../paged-response.ts';
+import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../paged-response.ts';
 import type { V2Accommodation, V2Response, V2SupplierEntry } from './v2-response-schema.ts';
-
-const FALLBACK_TYPE_LABEL = 'Accommodation';
 
 /**
  * The v2 shape. Accommodation-level fields are summaries over the suppliers shown: `rating` is
@@ -21,15 +19,13 @@ export function presentV2(
 ): V2Response {
   const results = result.hits.map(({ stay, distanceMeters, offers, cellId }): V2Accommodation => {
     const suppliers: Partial<Record<SupplierId, V2SupplierEntry>> = {};
-    const shown = stay.listings.filter((l) =>
-      (query.providers === null || query.providers.includes(l.supplier)) && (offers === null || offers.has(l.supplier)));
+    const shown = shownListings(stay, query.providers, offers);
     for (const listing of shown) {
-      const entry: V2SupplierEntry = { link: go.supplier(listing.supplier, listing.supplierStayId), media: { logoSquare: listing.media.logoSquare } };
-      if (offers !== null) {
-        const total = offers.get(listing.supplier)!;
-        entry.price = total === null ? null : { total };
-      }
-      suppliers[listing.supplier] = entry;
+      suppliers[listing.supplier] = {
+        link: go.supplier(listing.supplier, listing.supplierStayId),
+        media: { logoSquare: listing.media.logoSquare },
+        ...priceOf(offers, listing.supplier),
+      };
     }
     const first = shown[0] ?? stay.listings[0];
     const accommodation: V2Accommodation = {
@@ -37,7 +33,7 @@ export function presentV2(
       url: go.stay(stay.id),
       suppliers,
       name: stay.name,
-      type: stay.typeLabel || FALLBACK_TYPE_LABEL,
+      type: displayType(stay.typeLabel),
       location: { address: stay.address, coordinates: { lat: stay.lat, lng: stay.lng }, distanceInMeters: distanceMeters },
       rating: stay.averageRating,
       policies: {

@@ -2,11 +2,8 @@ import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
-import { pageMeta, presentClusters } from '../paged-response.ts';
+import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../paged-response.ts';
 import type { V3Accommodation, V3Response, V3SupplierEntry } from './v3-response-schema.ts';
-
-/** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */
-const FALLBACK_TYPE_LABEL = 'Accommodation';
 
 /**
  * The v3 shape: supplier-level rating, media and policies, and the aggregated rating. The
@@ -22,28 +19,21 @@ export function presentV3(
 ): V3Response {
   const results = result.hits.map(({ stay, distanceMeters, offers, cellId }): V3Accommodation => {
     const suppliers: Partial<Record<SupplierId, V3SupplierEntry>> = {};
-    for (const listing of stay.listings) {
-      if (query.providers !== null && !query.providers.includes(listing.supplier)) continue;
-      // On a dated search a supplier sold out for these dates has no entry; null is "unknown".
-      if (offers !== null && !offers.has(listing.supplier)) continue;
-      const entry: V3SupplierEntry = {
+    for (const listing of shownListings(stay, query.providers, offers)) {
+      suppliers[listing.supplier] = {
         link: go.supplier(listing.supplier, listing.supplierStayId),
         media: listing.media,
         rating: listing.rating,
         policies: listing.policies,
+        ...priceOf(offers, listing.supplier),
       };
-      if (offers !== null) {
-        const total = offers.get(listing.supplier)!;
-        entry.price = total === null ? null : { total };
-      }
-      suppliers[listing.supplier] = entry;
     }
     const accommodation: V3Accommodation = {
       id: stay.id,
       url: go.stay(stay.id),
       suppliers,
       name: stay.name,
-      type: stay.typeLabel || FALLBACK_TYPE_LABEL,
+      type: displayType(stay.typeLabel),
       location: { address: stay.address, coordinates: { lat: stay.lat, lng: stay.lng }, distanceInMeters: distanceMeters },
       averageRatings: stay.averageRating,
       capacity: stay.capacity,
