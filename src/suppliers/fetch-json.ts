@@ -1,13 +1,14 @@
 import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
+import { deadlineSignal } from './deadline-signal.ts';
 import { isTimeoutReason, SupplierError } from './supplier-error.ts';
 
 export interface FetchJsonOptions {
   supplier: SupplierId;
   /**
    * The caller's signal (shutdown, request deadline); combined with the per-call timeout. When it
-   * aborts with a timeout (AbortSignal.timeout), the call failed for lack of an answer in time:
-   * a `timeout` SupplierError. Any other reason is the caller giving up, re-thrown as is.
+   * aborts with a TimeoutError (as AbortSignal.timeout does), the call failed for lack of an answer
+   * in time: a `timeout` SupplierError. Any other reason is the caller giving up, re-thrown as is.
    */
   signal?: AbortSignal;
   /**
@@ -50,9 +51,8 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
 export async function fetchText(url: string, options: FetchJsonOptions & { accept?: string }): Promise<{ text: string; headers: Headers }> {
   const { supplier, signal } = options;
   const timeoutMs = options.timeoutMs === undefined ? defaults.feedPageTimeoutMs : options.timeoutMs;
-  const deadline = timeoutMs === null ? null : AbortSignal.timeout(timeoutMs);
-  const signals = [signal, deadline].filter((s): s is AbortSignal => s !== undefined && s !== null);
-  const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  const deadline = timeoutMs === null ? null : deadlineSignal(timeoutMs, signal);
+  const combined = deadline?.signal ?? signal;
 
   const fail = (error: unknown): never => {
     if (signal?.aborted) {
@@ -62,7 +62,7 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
       }
       throw signal.reason;
     }
-    if (deadline?.aborted) {
+    if (deadline?.timedOut) {
       throw new SupplierError(supplier, 'timeout', `no answer within ${timeoutMs} ms from ${url}`, { cause: error });
     }
     if (error instanceof SupplierError) throw error;
@@ -71,6 +71,7 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
   };
 
   let response: Response;
+  let text: string;
   try {
     response = options.method === 'POST'
       ? await fetch(url, {
@@ -80,15 +81,11 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
         body: JSON.stringify(options.body),
       })
       : await fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
-  } catch (error) {
-    return fail(error);
-  }
-
-  let text: string;
-  try {
     text = await response.text();
   } catch (error) {
     return fail(error);
+  } finally {
+    deadline?.clear();
   }
 
   if (!response.ok) {

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
 import { createCircuitBreaker, type BreakerState, type CircuitBreaker } from './circuit-breaker.ts';
+import { deadlineSignal } from './deadline-signal.ts';
 import { createQuoteCache, type QuoteCache } from './quote-cache.ts';
 import { isTimeoutReason, SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
@@ -36,7 +37,7 @@ export interface QuoteService {
    * Quotes for any number of ids of one stay request, under `signal`, the search's overall
    * budget. Never rejects for supplier trouble: failures are null quotes and `failure`. Rejects
    * only when `signal` aborts with a reason other than a timeout (the caller cancelled), with that
-   * reason. A deadline must therefore be AbortSignal.timeout() (or abort with a TimeoutError).
+   * reason. A deadline must therefore abort with a TimeoutError (as AbortSignal.timeout() does).
    */
   quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome>;
   breakerState(): BreakerState;
@@ -169,8 +170,9 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
         }
         asked = true;
         let answer: Map<string, Quote>;
+        const deadline = deadlineSignal(callTimeoutMs, signal);
         try {
-          answer = await supplier.quote({ ...request, supplierStayIds: ids }, AbortSignal.any([signal, AbortSignal.timeout(callTimeoutMs)]));
+          answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
         } catch (error) {
           if (signal.aborted && error === signal.reason) {
             // The caller cancelled: that says nothing about the supplier.
@@ -186,6 +188,8 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
             resolve();
           });
           return;
+        } finally {
+          deadline.clear();
         }
         breaker.success();
         const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
