@@ -37,16 +37,7 @@ const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** The request as a store query and a format, or every violation in one 400. */
 function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: string, now: Date): { query: TransactionQuery; format: ReportFormat } {
   const v = new Violations();
-  // TypeBox converts "2.5" to the integer 2: a number that is not whole is refused before that.
-  const wholeOnly: RawQuery = { ...raw };
-  for (const param of ['limit', 'page'] as const) {
-    const value = raw[param];
-    if (typeof value === 'string' && value !== '' && !/^[+-]?\d+$/.test(value.trim())) {
-      v.add(param, `${param}: expected ${(reportingQuerySchema.properties[param] as { description: string }).description}`);
-      delete wholeOnly[param];
-    }
-  }
-  const p = parseQuery(wholeOnly, v);
+  const p = parseQuery(raw, v);
 
   if (p.thirdParty === undefined) {
     if (!v.has('thirdParty')) v.add('thirdParty', 'thirdParty is required: the platform name registered for your key');
