@@ -82,6 +82,10 @@ describe('key verifier', () => {
     assert.equal(await verifier.verify(pending.key), null);
     assert.equal(await verifier.verify('sg_0123456789abcdef_' + 'x'.repeat(43)), null);
     assert.equal(await verifier.verify('garbage'), null);
+    // A verified key is remembered by its exact string: the same id with another secret is not it.
+    const forged = active.key.slice(0, -1) + (active.key.endsWith('A') ? 'B' : 'A');
+    assert.equal(await verifier.verify(forged), null);
+    assert.notEqual(await verifier.verify(active.key), null);
 
     await admin.revoke(active.key);
     await admin.grant(pending.key);

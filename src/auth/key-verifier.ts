@@ -29,6 +29,9 @@ export interface KeyVerifierOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Verified keys remembered at most (a few hundred partners in practice). */
+const MAX_REMEMBERED = 10_000;
+
 export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const { store, maxAgeMs } = options;
   const clock = options.clock ?? (() => performance.now());
@@ -36,6 +39,13 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   let version = -1;
   let checkedAt = -Infinity;
   let refreshing: Promise<void> | null = null;
+  /**
+   * Keys already verified against the keys held, by the exact string presented: a partner sends
+   * the same key on every request, and hashing it each time was a measurable share of a static
+   * search. Only matches are remembered (guesses cannot fill it); it is emptied on every change
+   * to the keys and when it reaches `MAX_REMEMBERED`.
+   */
+  const remembered = new Map<string, VerifiedKey>();
 
   async function reload(): Promise<void> {
     const started = clock();
@@ -44,6 +54,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       // A change between these two reads is seen as a newer version at the next check.
       keys = new Map((await store.activeKeys()).map((key) => [key.id, key]));
       version = latest;
+      remembered.clear();
     }
     checkedAt = started;
   }
@@ -63,11 +74,16 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   return {
     async verify(key) {
       const held = await fresh();
+      const known = remembered.get(key);
+      if (known !== undefined) return known;
       const id = apiKeyId(key);
       const stored = id === null ? null : held.get(id) ?? null;
       if (!apiKeyMatches(key, stored?.hash ?? null)) return null;
       const { partnerId, aid, thirdParties, limitPerMinute } = stored!;
-      return { id: stored!.id, partnerId, aid, thirdParties, limitPerMinute };
+      const verified = { id: stored!.id, partnerId, aid, thirdParties, limitPerMinute };
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(key, verified);
+      return verified;
     },
   };
 }
