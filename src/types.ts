@@ -47,6 +47,7 @@ export interface Policies {
   freeCancellation: boolean;
 }
 
+/** Image URLs; ingest makes them JSON-safe (json-safe-url.ts), so responses write them unscanned. */
 export interface Media {
   thumbnail: string;
   logoSquare: string;

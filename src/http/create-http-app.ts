@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
+import { jsonSafeUrl } from '../json-safe-url.ts';
 import { errorBody, toApiError } from './error-body.ts';
 import { requestIdOf } from './request-id.ts';
 import { registerAccessControl, type AccessControl } from './access-control.ts';
@@ -95,9 +96,11 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style, not async: a hook on every request should not cost a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     request.auth = KEYLESS;
+    done();
   });
   if (options.access !== undefined) registerAccessControl(app, options.access);
 
@@ -121,9 +124,10 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     now: options.now,
     urlOf(request) {
       const q = request.url.indexOf('?');
+      // JSON-safe because links built on them are written into bodies unscanned (json-schema.ts).
       return {
-        base: options.publicUrl ?? `${request.protocol}://${request.host}`,
-        path: q < 0 ? request.url : request.url.slice(0, q),
+        base: jsonSafeUrl(options.publicUrl ?? `${request.protocol}://${request.host}`),
+        path: jsonSafeUrl(q < 0 ? request.url : request.url.slice(0, q)),
         rawQuery: q < 0 ? '' : request.url.slice(q + 1),
       };
     },

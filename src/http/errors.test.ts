@@ -87,6 +87,20 @@ test('/health is 503 until the index is built, then 200', async () => {
   await app.close();
 });
 
+test('a Host header holding what JSON escapes still gives a JSON body, its links percent-encoded', async () => {
+  const app = createHttpApp({
+    services: () => ({
+      search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {}, clusters: null, clustering: null }),
+      inventory: { stays: 0, version: 'v' },
+    }),
+    now: () => new Date(), publicUrl: null, logger: false,
+  });
+  const res = await app.inject({ url: '/v3/accommodations?address=Paris', headers: { host: 'evil"\\host' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.json()._links.self.href, 'http://evil%22%5Chost/v3/accommodations?address=Paris&page=1');
+  await app.close();
+});
+
 test('a failure inside the service is a 500 error body without internals', async () => {
   const app = createHttpApp({
     services: () => ({ search: async () => { throw new Error('secret internal detail'); }, inventory: { stays: 0, version: 'v' } }),

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { jsonSafeString } from './json-schema.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import type { Offers } from '../search/price-stays.ts';
@@ -6,7 +7,7 @@ import type { Listing, Stay, SupplierId } from '../types.ts';
 
 // What the unified generations (v2, v3) share around their results: `meta`, `_links` and
 // `clusters`. A version's presenter differs only in the shape of one accommodation.
-const href = Type.Object({ href: Type.String() });
+const href = Type.Object({ href: jsonSafeString });
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 
 export const pageMetaSchema = Type.Object({

@@ -106,6 +106,30 @@ describe('ingestion from the simulated suppliers', () => {
     assert.ok(first.every((id) => /^st[0-9a-v]{12}$/.test(id)));
   });
 
+  it('percent-encodes what JSON would escape in media URLs (responses write them unscanned)', async () => {
+    const [a, ...others] = suppliers;
+    const first = world.listings.supplier_a[0];
+    const quoting: Supplier = {
+      ...a,
+      async *contentPages(options) {
+        for await (const page of a.contentPages(options)) {
+          yield page.map((l) => (l.supplierStayId === first.supplierStayId ? { ...l, media: { ...l.media, thumbnail: 'https://img.example/"x"\\y é.jpg' } } : l));
+        }
+      },
+    };
+    const store = createSqliteStore({ path: ':memory:' });
+    try {
+      await ingestInventory({ suppliers: [quoting, ...others], store });
+      const [found] = await store.resolveHotelIds([{ raw: `supplier_a:${first.supplierStayId}`, supplier: 'supplier_a', id: first.supplierStayId }]);
+      const [stay] = await store.getStays(found);
+      const listing = stay.listings.find((l) => l.supplier === 'supplier_a')!;
+      assert.equal(listing.media.thumbnail, 'https://img.example/%22x%22%5Cy%20%C3%A9.jpg');
+      assert.equal(listing.media.logoSquare, first.media.logoSquare);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
     const broken = createSupplierC({ id: 'supplier_c', baseUrl: `${sim.urls.supplier_c}/nowhere` });
     const store = createSqliteStore({ path: ':memory:' });

@@ -3,6 +3,7 @@ import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing } from '../types.ts';
 import { buildStays } from './build-stays.ts';
 import { mergeListings } from './merge-listings.ts';
+import { jsonSafeUrl } from '../json-safe-url.ts';
 
 export interface IngestOptions {
   suppliers: readonly Supplier[];
@@ -34,7 +35,8 @@ async function pullFeed(supplier: Supplier, pageSize: number | undefined, signal
         continue;
       }
       seen.add(listing.supplierStayId);
-      listings.push(listing);
+      // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
+      listings.push({ ...listing, media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) } });
     }
   }
   log(`${supplier.id}: ${listings.length} listings in ${Math.round(performance.now() - started)} ms`

@@ -1,29 +1,29 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v2 200 body: rating, policies and media at the accommodation level; supplier entries carry
 // only link, media.logoSquare and price. Fastify serialises with it.
-const nullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 
 export const v2SupplierEntrySchema = Type.Object({
-  link: Type.String(),
-  media: Type.Object({ logoSquare: Type.String() }),
-  price: Type.Optional(Type.Union([Type.Object({ total: Type.Number() }), Type.Null()])),
+  link: jsonSafeString,
+  media: Type.Object({ logoSquare: jsonSafeString }),
+  price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
 });
 
 export const v2AccommodationSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  suppliers: Type.Record(Type.String(), v2SupplierEntrySchema),
+  id: jsonSafeString,
+  url: jsonSafeString,
+  suppliers: bySupplier(v2SupplierEntrySchema),
   name: Type.String(),
   type: Type.String(),
   location: Type.Object({ address: Type.String(), coordinates: latLng, distanceInMeters: nullableNumber }),
   rating: Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() }),
   policies: Type.Object({ instantBook: Type.Boolean(), freeCancellation: Type.Boolean() }),
-  media: Type.Object({ thumbnail: Type.String(), logoSquare: Type.String() }),
+  media: Type.Object({ thumbnail: jsonSafeString, logoSquare: jsonSafeString }),
   capacity: Type.Object({ guests: Type.Number(), bedrooms: nullableNumber, beds: nullableNumber, bathrooms: Type.Number() }),
-  cellId: Type.Optional(Type.String()),
+  cellId: Type.Optional(jsonSafeString),
 });
 
 

@@ -1,40 +1,39 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v3 200 body. Fastify compiles it into a serializer (fast-json-stringify), which is both
 // faster than JSON.stringify and a guard: a field the schema does not name never leaks out.
-const nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
-
-export const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullable(Type.Number()), count: Type.Number() });
+export const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() });
 
 export const v3SupplierEntrySchema = Type.Object({
-  link: Type.String(),
-  media: Type.Object({ thumbnail: Type.String(), logoSquare: Type.String() }),
+  link: jsonSafeString,
+  media: Type.Object({ thumbnail: jsonSafeString, logoSquare: jsonSafeString }),
   rating: ratingSchema,
   policies: Type.Object({ instantBook: Type.Boolean(), freeCancellation: Type.Boolean() }),
-  price: Type.Optional(Type.Union([Type.Object({ total: Type.Number() }), Type.Null()])),
+  price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
 });
 
 export const v3AccommodationSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  suppliers: Type.Record(Type.String(), v3SupplierEntrySchema),
+  id: jsonSafeString,
+  url: jsonSafeString,
+  suppliers: bySupplier(v3SupplierEntrySchema),
   name: Type.String(),
   type: Type.String(),
   location: Type.Object({
     address: Type.String(),
     coordinates: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
-    distanceInMeters: nullable(Type.Number()),
+    distanceInMeters: nullableNumber,
   }),
   averageRatings: ratingSchema,
   capacity: Type.Object({
     guests: Type.Number(),
-    bedrooms: nullable(Type.Number()),
-    beds: nullable(Type.Number()),
+    bedrooms: nullableNumber,
+    beds: nullableNumber,
     bathrooms: Type.Number(),
   }),
   /** `cluster=top` only: the H3 cell the stay represents. */
-  cellId: Type.Optional(Type.String()),
+  cellId: Type.Optional(jsonSafeString),
 });
 
 
