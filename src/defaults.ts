@@ -31,7 +31,8 @@ export const defaults = {
 
   /**
    * Full stays cached in memory in front of the store (inventory/stay-cache.ts). Pages of popular
-   * areas repeat; 20,000 stays of ~1.5 KB each is ~30 MB.
+   * areas repeat; 20,000 stays of ~1.5 KB each is ~30 MB, plus ~1 KB each of v3 JSON written
+   * once per stay while it is cached (http/v3/render-v3.ts).
    */
   stayCacheSize: 20_000,
 

@@ -20,8 +20,12 @@ export interface PresentContext {
 
 export interface UnifiedSearchRoute {
   url: string;
-  /** 200 body schema: it drives serialisation, so the body carries nothing it does not name. */
+  /**
+   * 200 body schema. It drives the serialisation of a presented object, so the body carries
+   * nothing it does not name; a presenter that writes the JSON text itself is held to it by tests.
+   */
   responseSchema: TSchema;
+  /** The 200 body: an object the schema serialises, or JSON text sent as it is. */
   present(result: SearchResult, query: SearchQuery, context: PresentContext): unknown;
   /** A version may narrow the errors it answers with (v2 never answers 503). */
   mapError?(error: ApiError): ApiError;
@@ -55,7 +59,9 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       etag ??= etagOf([...requestParts, resultDigest(result)]);
       reply.headers({ ETag: etag, 'X-Cache': result.cache });
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return route.present(result, query, { base, path, rawQuery, link });
+      const body = route.present(result, query, { base, path, rawQuery, link });
+      if (typeof body === 'string') reply.type('application/json; charset=utf-8');
+      return body;
     } catch (error) {
       if (error instanceof ApiError && route.mapError) throw route.mapError(error);
       throw error;

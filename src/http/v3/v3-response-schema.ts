@@ -1,12 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
-// The v3 200 body. Fastify compiles it into a serializer (fast-json-stringify), which is both
-// faster than JSON.stringify and a guard: a field the schema does not name never leaks out.
-export const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() });
+// The v3 200 body. render-v3.ts writes it as text (stays' own parts written once and kept);
+// render-v3.test.ts holds every body to this schema, closed to other fields, in its key order.
+const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() });
 
-export const v3SupplierEntrySchema = Type.Object({
+const v3SupplierEntrySchema = Type.Object({
   link: jsonSafeString,
   media: Type.Object({ thumbnail: jsonSafeString, logoSquare: jsonSafeString }),
   rating: ratingSchema,
@@ -14,7 +14,7 @@ export const v3SupplierEntrySchema = Type.Object({
   price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
 });
 
-export const v3AccommodationSchema = Type.Object({
+const v3AccommodationSchema = Type.Object({
   id: jsonSafeString,
   url: jsonSafeString,
   suppliers: bySupplier(v3SupplierEntrySchema),
@@ -46,7 +46,3 @@ export const v3ResponseSchema = Type.Object({
   /** `cluster=auto`/`true` only (when clustering applied), disjoint from `results`. */
   clusters: Type.Optional(Type.Array(clusterSchema)),
 });
-
-export type V3Response = Static<typeof v3ResponseSchema>;
-export type V3Accommodation = Static<typeof v3AccommodationSchema>;
-export type V3SupplierEntry = Static<typeof v3SupplierEntrySchema>;
