@@ -1,9 +1,9 @@
 import type { Store } from '../store/store.ts';
+import { jsonSafeUrl } from '../json-safe-url.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing } from '../types.ts';
 import { buildStays } from './build-stays.ts';
 import { mergeListings } from './merge-listings.ts';
-import { jsonSafeUrl } from '../json-safe-url.ts';
 
 export interface IngestOptions {
   suppliers: readonly Supplier[];
