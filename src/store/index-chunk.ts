@@ -35,18 +35,25 @@ const SUPPLIER_BIT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 1 
 const SUPPLIER_SETS: SupplierId[][] = Array.from({ length: 1 << SUPPLIER_IDS.length }, (_, mask) =>
   Object.freeze(SUPPLIER_IDS.filter((_, i) => (mask & (1 << i)) !== 0)) as SupplierId[]);
 
+/** The numeric columns of `n` rows laid one after another in `buffer`: the one place that says where each lies. */
+function columnsOf(buffer: ArrayBuffer, n: number) {
+  return {
+    lat: new Float64Array(buffer, 0, n),
+    lng: new Float64Array(buffer, 8 * n, n),
+    stars: new Float64Array(buffer, 16 * n, n),
+    rating: new Float64Array(buffer, 24 * n, n),
+    rank: new Uint32Array(buffer, 32 * n, n),
+    reviewCount: new Uint32Array(buffer, 36 * n, n),
+    type: new Uint8Array(buffer, 40 * n, n),
+    suppliers: new Uint8Array(buffer, 41 * n, n),
+  };
+}
+
 /** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them). */
 export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
   const n = stays.length;
   const buffer = new ArrayBuffer(n * BYTES_PER_ROW);
-  const lat = new Float64Array(buffer, 0, n);
-  const lng = new Float64Array(buffer, 8 * n, n);
-  const stars = new Float64Array(buffer, 16 * n, n);
-  const rating = new Float64Array(buffer, 24 * n, n);
-  const rank = new Uint32Array(buffer, 32 * n, n);
-  const reviewCount = new Uint32Array(buffer, 36 * n, n);
-  const type = new Uint8Array(buffer, 40 * n, n);
-  const suppliers = new Uint8Array(buffer, 41 * n, n);
+  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers } = columnsOf(buffer, n);
   const h3: string[] = new Array(n);
   const names: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -85,14 +92,7 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
   // A copy (new Uint8Array(view) copies; Buffer#slice would not): typed-array views need an
   // aligned offset, and a driver's Buffer may sit anywhere in a shared pool.
   const buffer = new Uint8Array(chunk.numbers).buffer;
-  const lat = new Float64Array(buffer, 0, n);
-  const lng = new Float64Array(buffer, 8 * n, n);
-  const stars = new Float64Array(buffer, 16 * n, n);
-  const rating = new Float64Array(buffer, 24 * n, n);
-  const rank = new Uint32Array(buffer, 32 * n, n);
-  const reviewCount = new Uint32Array(buffer, 36 * n, n);
-  const type = new Uint8Array(buffer, 40 * n, n);
-  const suppliers = new Uint8Array(buffer, 41 * n, n);
+  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers } = columnsOf(buffer, n);
   const h3 = n === 0 ? [] : chunk.h3.split('\n');
   const names = n === 0 ? [] : chunk.names.split('\n');
   if (h3.length !== n || names.length !== n) throw new Error(`index chunk at idx ${chunk.firstIdx}: text columns do not hold ${n} rows`);
