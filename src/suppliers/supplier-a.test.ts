@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
 import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierA } from './supplier-a.ts';
-import { SupplierError } from './supplier-error.ts';
+import { expectSupplierError } from './expect-supplier-error.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function property(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -113,13 +114,7 @@ describe('supplier_a quotes', () => {
   });
   const supplier = (): Supplier => createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
   const lastBody = (): any => JSON.parse(server.received.at(-1)!.body);
-  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
-    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
-    assert.equal(error.supplier, 'supplier_a');
-    assert.equal(error.kind, kind);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  };
+  const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_a', kind, pattern);
 
   it('posts the wire format and reads totals in the answered currency; a left-out id is not available', async () => {
     reply = () => ({ body: { currency: 'EUR', quotes: [

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
 import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierB } from './supplier-b.ts';
-import { SupplierError } from './supplier-error.ts';
+import { expectSupplierError } from './expect-supplier-error.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function hotel(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -92,13 +93,7 @@ describe('supplier_b quotes', () => {
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
-  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
-    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
-    assert.equal(error.supplier, 'supplier_b');
-    assert.equal(error.kind, kind);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  };
+  const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_b', kind, pattern);
 
   it('asks with the wire format and sums nightly EUR rates to a 2-decimal total', async () => {
     reply = () => ({ body: { rates: [

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
 import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierC } from './supplier-c.ts';
-import { SupplierError } from './supplier-error.ts';
+import { expectSupplierError } from './expect-supplier-error.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function item(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -105,13 +106,7 @@ describe('supplier_c quotes', () => {
   });
   const supplier = (): Supplier => createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
   const lastBody = (): any => JSON.parse(server.received.at(-1)!.body);
-  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
-    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
-    assert.equal(error.supplier, 'supplier_c');
-    assert.equal(error.kind, kind);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  };
+  const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_c', kind, pattern);
 
   it('posts the wire format and turns USD cents into a USD total', async () => {
     reply = () => ({ body: { results: [

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
 import { collectPages, startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createSupplierD } from './supplier-d.ts';
-import { SupplierError } from './supplier-error.ts';
+import { expectSupplierError } from './expect-supplier-error.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function listing(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -103,13 +104,7 @@ describe('supplier_d quotes', () => {
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
-  const expectKind = (kind: string, pattern?: RegExp) => (error: unknown): boolean => {
-    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
-    assert.equal(error.supplier, 'supplier_d');
-    assert.equal(error.kind, kind);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  };
+  const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_d', kind, pattern);
 
   it('asks with the wire format and reads price.total with its currency', async () => {
     reply = () => ({ body: { data: [
