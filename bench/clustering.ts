@@ -81,7 +81,7 @@ const rows: IndexRow[] = [];
     const property = world.properties[p];
     rows.push({
       idx, rank: rank[idx], lat: property.lat, lng: property.lng, h3: cells[p], type: property.type, suppliers: ['supplier_a'],
-      stars: null, rating: 8, reviewCount: 0, searchName: '',
+      stars: null, rating: 8, reviewCount: 0, listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }], searchName: '',
     });
   });
 }

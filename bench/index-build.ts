@@ -21,6 +21,7 @@ function* rows(): Generator<IndexRow[]> {
         idx, rank: (idx * 7_919) % N, lat, lng, h3: latLngToCell(lat, lng, 15),
         type: STAY_TYPES[idx % STAY_TYPES.length], suppliers: [SUPPLIER_IDS[idx % 4]],
         stars: idx % 3 === 0 ? null : (idx % 10) / 2, rating: 1 + (idx % 90) / 10, reviewCount: idx % 5_000,
+        listingRatings: [{ supplier: SUPPLIER_IDS[idx % 4], value: 1 + (idx % 90) / 10, hotelStars: idx % 3 === 0 ? null : (idx % 10) / 2 }],
         searchName: `grand hotel ${idx.toString(36)} centre`,
       });
     }

@@ -6,7 +6,8 @@ import { NO_STARS, buildStayIndex } from './stay-index.ts';
 function row(idx: number, lat: number, lng: number, extra: Partial<IndexRow> = {}): IndexRow {
   return {
     idx, rank: idx, lat, lng, h3: '8f1fb46622dc0a1', type: 'hotel', suppliers: ['supplier_a'],
-    stars: 4, rating: 8.5, reviewCount: 10, searchName: `stay ${idx}`, ...extra,
+    stars: 4, rating: 8.5, reviewCount: 10, listingRatings: [{ supplier: 'supplier_a', value: 8.5, hotelStars: 4 }],
+    searchName: `stay ${idx}`, ...extra,
   };
 }
 

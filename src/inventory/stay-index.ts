@@ -8,6 +8,14 @@ export const NO_STARS = 255;
 
 const TYPE_CODE = new Map<StayType, number>(STAY_TYPES.map((t, i) => [t, i]));
 const SUPPLIER_BIT = new Map<SupplierId, number>(SUPPLIER_IDS.map((s, i) => [s, 1 << i]));
+const SUPPLIER_SLOT = new Map<SupplierId, number>(SUPPLIER_IDS.map((s, i) => [s, i]));
+/** Suppliers per stay in the per-listing columns. */
+const SLOTS = SUPPLIER_IDS.length;
+
+/** Slot of a supplier in the per-listing columns (`listingRating`, `listingStars`). */
+export function supplierSlot(supplier: SupplierId): number {
+  return SUPPLIER_SLOT.get(supplier)!;
+}
 
 /** Bit mask of the given suppliers, in the layout of the `suppliers` column. */
 export function supplierMask(suppliers: readonly SupplierId[]): number {
@@ -42,6 +50,13 @@ export interface StayIndex {
   /** Guest rating in tenths (10-100). */
   readonly rating: Uint8Array;
   readonly reviewCount: Uint32Array;
+  /**
+   * Per stay, per supplier (slot = position in SUPPLIER_IDS): that supplier's listing rating in
+   * tenths (0 when it does not sell the stay) and star class in half stars (NO_STARS when none),
+   * at `idx * SUPPLIER_IDS.length + slot`. For filters on one supplier's own data (v1); 8 bytes a stay.
+   */
+  readonly listingRating: Uint8Array;
+  readonly listingStars: Uint8Array;
   /** Global rank, 0 = best (ranking is decided at ingest). */
   readonly rank: Uint32Array;
   /** Inverse of `rank`: the idx of the stay at each rank, so sorting ranks sorts stays. */
@@ -80,6 +95,8 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
   let stars = new Uint8Array(capacity);
   let rating = new Uint8Array(capacity);
   let reviewCount = new Uint32Array(capacity);
+  let listingRating = new Uint8Array(capacity * SLOTS);
+  let listingStars = new Uint8Array(capacity * SLOTS);
   let rank = new Uint32Array(capacity);
   const names: string[] = [];
   let n = 0;
@@ -92,6 +109,7 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
       type = grow(type, capacity); suppliers = grow(suppliers, capacity);
       stars = grow(stars, capacity); rating = grow(rating, capacity);
       reviewCount = grow(reviewCount, capacity); rank = grow(rank, capacity);
+      listingRating = grow(listingRating, capacity * SLOTS); listingStars = grow(listingStars, capacity * SLOTS);
     }
     for (const row of rows) {
       if (row.idx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${row.idx}`);
@@ -105,6 +123,12 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
       stars[n] = row.stars === null ? NO_STARS : Math.round(row.stars * 2);
       rating[n] = Math.round(row.rating * 10);
       reviewCount[n] = row.reviewCount;
+      listingStars.fill(NO_STARS, n * SLOTS, (n + 1) * SLOTS);
+      for (const l of row.listingRatings) {
+        const at = n * SLOTS + SUPPLIER_SLOT.get(l.supplier)!;
+        listingRating[at] = Math.round(l.value * 10);
+        listingStars[at] = l.hotelStars === null ? NO_STARS : Math.round(l.hotelStars * 2);
+      }
       rank[n] = row.rank;
       names.push(row.searchName);
       n++;
@@ -139,6 +163,7 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
     lat: trim(lat), lng: trim(lng), h3Hi: trim(h3Hi), h3Lo: trim(h3Lo), type: trim(type),
     suppliers: trim(suppliers), stars: trim(stars), rating: trim(rating),
     reviewCount: trim(reviewCount), rank: trim(rank), byRank,
+    listingRating: listingRating.slice(0, n * SLOTS), listingStars: listingStars.slice(0, n * SLOTS),
     inBox(south: number, west: number, north: number, east: number): number[] {
       if (n === 0) return [];
       if (west <= east) return tree.range(west, south, east, north);

@@ -37,6 +37,11 @@ export interface SearchQuery {
   types: StayType[] | null;
   /** Folded name tokens of a `hotelsearch`, or null. */
   hotelSearch: string[] | null;
+  /**
+   * Whose rating `minStars` and `minGuestRating` apply to: one supplier's own (v1 shows one
+   * supplier's data), or, when absent, the stay's average across its suppliers.
+   */
+  ratingsOf?: SupplierId;
   /** 0 means no filter. */
   minStars: number;
   minGuestRating: number;

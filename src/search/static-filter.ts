@@ -1,5 +1,5 @@
 import { distanceMeters } from '../geo/distance.ts';
-import { NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import { NO_STARS, supplierMask, supplierSlot, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 
@@ -19,16 +19,21 @@ export function staticFilter(index: StayIndex, query: SearchQuery, centre: { lat
   const minCount = query.minRatingCount;
   const tokens = query.hotelSearch;
   const { lat, lng } = index;
+  // The stay's average, or one supplier's own listing (v1), at `idx * stride + slot`.
+  const ratings = query.ratingsOf === undefined
+    ? { stars: index.stars, rating: index.rating, stride: 1, slot: 0 }
+    : { stars: index.listingStars, rating: index.listingRating, stride: SUPPLIER_IDS.length, slot: supplierSlot(query.ratingsOf) };
   return (idx) => {
     if ((index.suppliers[idx] & mask) === 0) return false;
     if (allowedTypes !== null && allowedTypes[index.type[idx]] === 0) return false;
+    const at = idx * ratings.stride + ratings.slot;
     if (minStars > 0) {
-      const stars = index.stars[idx];
+      const stars = ratings.stars[at];
       // Stars are stored in half stars, so 3.5 compares as 7 exactly.
       if (stars === NO_STARS || stars < minStars) return false;
     }
     // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2.
-    if (minRating > 0 && index.rating[idx] < minRating - 1e-9) return false;
+    if (minRating > 0 && ratings.rating[at] < minRating - 1e-9) return false;
     if (minCount > 0 && index.reviewCount[idx] < minCount) return false;
     if (tokens !== null && (index.type[idx] !== HOTEL || !index.nameHasAll(idx, tokens))) return false;
     if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;

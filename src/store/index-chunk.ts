@@ -4,13 +4,20 @@
 import { endianness } from 'node:os';
 import { foldText } from '../fold-text.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
-import type { IndexRow, RankedStay } from './store.ts';
+import type { IndexRow, ListingRating, RankedStay } from './store.ts';
 
 /** Rows per chunk: ~700 KB of numbers, small enough to decode between two event-loop turns. */
 export const INDEX_CHUNK_ROWS = 16_384;
 
-/** Bytes per row in `numbers`: lat, lng, stars, rating as float64; rank, review count as uint32; type, suppliers as uint8. */
-const BYTES_PER_ROW = 4 * 8 + 2 * 4 + 2;
+/**
+ * Bytes per row in `numbers`: lat, lng, stars, rating as float64; rank, review count as uint32;
+ * type, suppliers as uint8; then per supplier (SUPPLIER_IDS order) its listing's rating in tenths
+ * and star class in half stars as uint8 (ratings are tenths and stars halves at every supplier).
+ */
+const BYTES_PER_ROW = 4 * 8 + 2 * 4 + 2 + 2 * SUPPLIER_IDS.length;
+const S = SUPPLIER_IDS.length;
+/** Star byte of a listing without a star class. */
+const NO_STARS = 255;
 
 // Typed arrays use the machine's byte order and the chunks are written and read on one machine
 // (the store file is not an exchange format); a big-endian host would need DataView instead.
@@ -29,7 +36,7 @@ export interface IndexChunk {
 }
 
 const TYPE_CODE = new Map<string, number>(STAY_TYPES.map((type, i) => [type, i]));
-const SUPPLIER_BIT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 1 << i]));
+const SUPPLIER_SLOT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
 
 /** The 16 possible supplier sets, built once and frozen: a million rows share them instead of allocating. */
 const SUPPLIER_SETS: SupplierId[][] = Array.from({ length: 1 << SUPPLIER_IDS.length }, (_, mask) =>
@@ -46,6 +53,8 @@ function columnsOf(buffer: ArrayBuffer, n: number) {
     reviewCount: new Uint32Array(buffer, 36 * n, n),
     type: new Uint8Array(buffer, 40 * n, n),
     suppliers: new Uint8Array(buffer, 41 * n, n),
+    listingRating: new Uint8Array(buffer, 42 * n, S * n),
+    listingStars: new Uint8Array(buffer, (42 + S) * n, S * n),
   };
 }
 
@@ -53,7 +62,7 @@ function columnsOf(buffer: ArrayBuffer, n: number) {
 export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
   const n = stays.length;
   const buffer = new ArrayBuffer(n * BYTES_PER_ROW);
-  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers } = columnsOf(buffer, n);
+  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers, listingRating, listingStars } = columnsOf(buffer, n);
   const h3: string[] = new Array(n);
   const names: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -69,7 +78,13 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
     reviewCount[i] = stay.averageRating.count;
     type[i] = code;
     let mask = 0;
-    for (const listing of stay.listings) mask |= SUPPLIER_BIT.get(listing.supplier) ?? 0;
+    for (const listing of stay.listings) {
+      const s = SUPPLIER_SLOT.get(listing.supplier);
+      if (s === undefined) continue;
+      mask |= 1 << s;
+      listingRating[i * S + s] = Math.round(listing.rating.value * 10);
+      listingStars[i * S + s] = listing.rating.hotelStars === null ? NO_STARS : Math.round(listing.rating.hotelStars * 2);
+    }
     suppliers[i] = mask;
     h3[i] = stay.h3;
     names[i] = foldText(stay.name);
@@ -92,12 +107,18 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
   // A copy (new Uint8Array(view) copies; Buffer#slice would not): typed-array views need an
   // aligned offset, and a driver's Buffer may sit anywhere in a shared pool.
   const buffer = new Uint8Array(chunk.numbers).buffer;
-  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers } = columnsOf(buffer, n);
+  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers, listingRating, listingStars } = columnsOf(buffer, n);
   const h3 = n === 0 ? [] : chunk.h3.split('\n');
   const names = n === 0 ? [] : chunk.names.split('\n');
   if (h3.length !== n || names.length !== n) throw new Error(`index chunk at idx ${chunk.firstIdx}: text columns do not hold ${n} rows`);
   for (let i = 0; i < n; i++) {
     const star = stars[i];
+    const listingRatings: ListingRating[] = [];
+    for (let s = 0; s < S; s++) {
+      if ((suppliers[i] & (1 << s)) === 0) continue;
+      const half = listingStars[i * S + s];
+      listingRatings.push({ supplier: SUPPLIER_IDS[s], value: listingRating[i * S + s] / 10, hotelStars: half === NO_STARS ? null : half / 2 });
+    }
     emit({
       idx: chunk.firstIdx + i,
       rank: rank[i],
@@ -109,6 +130,7 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
       stars: Number.isNaN(star) ? null : star,
       rating: rating[i],
       reviewCount: reviewCount[i],
+      listingRatings,
       searchName: names[i],
     });
   }

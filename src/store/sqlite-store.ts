@@ -15,7 +15,7 @@ export interface SqliteStoreOptions {
  * Bumped when the inventory tables change shape. The inventory is a copy of the suppliers'
  * feeds, so an old layout is dropped and re-ingested rather than migrated.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4; // 4: index chunks carry each listing's rating and stars
 
 const INVENTORY_VERSION_KEY = 'inventory_version';
 

@@ -1,6 +1,12 @@
 import type { HotelIdRef, Stay, StayType, SupplierId } from '../types.ts';
 
 /** What the in-memory index needs of one stay: the filter columns, no display text. */
+export interface ListingRating {
+  supplier: SupplierId;
+  value: number;
+  hotelStars: number | null;
+}
+
 export interface IndexRow {
   idx: number;
   /** Position in the global ranking (0 = best), computed at ingest: see inventory/rank-stays.ts. */
@@ -17,6 +23,8 @@ export interface IndexRow {
   rating: number;
   /** averageRating.count */
   reviewCount: number;
+  /** Each listing's own rating value (1-10) and star class, for filters on one supplier's data (v1). */
+  listingRatings: readonly ListingRating[];
   /** Name folded for search: foldText(name) (fold-text.ts): lower case, accents and punctuation removed. */
   searchName: string;
 }

@@ -40,7 +40,7 @@ export async function syntheticIndex(points: readonly { lat: number; lng: number
   byScore.forEach((i, r) => { rank[i] = r; });
   const indexRows: IndexRow[] = rows.map((r, idx) => ({
     idx, rank: rank[idx], lat: r.lat, lng: r.lng, h3: r.h3, type: 'hotel', suppliers: ['supplier_a'],
-    stars: null, rating: 8, reviewCount: 1, searchName: `stay ${idx}`,
+    stars: null, rating: 8, reviewCount: 1, listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }], searchName: `stay ${idx}`,
   }));
   async function* batches() { yield indexRows; }
   return buildStayIndex(batches());
