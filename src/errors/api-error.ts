@@ -60,23 +60,41 @@ export class ApiError extends Error {
   static fromViolations(violations: Violation[]): ApiError {
     const codes = new Set(violations.map((v) => v.code));
     const code: ErrorCode = codes.size === 1 ? violations[0].code : 'VALIDATION_ERROR';
+    // A parameter that broke two rules is named once.
+    const names = [...new Set(violations.map((v) => v.param))];
     const message = violations.length === 1
       ? violations[0].message
-      : `${violations.length} invalid parameters: ${violations.map((v) => v.param).join(', ')}`;
+      : names.length === 1 ? violations.map((v) => v.message).join('; ') : `${names.length} invalid parameters: ${names.join(', ')}`;
     const params: Record<string, string> = {};
     for (const v of violations) params[v.param] ??= v.message;
     return new ApiError(code, message, { details: { params, errors: violations } });
   }
 }
 
-/** Collects violations while a request is checked, so that all of them are reported at once. */
+/** A parameter a request gave that the answer does not use, and why (a response reports them). */
+export interface IgnoredParam {
+  param: string;
+  reason: string;
+}
+
+/**
+ * Collects violations while a request is checked, so that all of them are reported at once, and
+ * the parameters that were valid to send but did not apply (`ignored`), so that the answer can
+ * say so instead of silently dropping them.
+ */
 export class Violations {
   readonly list: Violation[] = [];
+  readonly ignored: IgnoredParam[] = [];
   add(param: string, message: string, code: ErrorCode = 'VALIDATION_ERROR'): void {
     this.list.push({ param, code, message });
   }
   has(param: string): boolean {
     return this.list.some((v) => v.param === param);
+  }
+  /** The parameter does not apply: its violations no longer count, and the answer reports it. */
+  ignore(param: string, reason: string): void {
+    for (let i = this.list.length - 1; i >= 0; i--) if (this.list[i].param === param) this.list.splice(i, 1);
+    this.ignored.push({ param, reason });
   }
   throwIfAny(): void {
     if (this.list.length > 0) throw ApiError.fromViolations(this.list);

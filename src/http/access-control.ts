@@ -88,7 +88,9 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
         : (config.rateLimit?.keyless ?? access.limits.keyless);
       const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
       setRateHeaders(reply, decision.limit, decision.remaining, decision.resetMs);
-      if (!decision.allowed) {
+      // An invalid key is told so even when the IP's allowance is spent: a 429 would hide that
+      // the key is wrong (the IP's headers above still say when it may try again).
+      if (!decision.allowed && !(key !== null && verified === null)) {
         const seconds = String(Math.max(1, Math.ceil(decision.resetMs / 1_000)));
         throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`, {
           details: { limit, retryAfter: seconds },

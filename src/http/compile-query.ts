@@ -1,5 +1,6 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { Violations } from '../errors/api-error.ts';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -10,8 +11,9 @@ export type RawQuery = Record<string, string | string[] | undefined>;
  * so that a request learns all its mistakes from one 400 (the spec's "single 400").
  *
  * Query strings are forgiving where partners expect it: unknown parameters are ignored, an
- * empty value counts as not given, and array parameters may be repeated. A scalar parameter given
- * twice is a violation: which of the two did the caller mean?
+ * empty value counts as not given, and array parameters may be repeated or written with brackets
+ * (`provider[]=a&provider[]=b`, as common query-string libraries send arrays). A scalar parameter
+ * given twice is a violation: which of the two did the caller mean?
  */
 export function compileQuery<S extends TObject>(schema: S): (raw: RawQuery, violations: Violations) => Partial<Static<S>> {
   const checker = TypeCompiler.Compile(schema);
@@ -21,19 +23,20 @@ export function compileQuery<S extends TObject>(schema: S): (raw: RawQuery, viol
 
   return (raw, violations) => {
     const input: Record<string, unknown> = {};
-    for (const key of Object.keys(raw)) {
+    for (const rawKey of Object.keys(raw)) {
+      const key = arrayKeys.has(rawKey) || !rawKey.endsWith('[]') ? rawKey : rawKey.slice(0, -2);
       if (!(key in properties)) continue;
-      const value = raw[key];
+      const value = raw[rawKey];
       const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => v !== undefined && v !== '');
       if (values.length === 0) continue;
-      if (arrayKeys.has(key)) input[key] = values;
+      if (arrayKeys.has(key)) input[key] = [...(input[key] as string[] | undefined ?? []), ...values];
       else if (values.length > 1) violations.add(key, `${key} was given ${values.length} times; give it once`);
       else input[key] = numericKeys.has(key) && DECIMAL.test(values[0]) ? Number(values[0]) : values[0];
     }
     if (checker.Check(input)) return input as Partial<Static<S>>;
     for (const error of checker.Errors(input)) {
       const key = error.path.split('/')[1] ?? '';
-      if (!violations.has(key)) violations.add(key, `${key}: ${describe(error.schema, error.message)}`);
+      if (!violations.has(key)) violations.add(key, describe(key, error.type, error.schema, error.message));
       delete input[key];
     }
     return input as Partial<Static<S>>;
@@ -52,7 +55,17 @@ function isNumeric(schema: TSchema): boolean {
   return schema.type === 'number' || schema.type === 'integer';
 }
 
-/** Prefers the schema's own description of what is expected over TypeBox's generic message. */
-function describe(schema: TSchema, fallback: string): string {
-  return typeof schema.description === 'string' ? `expected ${schema.description}` : fallback.toLowerCase();
+const ABOVE_MAXIMUM = new Set([ValueErrorType.NumberMaximum, ValueErrorType.IntegerMaximum]);
+const BELOW_MINIMUM = new Set([ValueErrorType.NumberMinimum, ValueErrorType.IntegerMinimum]);
+
+/**
+ * A number out of range names the bound it crossed ("at most 30"), with the schema's `capReason`
+ * when the bound is ours rather than the spec's; anything else prefers the schema's description
+ * of what is expected over TypeBox's generic message.
+ */
+function describe(key: string, type: ValueErrorType, schema: TSchema, fallback: string): string {
+  const reason = typeof schema.capReason === 'string' ? ` (${schema.capReason})` : '';
+  if (ABOVE_MAXIMUM.has(type)) return `${key} must be at most ${schema.maximum}${reason}`;
+  if (BELOW_MINIMUM.has(type)) return `${key} must be at least ${schema.minimum}`;
+  return `${key}: ${typeof schema.description === 'string' ? `expected ${schema.description}` : fallback.toLowerCase()}`;
 }

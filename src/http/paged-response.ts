@@ -3,12 +3,29 @@ import { jsonSafeString } from './json-schema.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import type { Offers } from '../search/price-stays.ts';
-import type { Listing, Stay, SupplierId } from '../types.ts';
+import type { IgnoredParam } from '../errors/api-error.ts';
+import type { SupplierFailure } from '../suppliers/quote-service.ts';
+import { SUPPLIER_IDS, type Listing, type Stay, type SupplierId } from '../types.ts';
 
 // What the unified generations (v2, v3) share around their results: `meta`, `_links` and
 // `clusters`. A version's presenter differs only in the shape of one accommodation.
 const href = Type.Object({ href: jsonSafeString });
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
+
+/** Why a supplier could not price, as `meta.unavailableSuppliers` says it. */
+const UNAVAILABLE_REASONS: Record<SupplierFailure, string> = {
+  timeout: 'timeout',
+  error: 'error',
+  unreachable: 'unreachable',
+  malformed: 'malformed',
+  open: 'circuit_open',
+};
+
+export const unavailableSupplierSchema = Type.Object({
+  supplier: Type.String(),
+  reason: Type.Union(Object.values(UNAVAILABLE_REASONS).map((r) => Type.Literal(r))),
+});
+export const ignoredParamSchema = Type.Object({ param: Type.String(), reason: Type.String() });
 
 export const pageMetaSchema = Type.Object({
   pageSize: Type.Number(),
@@ -23,6 +40,15 @@ export const pageMetaSchema = Type.Object({
   checkin: Type.Optional(Type.String()),
   checkout: Type.Optional(Type.String()),
   nights: Type.Optional(Type.Number()),
+  /**
+   * Dated searches: the asked suppliers that could not price (their entries carry `price: null`)
+   * and why, so that "supplier down" is told from "no price known".
+   */
+  unavailableSuppliers: Type.Optional(Type.Array(unavailableSupplierSchema)),
+  /** The language of the content: `en`, whatever `lang` asked (only English is served). */
+  lang: Type.String(),
+  /** Parameters the request gave that this answer does not apply, and why; absent when none. */
+  ignored: Type.Optional(Type.Array(ignoredParamSchema)),
 });
 
 export const pageLinksSchema = Type.Object({ self: href, first: href, prev: Type.Optional(href), next: Type.Optional(href) });
@@ -39,7 +65,14 @@ export const clusterSchema = Type.Object({
 export type PageMeta = Static<typeof pageMetaSchema>;
 export type Cluster = Static<typeof clusterSchema>;
 
-export function pageMeta(result: SearchResult, query: SearchQuery, count: number): PageMeta {
+export function unavailableSuppliers(result: SearchResult): Static<typeof unavailableSupplierSchema>[] {
+  return SUPPLIER_IDS.flatMap((supplier) => {
+    const info = result.failures[supplier];
+    return info === undefined ? [] : [{ supplier, reason: UNAVAILABLE_REASONS[info.failure] }];
+  });
+}
+
+export function pageMeta(result: SearchResult, query: SearchQuery, count: number, ignored: readonly IgnoredParam[]): PageMeta {
   return {
     pageSize: query.pageSize,
     count,
@@ -49,7 +82,11 @@ export function pageMeta(result: SearchResult, query: SearchQuery, count: number
     unresolved: result.unresolved,
     ...(result.clustering === null ? {} : { clustering: result.clustering }),
     currency: result.currency,
-    ...(query.dates === null ? {} : { checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights }),
+    ...(query.dates === null ? {} : {
+      checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights, unavailableSuppliers: unavailableSuppliers(result),
+    }),
+    lang: 'en',
+    ...(ignored.length === 0 ? {} : { ignored: [...ignored] }),
   };
 }
 

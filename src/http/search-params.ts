@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import currencyCodes from 'currency-codes';
 import { isValidCell } from 'h3-js';
 import { Violations } from '../errors/api-error.ts';
 import { foldText } from '../fold-text.ts';
@@ -24,7 +25,9 @@ export interface LinkParams {
 /** The query parameters that describe a stay to price: what a dated deeplink carries. */
 export const TRIP_PARAMS = ['checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms'] as const;
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+// A maintained ISO 4217 list rather than Intl's, which lags the standard by the age of the
+// runtime's ICU (Node 20 does not know VED). Codes without a rate fall back to USD (search/currency.ts).
+const CURRENCIES = new Set(currencyCodes.codes());
 const LANGUAGES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -44,15 +47,14 @@ function utcMidnight(now: Date): number {
 }
 
 /**
- * DESIGN decision 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a real date before today
- * (UTC), more than two years ahead, a checkout not after the checkin, or one date without the
- * other -> VALIDATION_ERROR.
+ * Both dates of a stay (docs/decisions.md, "Dates"): not a real YYYY-MM-DD date ->
+ * INVALID_DATE_FORMAT; a real date before today (UTC), more than two years ahead, or a checkout
+ * not after the checkin -> VALIDATION_ERROR.
  */
-export function parseStayDates(checkin: string | undefined, checkout: string | undefined, now: Date, v: Violations): StayDates | null {
+export function parseStayDates(checkin: string, checkout: string, now: Date, v: Violations): StayDates | null {
   const today = utcMidnight(now);
   const twoYears = Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate());
-  const read = (param: string, text: string | undefined): number | null => {
-    if (text === undefined) return null;
+  const read = (param: string, text: string): number | null => {
     const ms = parseCalendarDate(text);
     if (ms === null) {
       v.add(param, `${param} must be a real calendar date written YYYY-MM-DD`, 'INVALID_DATE_FORMAT');
@@ -64,17 +66,24 @@ export function parseStayDates(checkin: string | undefined, checkout: string | u
   };
   const inMs = read('checkin', checkin);
   const outMs = read('checkout', checkout);
-  if ((checkin === undefined) !== (checkout === undefined)) {
-    const missing = checkin === undefined ? 'checkin' : 'checkout';
-    v.add(missing, 'checkin and checkout must be given together');
-    return null;
-  }
   if (inMs === null || outMs === null) return null;
   if (outMs <= inMs) {
     v.add('checkout', 'checkout must be after checkin');
     return null;
   }
-  return { checkin: checkin!, checkout: checkout!, nights: Math.round((outMs - inMs) / DAY_MS) };
+  return { checkin, checkout, nights: Math.round((outMs - inMs) / DAY_MS) };
+}
+
+/**
+ * The dates of a unified search: both make it dated; one alone is a static search (the spec
+ * orders and bounds dates only "when both dates are given"), and the lone date is reported as
+ * ignored rather than refused.
+ */
+function parseSearchDates(p: UnifiedParams, now: Date, v: Violations): StayDates | null {
+  if (p.checkin !== undefined && p.checkout !== undefined) return parseStayDates(p.checkin, p.checkout, now, v);
+  if (p.checkin !== undefined) v.ignore('checkin', 'checkin without checkout: prices need both dates, so the search is static');
+  if (p.checkout !== undefined) v.ignore('checkout', 'checkout without checkin: prices need both dates, so the search is static');
+  return null;
 }
 
 export function splitList(text: string): string[] {
@@ -147,7 +156,7 @@ export function parseLocation(p: LocationParams, v: Violations): LocationQuery |
   if (given.length > 0) {
     const missing = boxKeys.filter((k) => !given.includes(k));
     if (missing.length > 0) {
-      for (const k of missing) v.add(k, `a bounding box needs all of nelat, nelng, swlat, swlng; ${k} is missing`);
+      for (const k of missing) v.add(k, `a bounding box needs all of nelat, nelng, swlat, swlng; ${k} is missing`, 'LOCATION_REQUIRED');
       return null;
     }
     if (boxKeys.some((k) => v.has(k))) return null;
@@ -161,8 +170,8 @@ export function parseLocation(p: LocationParams, v: Violations): LocationQuery |
   const hasLat = p.lat !== undefined || v.has('lat');
   const hasLng = p.lng !== undefined || v.has('lng');
   if (hasLat || hasLng) {
-    if (!hasLat) v.add('lat', 'lat must be given with lng');
-    if (!hasLng) v.add('lng', 'lng must be given with lat');
+    if (!hasLat) v.add('lat', 'lat must be given with lng', 'LOCATION_REQUIRED');
+    if (!hasLng) v.add('lng', 'lng must be given with lat', 'LOCATION_REQUIRED');
     if (p.lat === undefined || p.lng === undefined) return null;
     return { kind: 'point', lat: p.lat, lng: p.lng, radius };
   }
@@ -174,6 +183,16 @@ export function parseLocation(p: LocationParams, v: Violations): LocationQuery |
     return { kind: 'address', address: p.address.trim(), radius };
   }
   return null;
+}
+
+/**
+ * The location rule's 400 when no location method was given: LOCATION_REQUIRED. A half-given
+ * method (lat without lng, a box missing a corner) is reported by parseLocation with the same code.
+ */
+export function requireLocation(v: Violations, alternatives: string): void {
+  const locationParams = ['address', 'lat', 'lng', 'nelat', 'nelng', 'swlat', 'swlng'];
+  if (locationParams.some((k) => v.has(k))) return;
+  v.add('location', `give a location: address, lat and lng, or nelat, nelng, swlat and swlng (${alternatives})`, 'LOCATION_REQUIRED');
 }
 
 /** ISO 4217, case-insensitive; USD when absent. */
@@ -240,19 +259,22 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
     if (types !== null && (types.length !== 1 || types[0] !== 'hotel')) v.add('type', 'with hotelsearch, type may only be hotel');
   }
 
-  const locationParams = ['address', 'lat', 'lng', 'nelat', 'nelng', 'swlat', 'swlng'];
   // A cell alone is a location too: the stays inside it, as a flat list (what an expand link lists).
-  if (location === null && hotelIds === null && p.cell === undefined && !locationParams.some((k) => v.has(k))) {
-    v.add('location', 'give a location: address, lat and lng, or nelat, nelng, swlat and swlng (or hotelids, or an H3 cell)', 'LOCATION_REQUIRED');
-  }
+  const hotelIdsGiven = p.hotelids !== undefined || v.has('hotelids');
+  if (location === null && !hotelIdsGiven && p.cell === undefined) requireLocation(v, 'or hotelids, or an H3 cell');
 
   const children = p.children ?? 0;
   const childrenAges = parseChildrenAges(p.childrenAges, children, v);
-  const dates = parseStayDates(p.checkin, p.checkout, now, v);
+  const dates = parseSearchDates(p, now, v);
 
   const currency = parseCurrency(p.currency, v);
   checkLang(p.lang, v);
-  if (p.min !== undefined && p.max !== undefined && p.min > p.max) v.add('min', 'min must not exceed max');
+  if (dates === null) {
+    // Pricing rule 1: without dates min and max are ignored, so neither are they checked.
+    for (const param of ['min', 'max'] as const) {
+      if (p[param] !== undefined || v.has(param)) v.ignore(param, `${param} applies only to dated searches (checkin and checkout)`);
+    }
+  } else if (p.min !== undefined && p.max !== undefined && p.min > p.max) v.add('min', 'min must not exceed max');
   if (p.cell !== undefined && !isValidCell(p.cell.toLowerCase())) v.add('cell', `cell "${p.cell}" is not an H3 cell index`);
 
   return {
@@ -269,8 +291,8 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
     dates,
     occupancy: { adults: p.adults ?? 2, children, childrenAges, rooms: p.rooms ?? 1 },
     currency,
-    minPrice: p.min ?? null,
-    maxPrice: p.max ?? null,
+    minPrice: dates === null ? null : p.min ?? null,
+    maxPrice: dates === null ? null : p.max ?? null,
     cluster,
     precision: parsePrecision(p.precision),
     cell: p.cell?.toLowerCase() ?? null,

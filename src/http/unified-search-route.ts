@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, Violations } from '../errors/api-error.ts';
+import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
@@ -16,6 +16,8 @@ export interface PresentContext {
   path: string;
   rawQuery: string;
   link: LinkParams;
+  /** Parameters given but not applied (the answer's `meta.ignored`). */
+  ignored: readonly IgnoredParam[];
 }
 
 export interface UnifiedSearchRoute {
@@ -59,7 +61,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       etag ??= etagOf([...requestParts, resultDigest(result)]);
       reply.headers({ ETag: etag, 'X-Cache': result.cache });
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = route.present(result, query, { base, path, rawQuery, link });
+      const body = route.present(result, query, { base, path, rawQuery, link, ignored: violations.ignored });
       if (typeof body === 'string') reply.type('application/json; charset=utf-8');
       return body;
     } catch (error) {

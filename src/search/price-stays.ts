@@ -34,6 +34,14 @@ export interface PricingOptions {
 }
 
 /**
+ * HIT only when every price came from the quote cache. A supplier refused by its open breaker was
+ * not asked either, but its prices are unknown, not cached: that answer is a MISS.
+ */
+export function cacheStatus(pricing: PricingOutcome): 'HIT' | 'MISS' {
+  return pricing.asked || Object.keys(pricing.failures).length > 0 ? 'MISS' : 'HIT';
+}
+
+/**
  * Live prices for the candidates of a dated search, from every requested supplier at once under
  * one overall deadline. The pricing rules of the spec:
  * - a supplier that fails leaves `null` on its entries; the stay is kept, also under price filters;

@@ -14,7 +14,7 @@ import type { SearchQuery, StayDates } from './search-query.ts';
 import { chooseResolution } from './choose-resolution.ts';
 import { byCountThenId, clusterHit, groupCells, pyramidCells, spreadOrder, type CellGroups, type ViewCell } from './cluster-viewport.ts';
 import { effectiveCurrency } from './currency.ts';
-import { priceStays, type Offers, type PricedStay, type PricingOutcome } from './price-stays.ts';
+import { cacheStatus, priceStays, type Offers, type PricedStay, type PricingOutcome } from './price-stays.ts';
 import type { QuoteService } from '../suppliers/quote-service.ts';
 import { selectByRank } from './select-by-rank.ts';
 import type { Clustering, Search, SearchHit, SearchResult } from './search-result.ts';
@@ -127,10 +127,8 @@ export function createSearch(deps: SearchDeps): Search {
 
   /** Stays named by `hotelids`, in the order asked, with the entries that matched nothing. */
   async function lookup(query: SearchQuery): Promise<{ candidates: number[]; unresolved: string[] }> {
-    // With a single provider, bare ids are read in that supplier's namespace.
-    const only: SupplierId | null = query.providers?.length === 1 ? query.providers[0] : null;
-    const refs: HotelIdRef[] = query.hotelIds!.map((ref) => (ref.supplier === null && only ? { ...ref, supplier: only } : ref));
-    const matches = await deps.store.resolveHotelIds(refs);
+    const refs = query.hotelIds!;
+    const matches = await resolveHotelIds(refs, query.providers?.length === 1 ? query.providers[0] : null);
     const seen = new Set<number>();
     const candidates: number[] = [];
     const unresolved: string[] = [];
@@ -148,6 +146,26 @@ export function createSearch(deps: SearchDeps): Search {
     });
     // An entry whose stays all lie outside the cell did match: it is filtered out, not unresolved.
     return { candidates, unresolved };
+  }
+
+  /**
+   * The stays each entry names. With a single provider, a bare entry is read in that supplier's
+   * namespace, or as a service id: a service id names its stay whatever `provider` says (the
+   * provider then only restricts which suppliers are shown).
+   */
+  async function resolveHotelIds(refs: readonly HotelIdRef[], only: SupplierId | null): Promise<number[][]> {
+    if (only === null) return deps.store.resolveHotelIds(refs);
+    const bare = refs.map((ref, i) => (ref.supplier === null ? i : -1)).filter((i) => i >= 0);
+    const [scoped, anyNamespace] = await Promise.all([
+      deps.store.resolveHotelIds(refs.map((ref) => (ref.supplier === null ? { ...ref, supplier: only } : ref))),
+      deps.store.resolveHotelIds(bare.map((i) => refs[i])),
+    ]);
+    // Of what a bare entry matches in any namespace, only the stay whose service id it is counts.
+    const byService = await Promise.all(bare.map(async (i, j) => (await deps.stays.get(anyNamespace[j])).filter((s) => s.id === refs[i].id)));
+    bare.forEach((i, j) => {
+      for (const stay of byService[j]) if (!scoped[i].includes(stay.idx)) scoped[i].push(stay.idx);
+    });
+    return scoped;
   }
 
   /**
@@ -239,7 +257,7 @@ export function createSearch(deps: SearchDeps): Search {
       hasMore: offset + query.pageSize < priced.length,
       unresolved,
       currency: effectiveCurrency(query.currency),
-      cache: pricing.asked ? 'MISS' : 'HIT',
+      cache: cacheStatus(pricing),
       failures: pricing.failures,
       ...extra,
     };
@@ -404,7 +422,7 @@ export function createSearch(deps: SearchDeps): Search {
       hasMore: offset + query.pageSize < represented.length,
       unresolved: [],
       currency: effectiveCurrency(query.currency),
-      cache: pricing.asked ? 'MISS' : 'HIT',
+      cache: cacheStatus(pricing),
       failures: pricing.failures,
       clusters: null,
       clustering,

@@ -60,6 +60,7 @@ export function presentV1(
       checkin: dates?.checkin ?? null,
       checkout: dates?.checkout ?? null,
       nights: dates?.nights ?? null,
+      lang: 'en',
     },
     _links: { self },
     results,

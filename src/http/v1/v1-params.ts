@@ -3,30 +3,34 @@ import type { Violations } from '../../errors/api-error.ts';
 import type { SearchQuery, StayDates } from '../../search/search-query.ts';
 import { RENTAL_TYPES, isSupplierId, type SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
-import { checkLang, parseCalendarDate, parseCurrency, parseLocation, parseStayDates, splitList } from '../search-params.ts';
+import { checkLang, parseCalendarDate, parseCurrency, parseLocation, parseStayDates, requireLocation, splitList } from '../search-params.ts';
 import type { v1QuerySchema } from './v1-query-schema.ts';
 
 type V1Params = Partial<Static<typeof v1QuerySchema>>;
 
 const DAY_MS = 86_400_000;
 
-/** v1 prices every search: the stay defaults to 3 nights starting 90 days from today (UTC). */
-function defaultDates(now: Date): { checkin: string; checkout: string } {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const day = (n: number) => new Date(today + n * DAY_MS).toISOString().slice(0, 10);
-  return { checkin: day(defaults.v1CheckinInDays), checkout: day(defaults.v1CheckinInDays + defaults.v1Nights) };
-}
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * v1 prices every search. The default stay is 3 nights: without dates it starts 90 days from
+ * today (UTC); with checkin alone it ends 3 nights later; with checkout alone it starts 3 nights
+ * earlier, but not before today.
+ */
 function parseV1Dates(p: V1Params, now: Date, v: Violations): StayDates | null {
-  const fallback = defaultDates(now);
-  const checkin = p.checkin ?? fallback.checkin;
-  const checkout = p.checkout ?? fallback.checkout;
-  // A lone explicit date is checked against the other's default ("after defaults are applied").
-  if (p.checkin !== undefined && p.checkout === undefined && parseCalendarDate(p.checkin) !== null && checkout <= checkin) {
-    v.add('checkout', `checkout defaults to ${checkout}, which is not after checkin ${checkin}; give checkout too`);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const nights = defaults.v1Nights * DAY_MS;
+  let { checkin, checkout } = p;
+  if (checkin === undefined && checkout === undefined) checkin = isoDay(today + defaults.v1CheckinInDays * DAY_MS);
+  const lone = checkout === undefined ? 'checkin' : checkin === undefined ? 'checkout' : null;
+  const loneMs = lone === null ? null : parseCalendarDate(p[lone] ?? checkin!);
+  if (lone !== null && loneMs === null) {
+    v.add(lone, `${lone} must be a real calendar date written YYYY-MM-DD`, 'INVALID_DATE_FORMAT');
     return null;
   }
-  return parseStayDates(checkin, checkout, now, v);
+  if (lone === 'checkin') checkout = isoDay(loneMs! + nights);
+  if (lone === 'checkout') checkin = isoDay(Math.max(today, loneMs! - nights));
+  return parseStayDates(checkin!, checkout!, now, v);
 }
 
 /** The v1 parameters as a SearchQuery for the one search core, with v1's own rules and codes. */
@@ -60,11 +64,9 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
     else if (ids.length > 0) hotelIds = ids.map((id) => ({ raw: id, supplier: provider, id }));
   }
 
-  const location = hotelIds === null ? parseLocation(p, v) : null;
-  const locationParams = ['address', 'lat', 'lng', 'nelat', 'nelng', 'swlat', 'swlng'];
-  if (location === null && hotelIds === null && !locationParams.some((k) => v.has(k))) {
-    v.add('location', 'give a location: address, lat and lng, or nelat, nelng, swlat and swlng (or hotelids)', 'LOCATION_REQUIRED');
-  }
+  const hotelIdsGiven = p.hotelids !== undefined || v.has('hotelids');
+  const location = hotelIdsGiven ? null : parseLocation(p, v);
+  if (location === null && !hotelIdsGiven) requireLocation(v, 'or hotelids');
 
   const dates = parseV1Dates(p, now, v);
   const currency = parseCurrency(p.currency, v);
@@ -79,6 +81,8 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
     providers: [provider],
     types,
     hotelSearch: null,
+    // v1 shows one supplier's data, so its rating filters apply to that supplier's rating.
+    ratingsOf: provider,
     // Applied only when within the scale, as v1 always did; above it the filter is ignored.
     minStars: p.minstarrating !== undefined && p.minstarrating <= 5 ? p.minstarrating : 0,
     minGuestRating: p.minguestrating !== undefined && p.minguestrating <= 10 ? p.minguestrating : 0,

@@ -29,6 +29,8 @@ export const v1ResponseSchema = Type.Object({
     checkin: Type.Union([Type.String(), Type.Null()]),
     checkout: Type.Union([Type.String(), Type.Null()]),
     nights: Type.Union([Type.Number(), Type.Null()]),
+    /** The language of the content: `en`, whatever `lang` asked. */
+    lang: Type.String(),
   }),
   _links: Type.Object({ self: Type.Object({ href: Type.String() }) }),
   results: Type.Array(v1AccommodationSchema),

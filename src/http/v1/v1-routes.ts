@@ -14,6 +14,8 @@ import { v1ResponseSchema } from './v1-response-schema.ts';
 import { toV1SearchQuery } from './v1-params.ts';
 
 const parseQuery = compileQuery(v1QuerySchema);
+/** The spec's retry delay for v1's 503 (Limits: "Retry delay for 503: 30 seconds"). */
+const V1_RETRY_SECONDS = 30;
 const DEPRECATED_AT = `@${Math.floor(Date.parse(defaults.v1DeprecatedAt) / 1000)}`;
 
 /** v1 is one supplier per call: when that supplier fails, the call fails, with v1's own codes. */
@@ -24,12 +26,12 @@ function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
     case 'error': return new ApiError('UPSTREAM_ERROR', `${provider} returned an error`, options);
     case 'malformed': return new ApiError('BAD_GATEWAY', `${provider} answered with a response that could not be parsed`, options);
     case 'unreachable': return new ApiError('BAD_GATEWAY', `${provider} could not be reached`, options);
-    case 'open': {
-      const seconds = Math.max(1, Math.ceil((info.retryAfterMs ?? defaults.breakerOpenMs) / 1000));
-      return new ApiError('SERVICE_UNAVAILABLE', `${provider} is failing; calls to it are paused. Retry after ${seconds} seconds`, {
-        ...options, headers: { 'Retry-After': String(seconds) }, details: { retryAfter: seconds },
+    case 'open':
+      // The spec's fixed "retry after 30 seconds", not the breaker's remaining pause: a client
+      // that comes back sooner would meet the half-open probe, or the breaker open again.
+      return new ApiError('SERVICE_UNAVAILABLE', `${provider} is failing; calls to it are paused. Retry after ${V1_RETRY_SECONDS} seconds`, {
+        ...options, headers: { 'Retry-After': String(V1_RETRY_SECONDS) }, details: { retryAfter: V1_RETRY_SECONDS },
       });
-    }
   }
 }
 

@@ -34,7 +34,15 @@ describe('v1 parameters', () => {
     assert.equal(res.status, 200);
     assert.deepEqual([res.body.meta.checkin, res.body.meta.checkout, res.body.meta.nights], ['2027-02-19', '2027-02-22', 3]);
     assertError(await t.get(`${V1}?provider=supplier_a&address=Paris&checkin=2027-02-30`), 400, 'INVALID_DATE_FORMAT');
-    assertError(await t.get(`${V1}?provider=supplier_a&address=Paris&checkin=2027-06-01`), 400, 'VALIDATION_ERROR');
+    // A lone date is the other end of a 3-night stay ("default stay is 3 nights").
+    const lone = await t.get(`${V1}?provider=supplier_a&address=Paris&checkin=2027-06-01`);
+    assert.deepEqual([lone.body.meta.checkin, lone.body.meta.checkout, lone.body.meta.nights], ['2027-06-01', '2027-06-04', 3]);
+    const loneOut = await t.get(`${V1}?provider=supplier_a&address=Paris&checkout=2027-06-04`);
+    assert.deepEqual([loneOut.body.meta.checkin, loneOut.body.meta.checkout], ['2027-06-01', '2027-06-04']);
+    // Three nights before a checkout of tomorrow would start in the past: the stay starts today.
+    const soon = await t.get(`${V1}?provider=supplier_a&address=Paris&checkout=2026-11-22`);
+    assert.deepEqual([soon.body.meta.checkin, soon.body.meta.nights], ['2026-11-21', 1]);
+    assertError(await t.get(`${V1}?provider=supplier_a&address=Paris&checkin=2030-06-01`), 400, 'VALIDATION_ERROR');
     const explicit = await t.get(`${V1}?provider=supplier_a&address=Paris&checkin=2027-01-10&checkout=2027-01-12`);
     assert.equal(explicit.body.meta.nights, 2);
   });
@@ -154,10 +162,14 @@ describe('v1 upstream failures', () => {
       await t.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-05-01&checkout=2027-05-0${2 + (i % 7)}`);
     }
     await t.sim.setFault('supplier_c', null);
+    // 20 s into the breaker's 30 s pause: the answer still says the spec's 30 seconds.
+    now += 20_000;
     const res = await t.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-05-10&checkout=2027-05-12`);
     assertError(res, 503, 'SERVICE_UNAVAILABLE');
     assert.equal(res.body.provider, 'supplier_c');
     assert.equal(res.headers['retry-after'], '30');
+    assert.equal(res.body.details.retryAfter, 30);
+    assert.match(res.body.message, /Retry after 30 seconds$/);
     now += defaults.breakerOpenMs + 1;
     assert.equal((await t.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-05-10&checkout=2027-05-12`)).status, 200, 'a trial closes it again');
   });

@@ -1,3 +1,4 @@
+import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
@@ -16,6 +17,7 @@ export function presentV2(
   links: PageLinks,
   go: Deeplinks,
   expand: (cellId: string) => string,
+  ignored: readonly IgnoredParam[],
 ): V2Response {
   const results = result.hits.map(({ stay, distanceMeters, offers, cellId }): V2Accommodation => {
     const suppliers: Partial<Record<SupplierId, V2SupplierEntry>> = {};
@@ -47,7 +49,7 @@ export function presentV2(
     return accommodation;
   });
 
-  const response: V2Response = { meta: pageMeta(result, query, results.length), _links: links, results };
+  const response: V2Response = { meta: pageMeta(result, query, results.length, ignored), _links: links, results };
   const clusters = presentClusters(result, expand);
   if (clusters !== undefined) response.clusters = clusters;
   return response;

@@ -10,9 +10,9 @@ export function registerV2Routes(app: FastifyInstance, context: RouteContext): v
   registerUnifiedSearch(app, context, {
     url: '/v2/accommodations',
     responseSchema: v2ResponseSchema,
-    present: (result, query, { base, path, rawQuery, link }) => presentV2(
+    present: (result, query, { base, path, rawQuery, link, ignored }) => presentV2(
       result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
-      (cellId) => expandLink(base, path, rawQuery, cellId),
+      (cellId) => expandLink(base, path, rawQuery, cellId), ignored,
     ),
     // v2 never answers 503 (spec 1.1.3): a gateway still loading its inventory is, to a v2
     // client, an upstream that failed; it is told when to retry all the same.

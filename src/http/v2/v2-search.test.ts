@@ -25,7 +25,7 @@ describe('v2', () => {
       const offered = Object.keys(r.suppliers).map((s) => t.listing(s, decodeURIComponent(r.suppliers[s].link.split('/').pop())));
       assert.equal(r.policies.instantBook, offered.some((l) => l.policies.instantBook));
     }
-    assert.deepEqual(Object.keys(res.body.meta).sort(), ['count', 'currency', 'hasMore', 'page', 'pageSize', 'total', 'unresolved']);
+    assert.deepEqual(Object.keys(res.body.meta).sort(), ['count', 'currency', 'hasMore', 'lang', 'page', 'pageSize', 'total', 'unresolved']);
   });
 
   test('same rules as v3: provider repeated or comma-separated, validation, dated prices', async () => {

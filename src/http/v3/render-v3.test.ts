@@ -75,10 +75,10 @@ describe('the v3 body written as text', () => {
     ]) await body(query);
   });
 
-  test('ID lookups carry a null distance', async () => {
+  test('ID lookups say distance 0: v3 types distanceInMeters as a number (docs/decisions.md)', async () => {
     const [stay] = (await body(`${PARIS}&pageSize=3`)).results;
     const lookup = await body(`hotelids=${stay.id}`);
-    assert.equal(lookup.results[0].location.distanceInMeters, null);
+    assert.equal(lookup.results[0].location.distanceInMeters, 0);
     assert.deepEqual(lookup.results[0].name, stay.name);
   });
 
@@ -119,7 +119,8 @@ describe('the v3 body written as text', () => {
       hits: [{ stay, distanceMeters: 12.5, offers: new Map([['supplier_b', 301.25]]) as Offers, cellId: '8a1fb46622dffff' }],
       total: 1, hasMore: false, unresolved: ['a"b'], currency: 'EUR', cache: 'MISS', failures: {}, clusters: null, clustering: null,
     };
-    const text = renderV3(result, query, pageLinks('http://gw.test', V3, 'a=1', 1, false), deeplinks('http://gw.test', { aid: 'a"id', campaign: null }), () => '');
+    const text = renderV3(result, query, pageLinks('http://gw.test', V3, 'a=1', 1, false), deeplinks('http://gw.test', { aid: 'a"id', campaign: null }), () => '',
+      [{ param: 'min"', reason: 'a "quoted" reason' }]);
     const parsed = JSON.parse(text) as any;
     assert.ok(validate(parsed), JSON.stringify(validate.errors));
     const [r] = parsed.results;
@@ -130,5 +131,7 @@ describe('the v3 body written as text', () => {
     assert.equal(r.averageRatings.hotelStars, null);
     assert.equal(r.cellId, '8a1fb46622dffff');
     assert.deepEqual(parsed.meta.unresolved, ['a"b']);
+    assert.deepEqual(parsed.meta.ignored, [{ param: 'min"', reason: 'a "quoted" reason' }]);
+    assert.deepEqual(parsed.meta.unavailableSuppliers, []);
   });
 });

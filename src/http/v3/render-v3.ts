@@ -1,3 +1,4 @@
+import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { Listing, Stay } from '../../types.ts';
@@ -22,8 +23,9 @@ export function renderV3(
   links: PageLinks,
   go: Deeplinks,
   expand: (cellId: string) => string,
+  ignored: readonly IgnoredParam[],
 ): string {
-  const parts: string[] = ['{"meta":', JSON.stringify(pageMeta(result, query, result.hits.length)), ',"_links":', JSON.stringify(links), ',"results":['];
+  const parts: string[] = ['{"meta":', JSON.stringify(pageMeta(result, query, result.hits.length, ignored)), ',"_links":', JSON.stringify(links), ',"results":['];
   result.hits.forEach(({ stay, distanceMeters, offers, cellId }, i) => {
     const written = fragmentsOf(stay);
     if (i > 0) parts.push(',');
@@ -38,7 +40,8 @@ export function renderV3(
       parts.push('}');
       first = false;
     }
-    parts.push(written.middle, JSON.stringify(distanceMeters), written.close);
+    // v3 types the distance as a number: an ID lookup, which has no point to measure from, says 0.
+    parts.push(written.middle, JSON.stringify(distanceMeters ?? 0), written.close);
     if (cellId !== undefined) parts.push(',"cellId":"', cellId, '"');
     parts.push('}');
   });

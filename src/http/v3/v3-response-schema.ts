@@ -23,7 +23,7 @@ const v3AccommodationSchema = Type.Object({
   location: Type.Object({
     address: Type.String(),
     coordinates: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
-    distanceInMeters: nullableNumber,
+    distanceInMeters: Type.Number(),
   }),
   averageRatings: ratingSchema,
   capacity: Type.Object({

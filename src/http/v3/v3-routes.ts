@@ -9,9 +9,9 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext): v
   registerUnifiedSearch(app, context, {
     url: '/v3/accommodations',
     responseSchema: v3ResponseSchema,
-    present: (result, query, { base, path, rawQuery, link }) => renderV3(
+    present: (result, query, { base, path, rawQuery, link, ignored }) => renderV3(
       result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
-      (cellId) => expandLink(base, path, rawQuery, cellId),
+      (cellId) => expandLink(base, path, rawQuery, cellId), ignored,
     ),
   });
 }
