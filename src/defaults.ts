@@ -23,7 +23,7 @@ export const defaults = {
   /** `meta.total` saturates here on broad static viewports (spec: "about 100,000"). */
   totalCap: 100_000,
   /**
-   * Ranking prior (DESIGN decision 10): a Bayesian average pulls a rating backed by few reviews
+   * Ranking prior (docs/decisions.md 10): a Bayesian average pulls a rating backed by few reviews
    * towards the global mean, so 10/10 from 2 reviews does not outrank 9.1 from 3,000.
    */
   rankPriorCount: 50,
@@ -37,7 +37,7 @@ export const defaults = {
   stayCacheSize: 20_000,
 
   /**
-   * Dated searches price at most this many best-ranked candidates (DESIGN decision 11): enough
+   * Dated searches price at most this many best-ranked candidates (docs/decisions.md 11): enough
    * for several pages after sold-out stays drop out, few enough that one search costs each
    * supplier one to three calls.
    */

@@ -2,7 +2,7 @@ import type { Offers } from '../search/price-stays.ts';
 import { SUPPLIER_IDS, type Stay, type SupplierId } from '../types.ts';
 
 /**
- * Where a stay's top-level link sends the traveller (DESIGN decision 7):
+ * Where a stay's top-level link sends the traveller (docs/decisions.md 7):
  * - with prices for the link's dates: the supplier with the lowest known price; ties go to the
  *   first in SUPPLIER_IDS order. With no known price (every supplier failed), the first supplier
  *   that did not say "sold out";

@@ -1,6 +1,6 @@
 import type { SupplierId } from '../types.ts';
 
-/** DESIGN decision 8: the device values of a transaction record. */
+/** docs/decisions.md 8: the device values of a transaction record. */
 export const DEVICE_CLASSES = ['desktop', 'mobile', 'tablet', 'unknown'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 

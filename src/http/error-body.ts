@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../errors/api-error.ts';
 
-/** The spec's error body. `error` is the HTTP reason phrase (DESIGN decision 2). */
+/** The spec's error body. `error` is the HTTP reason phrase (docs/decisions.md 2). */
 export interface ErrorBody {
   statusCode: number;
   error: string;

@@ -1,4 +1,4 @@
-// Tracked deeplinks (DESIGN decision 7): every `link` and `url` of a search result points here.
+// Tracked deeplinks (docs/decisions.md 7): every `link` and `url` of a search result points here.
 // A click is recorded, then the traveller is redirected to the supplier's booking page, built
 // from the supplier's template in configuration, carrying the affiliate id and the click id.
 import { randomBytes } from 'node:crypto';

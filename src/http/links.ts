@@ -39,7 +39,7 @@ export function selfLink(base: string, path: string, rawQuery: string): Href {
 }
 
 export interface Deeplinks {
-  /** Top-level `url` of a stay: the gateway picks the supplier (DESIGN decision 7). */
+  /** Top-level `url` of a stay: the gateway picks the supplier (docs/decisions.md 7). */
   stay(id: string): string;
   /** A supplier entry's `link`. */
   supplier(supplier: SupplierId, supplierStayId: string): string;

@@ -1,5 +1,5 @@
 // GET /v1/reporting/transactions: a partner's commission transactions, as CSV (streamed) or JSON
-// (spec: reporting endpoint; DESIGN decision 8). The key says who the partner is; `thirdParty` must
+// (spec: reporting endpoint; docs/decisions.md 8). The key says who the partner is; `thirdParty` must
 // be one of the platforms registered for the key. Every rule broken is listed in one 400.
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
@@ -47,7 +47,7 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
       : `"${p.thirdParty}" is not registered for this key; registered: ${thirdParties.join(', ')}`);
   }
 
-  // DESIGN decision 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a reversed range -> VALIDATION_ERROR.
+  // docs/decisions.md 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a reversed range -> VALIDATION_ERROR.
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const date = (param: 'startDate' | 'endDate', text: string | undefined, fallback: number): number | null => {
     if (text === undefined) return fallback;

@@ -11,7 +11,7 @@ export interface RankPrior {
 const DEFAULT_PRIOR: RankPrior = { mean: defaults.rankPriorMean, count: defaults.rankPriorCount };
 
 /**
- * The score stays are ranked by (DESIGN decision 10): a Bayesian average of the guest rating.
+ * The score stays are ranked by (docs/decisions.md 10): a Bayesian average of the guest rating.
  * Reviews pull the score from the prior mean towards the stay's own rating, so 10/10 from two
  * reviews ranks below 9.1 from 3,000, and a stay without reviews sits at the prior mean.
  */

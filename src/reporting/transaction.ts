@@ -1,6 +1,6 @@
 // A commission transaction: what the gateway keeps of a supplier's booking (the supplier's report,
 // attributed to the partner, campaign and device of its click), and the spec's Transaction record
-// a partner reads (DESIGN decision 8).
+// a partner reads (docs/decisions.md 8).
 import type { DeviceClass } from '../clicks/click-store.ts';
 import type { BookingStatus } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
@@ -31,12 +31,12 @@ export interface TransactionRecord {
   bookingStatus: BookingStatus;
   /** The click's campaign as the link carried it; '' without one. */
   campaignId: string;
-  /** `campaignId` split on '-' (DESIGN decision 7); [] without a campaign. */
+  /** `campaignId` split on '-' (docs/decisions.md 7); [] without a campaign. */
   campaignIds: string[];
   /** USD, a decimal string with 2 decimals; "0.00" once canceled. */
   commission: string;
   currency: 'USD';
-  /** DESIGN decision 8: Accommodation, Flight or Activity; every booking here is a stay. */
+  /** docs/decisions.md 8: Accommodation, Flight or Activity; every booking here is a stay. */
   category: 'Accommodation';
   /** Room nights: nights x rooms. */
   quantity: number;

@@ -1,4 +1,4 @@
-// Currency conversion from USD, the base of every price (DESIGN decision 12), with an embedded,
+// Currency conversion from USD, the base of every price (docs/decisions.md 12), with an embedded,
 // dated table of reference rates. A valid ISO 4217 code we hold no rate for falls back to USD.
 
 /** Date of the reference rates below. */

@@ -29,7 +29,7 @@ export interface SearchDeps {
   totalCap: number;
   /** Live prices: one quote service per configured supplier. */
   quotes: ReadonlyMap<SupplierId, QuoteService>;
-  /** Dated searches price at most this many best-ranked candidates (DESIGN decision 11). */
+  /** Dated searches price at most this many best-ranked candidates (docs/decisions.md 11). */
   pricedCandidates: number;
   /** Overall deadline for the suppliers' quotes of one search. */
   quoteBudgetMs: number;
@@ -274,7 +274,7 @@ export function createSearch(deps: SearchDeps): Search {
     return pricedResult(query, pricing.priced, pricing, centre, unresolved, offset);
   }
 
-  /** The best-ranked candidates a dated search prices (DESIGN decision 11). */
+  /** The best-ranked candidates a dated search prices (docs/decisions.md 11). */
   async function pricedCandidates(query: SearchQuery): Promise<Page> {
     const top = { ...query, page: 1, pageSize: deps.pricedCandidates };
     return unfilteredBox(top, 0) ?? (await filtered(top, 0));

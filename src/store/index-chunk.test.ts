@@ -6,9 +6,10 @@ import type { IndexRow, RankedStay } from './store.ts';
 
 function stay(idx: number): RankedStay {
   const type = STAY_TYPES[idx % STAY_TYPES.length];
-  const listings = SUPPLIER_IDS.filter((_s, i) => ((idx + 1) & (1 << i)) !== 0).map((supplier) => ({
+  const listings = SUPPLIER_IDS.filter((_s, i) => ((idx + 1) & (1 << i)) !== 0).map((supplier, i) => ({
     supplier, supplierStayId: String(idx), name: 'x', typeLabel: 'x', type, address: 'x', lat: 0, lng: 0,
-    rating: { value: 8, hotelStars: null, count: 0 },
+    // Each listing its own rating and stars (none for supplier_c), as a filter on one supplier reads them.
+    rating: { value: 1 + ((idx * 7 + i) % 91) / 10, hotelStars: supplier === 'supplier_c' ? null : ((idx + i) % 11) / 2, count: 0 },
     capacity: { guests: 1, bedrooms: null, beds: null, bathrooms: 1 },
     policies: { instantBook: false, freeCancellation: false },
     media: { thumbnail: '', logoSquare: '' },
@@ -38,6 +39,7 @@ describe('index chunks', () => {
         idx: s.idx, rank: s.rank, lat: s.lat, lng: s.lng, h3: s.h3, type: s.type,
         suppliers: s.listings.map((l) => l.supplier), stars: s.averageRating.hotelStars,
         rating: s.averageRating.value, reviewCount: s.averageRating.count, searchName: `hotel n ${s.idx}`,
+        listingRatings: s.listings.map((l) => ({ supplier: l.supplier, value: l.rating.value, hotelStars: l.rating.hotelStars })),
       });
     });
   });

@@ -149,8 +149,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         stars: 4.5,
         rating: 9.1,
         reviewCount: 3000,
+        listingRatings: ['supplier_a', 'supplier_b', 'supplier_c'].map((supplier) => ({ supplier, value: 8, hotelStars: 3 })),
         searchName: 'grand plaza',
       });
+      assert.deepEqual(rows[2].listingRatings, [{ supplier: 'supplier_d', value: 9.6, hotelStars: null }]);
       assert.equal(rows[0].searchName, 'hotel saint eloi');
       assert.deepEqual(rows[2].suppliers, ['supplier_d']);
       assert.equal(rows[2].type, 'villa');

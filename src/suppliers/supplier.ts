@@ -27,7 +27,7 @@ export type Quote =
   | { available: true; total: number; currency: string }
   | { available: false };
 
-/** DESIGN decision 8: a booking's status as the gateway reports it, whatever a supplier calls it. */
+/** docs/decisions.md 8: a booking's status as the gateway reports it, whatever a supplier calls it. */
 export const BOOKING_STATUSES = ['Pending', 'Approved', 'Canceled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 

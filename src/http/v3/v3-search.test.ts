@@ -12,7 +12,7 @@ after(async () => { await t.close(); });
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 const V3 = '/v3/accommodations';
 
-/** The review-weighted score the ranking uses (DESIGN decision 10). */
+/** The review-weighted score the ranking uses (docs/decisions.md 10). */
 function score(r: { value: number; count: number }): number {
   return (r.value * r.count + defaults.rankPriorMean * defaults.rankPriorCount) / (r.count + defaults.rankPriorCount);
 }
