@@ -53,6 +53,8 @@ export interface AppOptions {
   totalCap?: number;
   /** Overall deadline for the suppliers' quotes of one search. */
   quoteBudgetMs?: number;
+  /** A supplier's own deadline for one quote call (defaults.quoteCallTimeoutMs). */
+  quoteCallTimeoutMs?: number;
   /** Milliseconds clock of the circuit breakers and the quote cache (tests move it by hand). */
   clock?: () => number;
   /** Shares rate limits between processes through Redis; absent or null = each process in memory. */
@@ -131,7 +133,16 @@ export function createApp(options: AppOptions): App {
   );
   const suppliers = createSuppliers(options.supplierUrls);
   const sync = createTransactionSync({ suppliers, store: transactions, clicks, keys: keyStore, now });
-  const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({ supplier, now: options.clock })]));
+  const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({
+    supplier,
+    now: options.clock,
+    callTimeoutMs: options.quoteCallTimeoutMs,
+    onBreakerTransition: (to, cause) => {
+      const line = { supplier: supplier.id, breaker: to, cause };
+      if (to === 'open') http.log.warn(line, `${supplier.id}: circuit breaker open (${cause})`);
+      else http.log.info(line, `${supplier.id}: circuit breaker ${to} (${cause})`);
+    },
+  })]));
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
   const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   let services: Services | null = null;

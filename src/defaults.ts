@@ -76,11 +76,12 @@ export const defaults = {
 
   // Live quotes (suppliers/quote-service.ts), per supplier.
   /**
-   * Deadline of one quote call, a backstop behind the search's own budget (quoteBudgetMs, which
-   * usually ends a slow call first): a hung call gives its concurrency slot back after this long
-   * even when a caller's budget is longer.
+   * The supplier's own deadline for one quote call, counted from when the call goes out (not from
+   * when the search began): a call that runs past it is the supplier's failure and counts against
+   * its breaker. Shorter than quoteBudgetMs, so that a hung supplier is told from a search whose
+   * budget ran out while its calls queued behind a burst (which never counts).
    */
-  quoteCallTimeoutMs: 2_000,
+  quoteCallTimeoutMs: 1_000,
   /**
    * Quote calls in flight at once to one supplier, shared by all concurrent searches: a burst of
    * searches queues here instead of hammering a supplier into rate limits or timeouts.

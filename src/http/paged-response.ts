@@ -19,6 +19,7 @@ const UNAVAILABLE_REASONS: Record<SupplierFailure, string> = {
   unreachable: 'unreachable',
   malformed: 'malformed',
   open: 'circuit_open',
+  busy: 'busy',
 };
 
 export const unavailableSupplierSchema = Type.Object({

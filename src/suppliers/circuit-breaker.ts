@@ -10,6 +10,11 @@ export interface CircuitBreakerOptions {
   openMs?: number;
   /** Milliseconds clock (injected so that tests move time by hand; default Date.now). */
   now?: () => number;
+  /**
+   * Told of every change of state, with why: an operator reads in the log when a supplier was
+   * cut off, when a trial went and how it ended.
+   */
+  onTransition?: (to: BreakerState, cause: string) => void;
 }
 
 /**
@@ -22,7 +27,8 @@ export interface CircuitBreaker {
   /** Whether a call may go now. In half-open, true once (the trial) until the trial reports. */
   tryAcquire(): boolean;
   success(): void;
-  failure(): void;
+  /** `cause` says what failed (for the log of a transition it causes). */
+  failure(cause?: string): void;
   /** The call let through said nothing about the supplier: a half-open trial slot is freed. */
   cancel(): void;
   /** The state now (an open breaker whose time is up reads as half-open). */
@@ -45,6 +51,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   const failureThreshold = options.failureThreshold ?? defaults.breakerFailureThreshold;
   const openMs = options.openMs ?? defaults.breakerOpenMs;
   const now = options.now ?? Date.now;
+  const tell = options.onTransition ?? (() => undefined);
   if (!(Number.isInteger(failureThreshold) && failureThreshold >= 1)) throw new RangeError(`failureThreshold must be a positive integer, got ${failureThreshold}`);
   if (!(openMs >= 0)) throw new RangeError(`openMs must be >= 0, got ${openMs}`);
 
@@ -59,16 +66,18 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
     return trialRunning || now() - openedAt >= openMs ? 'half-open' : 'open';
   };
 
-  const open = (): void => {
+  const open = (cause: string): void => {
     opened = true;
     openedAt = now();
     trialRunning = false;
+    tell('open', `${cause}; calls refused for ${openMs} ms`);
   };
 
   const close = (): void => {
     opened = false;
     trialRunning = false;
     consecutiveFailures = 0;
+    tell('closed', 'the trial call succeeded');
   };
 
   return {
@@ -81,6 +90,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
         case 'half-open':
           if (trialRunning) return false;
           trialRunning = true;
+          tell('half-open', `${openMs} ms since it opened: one trial call let through`);
           return true;
       }
     },
@@ -89,13 +99,13 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
       if (current === 'closed') consecutiveFailures = 0;
       else if (current === 'half-open' && trialRunning) close();
     },
-    failure() {
+    failure(cause = 'a failed call') {
       const current = state();
       if (current === 'closed') {
         consecutiveFailures++;
-        if (consecutiveFailures >= failureThreshold) open();
+        if (consecutiveFailures >= failureThreshold) open(`${consecutiveFailures} consecutive failures, the last: ${cause}`);
       } else if (current === 'half-open' && trialRunning) {
-        open();
+        open(`the trial call failed: ${cause}`);
       }
     },
     cancel() {

@@ -8,14 +8,15 @@ import { isTimeoutReason, SupplierError, type SupplierErrorKind } from './suppli
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
 /**
- * Why a supplier could not tell. The layers above map them to the spec's errors: timeout -> 504
- * UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed and unreachable -> 502 BAD_GATEWAY,
- * open -> 503 SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
+ * Why a supplier could not tell. The layers above map them to the spec's errors: timeout and
+ * busy -> 504 UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed and unreachable -> 502
+ * BAD_GATEWAY, open -> 503 SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
  */
-export const SUPPLIER_FAILURES = ['timeout', 'error', 'unreachable', 'malformed', 'open'] as const;
+export const SUPPLIER_FAILURES = ['timeout', 'error', 'unreachable', 'malformed', 'open', 'busy'] as const;
 /**
  * error = the supplier answered with an HTTP error; unreachable = no connection (refused, reset);
- * open = the circuit breaker refused the call.
+ * open = the circuit breaker refused the call; busy = the search's budget ran out while its call
+ * waited for one of our concurrency slots (a burst): the supplier was never asked.
  */
 export type SupplierFailure = (typeof SUPPLIER_FAILURES)[number];
 
@@ -55,6 +56,8 @@ export interface QuoteServiceOptions {
   breaker?: { failureThreshold?: number; openMs?: number } | CircuitBreaker;
   /** The cache's settings, or a cache (one may be shared by several suppliers: keys name the supplier). */
   cache?: { ttlMs?: number; maxEntries?: number } | QuoteCache;
+  /** Told of each breaker transition (for the log), unless `breaker` is a breaker of the caller's. */
+  onBreakerTransition?: (to: BreakerState, cause: string) => void;
 }
 
 const FAILURE_OF_KIND: Record<SupplierErrorKind, SupplierFailure> = {
@@ -76,7 +79,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
   const limit = pLimit(options.concurrency ?? defaults.quoteConcurrency);
   const breaker = options.breaker !== undefined && 'tryAcquire' in options.breaker
     ? options.breaker
-    : createCircuitBreaker({ ...options.breaker, now });
+    : createCircuitBreaker({ ...options.breaker, now, onTransition: options.onBreakerTransition });
   const cache = options.cache !== undefined && 'scope' in options.cache
     ? options.cache
     : createQuoteCache({ ...options.cache, now: options.now });
@@ -139,9 +142,17 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
     };
     signal.addEventListener('abort', onAbort, { once: true });
 
-    /** One batch: waits for a slot, asks the breaker, calls. */
+    /**
+     * One batch: waits for a slot, asks the breaker, calls. Only the supplier's own failures
+     * count against its breaker (an error, no connection, a malformed answer, or no answer within
+     * the call's own deadline, counted from when the call went out). When the search's budget
+     * ends first, the supplier is not to blame and the breaker hears nothing: a batch that had to
+     * queue for a slot is `busy` (we were, whether or not it had gone out by then), one that went
+     * out at once and did not answer within the budget is a `timeout`.
+     */
     const runBatch = (ids: string[]): Promise<void> => new Promise<void>((resolve, reject) => {
       let settled = false;
+      const queued = limit.activeCount + limit.pendingCount >= limit.concurrency;
       const settle = (write: () => void): void => {
         if (settled) return;
         settled = true;
@@ -153,7 +164,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
           reject(reason);
           return;
         }
-        fail('timeout', ids);
+        fail(queued ? 'busy' : 'timeout', ids);
         resolve();
       });
       pending.add(abortBatch);
@@ -174,15 +185,16 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
         try {
           answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
         } catch (error) {
-          if (signal.aborted && error === signal.reason) {
-            // The caller cancelled: that says nothing about the supplier.
+          if (signal.aborted && !deadline.timedOut) {
+            // The caller gave up (its budget, or a cancel) before the call's own deadline: that
+            // says nothing about the supplier. The batch has settled through abortBatch already.
             breaker.cancel();
             settle(() => reject(error));
             return;
           }
-          // A timeout is a failure like any other: a supplier that cannot answer in time is down for us.
-          breaker.failure();
+          // Its own deadline passed: a supplier that cannot answer in time is down for us.
           const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
+          breaker.failure(error instanceof Error ? error.message : kind);
           settle(() => {
             fail(kind, ids);
             resolve();

@@ -26,6 +26,7 @@ function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
     case 'error': return new ApiError('UPSTREAM_ERROR', `${provider} returned an error`, options);
     case 'malformed': return new ApiError('BAD_GATEWAY', `${provider} answered with a response that could not be parsed`, options);
     case 'unreachable': return new ApiError('BAD_GATEWAY', `${provider} could not be reached`, options);
+    case 'busy': return new ApiError('UPSTREAM_TIMEOUT', `${provider} could not be asked in time: the gateway is busy; retry shortly`, options);
     case 'open':
       // The spec's fixed "retry after 30 seconds", not the breaker's remaining pause: a client
       // that comes back sooner would meet the half-open probe, or the breaker open again.
