@@ -125,7 +125,7 @@ export function createApp(options: AppOptions): App {
     fallback: memory,
     retryMs: defaults.redisRetryMs,
     onDegraded: (error) => http.log.error({ err: error }, `Redis at ${redisName} is unreachable: rate limits are enforced per process until it is back`),
-    onRecovered: () => http.log.info(`Redis at ${redisName} answers again: rate limits are shared again`),
+    onRecovered: (restored) => http.log.info(`Redis at ${redisName} answers again: rate limits are shared again (${restored} requests accepted meanwhile put back)`),
   });
   void redis?.connected(2_000).then(
     () => http.log.info(`rate limits shared through Redis at ${redisName}`),

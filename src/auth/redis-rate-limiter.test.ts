@@ -77,34 +77,89 @@ describe('redis unreachable: each process falls back to its own memory limiter',
     }
   });
 
-  it('goes back to Redis when it answers again', { skip }, async () => {
+  /**
+   * Two gateway processes on one Redis (through a relay the test can cut), a limit of 6 a window,
+   * one fake clock for Redis and both processes.
+   */
+  async function twoProcesses(name: string) {
     const relay = await startRedisRelay();
-    let now = 0;
+    let now = 1_000_000;
+    const clock = () => now;
     const events: string[] = [];
-    const redis = createRedisRateLimiter({ url: relay.url, prefix: `${prefix}relay:`, windowMs: 60_000, commandTimeoutMs: 300 });
-    const limiter = createFallbackRateLimiter({
-      primary: redis,
-      fallback: createMemoryRateLimiter({ windowMs: 60_000 }),
-      retryMs: 1_000,
-      clock: () => now,
-      onDegraded: () => events.push('degraded'),
-      onRecovered: () => events.push('recovered'),
+    const processes = [0, 1].map(() => {
+      const redis = createRedisRateLimiter({ url: relay.url, prefix: `${prefix}${name}:`, windowMs: 60_000, clock, commandTimeoutMs: 300 });
+      const limiter = createFallbackRateLimiter({
+        primary: redis,
+        fallback: createMemoryRateLimiter({ windowMs: 60_000, clock }),
+        retryMs: 1_000,
+        clock,
+        onDegraded: () => events.push('degraded'),
+        onRecovered: (restored) => events.push(`recovered ${restored}`),
+      });
+      return { redis, limiter };
     });
+    await Promise.all(processes.map((p) => p.redis.connected(5_000)));
+    const allowed = async (p: number, n: number) => {
+      let count = 0;
+      for (let i = 0; i < n; i++) if ((await processes[p].limiter.hit('b', 6)).allowed) count++;
+      return count;
+    };
+    return {
+      relay, events, allowed,
+      advance: (ms: number) => { now += ms; },
+      reconnect: () => Promise.all(processes.map((p) => p.redis.connected(5_000))),
+      held: () => processes[0].redis.client.zcard(`${prefix}${name}:b`),
+      close: async () => {
+        await Promise.all(processes.map((p) => p.limiter.close()));
+        await relay.close();
+      },
+    };
+  }
+
+  it('goes on from what each process accepted, and puts the outage back when Redis answers again', { skip }, async () => {
+    const t = await twoProcesses('stopped');
     try {
-      await redis.connected(5_000);
-      assert.equal((await limiter.hit('r', 3)).remaining, 2);
-      await relay.cut();
-      assert.equal((await limiter.hit('r', 3)).remaining, 2, 'memory has its own, empty log');
-      assert.deepEqual(events, ['degraded']);
-      await relay.restore();
-      await redis.connected(5_000);
-      now += 1_000;
-      // Back on Redis, whose log kept the first request.
-      assert.equal((await limiter.hit('r', 3)).remaining, 1);
-      assert.deepEqual(events, ['degraded', 'recovered']);
+      assert.equal(await t.allowed(0, 2), 2);
+      assert.equal(await t.allowed(1, 2), 2);
+      await t.relay.cut();
+      t.advance(10);
+      // Each process knows its own 2: it lets 4 more through, never more than the limit itself.
+      assert.equal(await t.allowed(0, 10), 4);
+      assert.equal(await t.allowed(1, 10), 4);
+      assert.deepEqual(t.events, ['degraded', 'degraded']);
+      await t.relay.restore();
+      await t.reconnect();
+      t.advance(1_000);
+      // Back on Redis, which now holds the 4 it saw and the 8 of the outage: nothing more this window.
+      assert.equal(await t.allowed(0, 3), 0);
+      assert.equal(await t.allowed(1, 3), 0);
+      assert.equal(await t.held(), 12);
+      assert.deepEqual(t.events.slice(2).sort(), ['recovered 4', 'recovered 4'], 'what Redis held is not counted twice');
+      t.advance(60_000);
+      assert.equal(await t.allowed(0, 10), 6, 'a new window');
     } finally {
-      await limiter.close();
-      await relay.close();
+      await t.close();
+    }
+  });
+
+  it('puts back what Redis forgot when it comes back empty (a restart)', { skip }, async () => {
+    const t = await twoProcesses('restarted');
+    try {
+      assert.equal(await t.allowed(0, 3), 3);
+      assert.equal(await t.allowed(1, 3), 3);
+      await t.relay.cut();
+      assert.equal(await deleteRedisKeys(`${prefix}restarted:`), 1);
+      t.advance(10);
+      assert.equal(await t.allowed(0, 5), 3);
+      assert.equal(await t.allowed(1, 5), 3);
+      await t.relay.restore();
+      await t.reconnect();
+      t.advance(1_000);
+      assert.equal(await t.allowed(0, 3), 0);
+      assert.equal(await t.allowed(1, 3), 0);
+      assert.equal(await t.held(), 12);
+    } finally {
+      await t.close();
     }
   });
 });

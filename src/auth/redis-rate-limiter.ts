@@ -6,7 +6,8 @@ import type { RateDecision, RateLimiter } from './rate-limiter.ts';
  * Check-and-count in one script, so that concurrent requests from any number of gateway
  * processes see one limit. The bucket is a sorted set of accepted requests scored by their time.
  * ARGV: now in ms ('' = the Redis server's clock, one clock for every gateway), window ms,
- * limit, a suffix that makes the member unique. Returns { allowed 0|1, remaining, resetMs }.
+ * limit, the member (unique per request: an instance id and a number). Returns
+ * { allowed 0|1, remaining, resetMs }.
  */
 const SLIDING_WINDOW_HIT = `
 local now = tonumber(ARGV[1])
@@ -19,7 +20,7 @@ local limit = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[4])
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[1], window)
   count = count + 1
   if count < limit then return {1, limit - count, 0} end
@@ -30,8 +31,37 @@ local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WIT
 return {0, 0, tonumber(freeing[2]) + window - now}
 `;
 
+/**
+ * Puts back requests accepted while Redis could not count them (or forgot them in a restart):
+ * ZADD NX, so a request Redis still holds keeps its own time and is never counted twice.
+ * ARGV: now ('' = Redis's clock), window ms, then age-ms/member pairs. Returns how many were added.
+ */
+const RESTORE_ACCEPTED = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local window = tonumber(ARGV[2])
+local added = 0
+for i = 3, #ARGV, 2 do
+  added = added + redis.call('ZADD', KEYS[1], 'NX', now - tonumber(ARGV[i]), ARGV[i + 1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('PEXPIRE', KEYS[1], window)
+return added
+`;
+
 interface SlidingWindowCommands {
   slidingWindowHit(key: string, now: string, windowMs: string, limit: string, member: string): Promise<[number, number, number]>;
+  restoreAccepted(key: string, now: string, windowMs: string, ...agesAndMembers: string[]): Promise<number>;
+}
+
+/** A request a process accepted, to be put back into Redis: how long ago, and its `id` as given to `hitAs`. */
+export interface AcceptedEntry {
+  bucket: string;
+  ageMs: number;
+  id: number;
 }
 
 export interface RedisRateLimiterOptions {
@@ -49,6 +79,13 @@ export interface RedisRateLimiterOptions {
 }
 
 export interface RedisRateLimiter extends RateLimiter {
+  /**
+   * A hit whose request, when accepted, is stored under `id` (unique within this limiter), so
+   * that `restore` can later put it back without counting it twice.
+   */
+  hitAs(bucket: string, limit: number, id: number): Promise<RateDecision>;
+  /** Adds accepted requests Redis does not hold (idempotent per id); returns how many it added. */
+  restore(entries: readonly AcceptedEntry[]): Promise<number>;
   /** Resolves once connected (rejects after `timeoutMs`); hits fail fast until then. */
   connected(timeoutMs: number): Promise<void>;
   /** The client, for tests that clean up their keys. */
@@ -73,18 +110,33 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RedisR
   });
   client.on('error', (error: Error) => options.onError?.(error));
   client.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_HIT });
+  client.defineCommand('restoreAccepted', { numberOfKeys: 1, lua: RESTORE_ACCEPTED });
   const commands = client as unknown as SlidingWindowCommands;
   const instance = randomBytes(6).toString('base64url');
   let sequence = 0;
   const window = String(options.windowMs);
 
+  async function hitWith(bucket: string, limit: number, member: string): Promise<RateDecision> {
+    const now = options.clock === undefined ? '' : String(options.clock());
+    const [allowed, remaining, resetMs] = await commands.slidingWindowHit(options.prefix + bucket, now, window, String(limit), member);
+    return { allowed: allowed === 1, limit, remaining, resetMs: Math.max(0, resetMs) };
+  }
+
   return {
     client,
-    async hit(bucket, limit): Promise<RateDecision> {
+    hit: (bucket, limit) => hitWith(bucket, limit, `${instance}:${sequence++}`),
+    hitAs: (bucket, limit, id) => hitWith(bucket, limit, `${instance}:j${id}`),
+    async restore(entries) {
+      const byBucket = new Map<string, string[]>();
+      for (const e of entries) {
+        let args = byBucket.get(e.bucket);
+        if (args === undefined) byBucket.set(e.bucket, (args = []));
+        args.push(String(Math.max(0, Math.round(e.ageMs))), `${instance}:j${e.id}`);
+      }
       const now = options.clock === undefined ? '' : String(options.clock());
-      const [allowed, remaining, resetMs] = await commands.slidingWindowHit(
-        options.prefix + bucket, now, window, String(limit), `${instance}:${sequence++}`);
-      return { allowed: allowed === 1, limit, remaining, resetMs: Math.max(0, resetMs) };
+      let added = 0;
+      for (const [bucket, args] of byBucket) added += await commands.restoreAccepted(options.prefix + bucket, now, window, ...args);
+      return added;
     },
     connected(timeoutMs) {
       if (client.status === 'ready') return Promise.resolve();
