@@ -161,6 +161,7 @@ export function createApp(options: AppOptions): App {
       }),
       limiter,
       limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
+      clock: options.rateLimitClock,
     },
     tracking,
     reporting: { transactions },

@@ -17,6 +17,11 @@ export interface VerifiedKey {
 export interface KeyVerifier {
   /** The key's owner, or null for a key that is unknown, revoked or not granted (indistinguishably). */
   verify(key: string): Promise<VerifiedKey | null>;
+  /**
+   * The owner of a key this verifier has already matched (and that is still active), without
+   * checking any other: for a client that is not to have keys checked for now (access-control.ts).
+   */
+  verifyKnown(key: string): Promise<VerifiedKey | null>;
 }
 
 export interface KeyVerifierOptions {
@@ -72,6 +77,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   }
 
   return {
+    async verifyKnown(key) {
+      await fresh();
+      return remembered.get(key) ?? null;
+    },
     async verify(key) {
       const held = await fresh();
       const known = remembered.get(key);

@@ -64,7 +64,7 @@ describe('API keys', () => {
     assert.equal((await get(SEARCH, { headers: { 'x-api-key': active.key } })).status, 200);
     const refusals = [];
     for (const key of [revoked.key, pending.key, unknown, 'not-even-shaped-like-a-key']) {
-      const res = await get(SEARCH, { headers: { 'x-api-key': key } });
+      const res = await get(SEARCH, { ip: freshIp(), headers: { 'x-api-key': key } });
       assert.equal(res.status, 401, key);
       const { requestId, ...rest } = res.body;
       assert.equal(typeof requestId, 'string');
@@ -85,7 +85,7 @@ describe('API keys', () => {
     assert.ok(!JSON.stringify(byQuery.body).includes(key), 'the key is not echoed in _links or deeplinks');
     assert.equal((await get(SEARCH, { headers: { 'x-api-key': key } })).status, 200);
     assert.equal((await get(`${SEARCH}&key=wrong`, { headers: { 'x-api-key': key } })).status, 200);
-    assert.equal((await get(`${SEARCH}&key=${key}`, { headers: { 'x-api-key': 'wrong' } })).status, 401);
+    assert.equal((await get(`${SEARCH}&key=${key}`, { ip: freshIp(), headers: { 'x-api-key': 'wrong' } })).status, 401);
     assert.equal((await get(`${SEARCH}&key=`, { ip: freshIp() })).status, 200, 'an empty key is no key');
   });
 
@@ -189,11 +189,34 @@ describe('rate limits', () => {
     assert.deepEqual(statuses, [401, 401, 401, 401, 401]);
     // The IP's allowance is spent: a keyless request is refused...
     assert.equal((await get(SEARCH, { ip })).status, 429);
-    // ...but an invalid key is still told it is invalid (a 429 would hide that), with the IP's headers.
-    const guess = await get(SEARCH, { ip, headers: { 'x-api-key': 'guess-6' } });
-    assert.equal(guess.status, 401);
-    assert.equal(guess.body.code, 'INVALID_API_KEY');
-    assert.equal(guess.headers['x-ratelimit-remaining'], '0');
+    // ...and a sixth key is not even checked for the rest of the window, yet still told 401
+    // INVALID_API_KEY (a 429 would hide that the key is wrong), even a valid one not seen before.
+    const fresh = (await admin.create({ aid: 'late-aid' })).key;
+    for (const key of ['guess-6', fresh]) {
+      const guess = await get(SEARCH, { ip, headers: { 'x-api-key': key } });
+      assert.equal(guess.status, 401);
+      assert.equal(guess.body.code, 'INVALID_API_KEY');
+      assert.match(guess.body.message, /not checked for \d+ s/);
+      assert.ok(Number(guess.headers['retry-after']) > 0);
+    }
+    clockMs += 60_000;
+    assert.equal((await get(SEARCH, { ip, headers: { 'x-api-key': fresh } })).status, 200, 'checked again once the window passed');
+  });
+
+  it('failed key checks on any endpoint share the keyless allowance; a known valid key still works; /health ignores keys', async () => {
+    const ip = freshIp();
+    const { key } = await admin.create({ aid: 'shared-ip-aid' });
+    assert.equal((await get(SEARCH, { ip, headers: { 'x-api-key': key } })).status, 200);
+    // /go allows 3 keyless clicks here, docs 60 a minute: failed keys there still count toward the 5.
+    for (let i = 0; i < 5; i++) {
+      const url = i % 2 === 0 ? '/go/supplier_a/1?aid=x' : '/docs/migrating-v1-to-v3';
+      assert.equal((await get(url, { ip: ip, headers: { 'x-api-key': `guess-${i}` } })).status, 401, url);
+    }
+    const locked = await get('/docs/migrating-v1-to-v3', { ip, headers: { 'x-api-key': 'guess-5' } });
+    assert.match(locked.body.message, /not checked/);
+    assert.equal((await get(SEARCH, { ip, headers: { 'x-api-key': key } })).status, 200, 'a key seen valid is not locked out');
+    // Health checks are unlimited, so they read no key at all: no oracle for guessing.
+    for (let i = 0; i < 20; i++) assert.equal((await get('/health', { ip: freshIp(), headers: { 'x-api-key': `guess-${i}` } })).status, 200);
     clockMs += 60_000;
   });
 });

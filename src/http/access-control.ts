@@ -20,6 +20,8 @@ export interface AccessControl {
   keys: KeyVerifier;
   limiter: RateLimiter;
   limits: RateLimits;
+  /** Milliseconds clock of the limiter's windows (default monotonic): when a guessing IP's keys are checked again. */
+  clock?: () => number;
 }
 
 declare module 'fastify' {
@@ -68,18 +70,50 @@ function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, r
   reply.header('X-RateLimit-Reset', String(Math.ceil(resetMs)));
 }
 
+/** The bucket of an IP's failed key checks, on every endpoint at once. */
+const FAILED_KEYS = '(failed key checks)';
+
 export function registerAccessControl(app: FastifyInstance, access: AccessControl): void {
+  /**
+   * IPs whose failed key checks have used up the keyless allowance, until when (ms, this
+   * process's clock): their keys are not checked until then, so guessing keys anywhere (searches,
+   * `/go`, docs) goes no faster than the keyless allowance, whatever an endpoint's own allowance.
+   */
+  const guessing = new Map<string, number>();
+  const clock = access.clock ?? (() => performance.now());
+
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
+    // Unlimited routes (health checks) take no key at all: checking one there would be an
+    // unlimited oracle for guessing keys.
+    if (config.rateLimit === false) return;
     const key = presentedKey(request);
-    const verified: VerifiedKey | null = key === null ? null : await access.keys.verify(key);
+    let verified: VerifiedKey | null = null;
+    if (key !== null) {
+      const lockedUntil = guessing.get(request.ip);
+      if (lockedUntil !== undefined && lockedUntil > clock()) {
+        // A key already seen valid still works (a partner behind the same address as a guesser).
+        verified = await access.keys.verifyKnown(key);
+        if (verified === null) {
+          const seconds = String(Math.max(1, Math.ceil((lockedUntil - clock()) / 1_000)));
+          throw new ApiError('INVALID_API_KEY', `Too many invalid API keys from this address: new keys are not checked for ${seconds} s`, {
+            headers: { 'Retry-After': seconds },
+          });
+        }
+      } else {
+        guessing.delete(request.ip);
+        verified = await access.keys.verify(key);
+      }
+    }
     if (verified !== null) {
       request.auth = { keyId: verified.id, partnerId: verified.partnerId, aid: verified.aid, thirdParties: verified.thirdParties };
+    } else if (key !== null) {
+      const failed = await access.limiter.hit(`${FAILED_KEYS}|ip:${request.ip}`, access.limits.keyless);
+      if (failed.remaining === 0) guessing.set(request.ip, clock() + failed.resetMs);
     }
 
-    // Counted before the key is judged: an invalid key is counted against the client's IP, so
-    // guessing keys is as limited as any other keyless request.
-    if (config.rateLimit !== false) {
+    // Counted before the key is judged: an invalid key is counted against the client's IP too.
+    {
       // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
       const endpoint = request.routeOptions.url ?? '(no route)';
       const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;

@@ -1,9 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, type ErrorCode } from '../errors/api-error.ts';
+import { ApiError } from '../errors/api-error.ts';
 import { jsonSafeUrl } from '../json-safe-url.ts';
 import { errorBody, toApiError } from './error-body.ts';
+import { isKeyParamName } from './key-param.ts';
+import { isValidHost } from './host-header.ts';
 import { requestIdOf } from './request-id.ts';
 import { registerAccessControl, type AccessControl } from './access-control.ts';
 import { registerGoRoutes, type Tracking } from './go-routes.ts';
@@ -30,28 +32,40 @@ export interface HttpAppOptions {
   reporting?: Reporting;
   /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
   trustedProxies?: string[];
+  /** How long a client may take to send its headers (Node's default, 60 s, when absent; tests set less). */
+  headersTimeoutMs?: number;
+}
+
+/** The error of a request Node could not read: too large, too slow, or not HTTP. */
+function clientError(code: string | undefined): ApiError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new ApiError('HEADERS_TOO_LARGE', 'The request line or headers are too large');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError('REQUEST_TIMEOUT', 'The request was not received in time');
+  return new ApiError('VALIDATION_ERROR', 'The request could not be parsed as HTTP');
+}
+
+/** Writes an error body straight to a socket that never became a request, and closes it. */
+function answerOnSocket(socket: Socket, error: ApiError): void {
+  const requestId = crypto.randomUUID();
+  const body = JSON.stringify(errorBody(error, requestId));
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n` +
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
 }
 
 // Every route is a GET; other methods on a known path are a 405 with an Allow header.
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * Redacts `key=` values: an API key must never reach a log line. The name is compared decoded
- * (`%6Bey=` is read as `key` too) and in any case.
- */
+/** Redacts the value of every spelling of `key` (key-param.ts): an API key must never reach a log line. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const pairs = url.slice(q + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name.replaceAll('+', ' '));
-    } catch {
-      // not decodable: compared as written
-    }
-    return decoded.trim().toLowerCase() === 'key' ? `${name}=[REDACTED]` : pair;
+    return isKeyParamName(name) ? `${name}=[REDACTED]` : pair;
   });
   return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
@@ -65,6 +79,10 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       },
     },
     genReqId: requestIdOf,
+    // A missing Host is answered by our hook below (JSON body, request id), not by Node's bare 400.
+    http: { requireHostHeader: false, ...(options.headersTimeoutMs === undefined ? {} : {
+      headersTimeout: options.headersTimeoutMs, requestTimeout: options.headersTimeoutMs * 2, connectionsCheckingInterval: Math.max(10, options.headersTimeoutMs / 4),
+    }) },
     // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
     trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
@@ -76,16 +94,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     // get the JSON error body; Node would otherwise answer a bare 400.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
       if (!socket.writable) return;
-      const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_ERROR';
-      const apiError = new ApiError(code, code === 'HEADERS_TOO_LARGE' ? 'The request line or headers are too large' : 'The request could not be parsed as HTTP');
-      const requestId = crypto.randomUUID();
-      const body = JSON.stringify(errorBody(apiError, requestId));
-      socket.end(
-        `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      answerOnSocket(socket, clientError(error.code));
     },
+  });
+  // CONNECT (a proxy tunnel) never reaches routing: Node would drop the socket without a word.
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    answerOnSocket(socket, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here; use GET', { headers: { Allow: 'GET, HEAD' } }));
   });
 
   // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
@@ -98,8 +112,14 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   // Callback style, not async: a hook on every request should not cost a promise.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
+    // Answers carry links under the request's host and the partner's aid: no shared cache may
+    // store one client's answer for another (routes that may be cached say so themselves).
+    reply.headers({ 'X-Request-Id': request.id, 'Cache-Control': 'private, no-cache', Vary: 'Host, X-API-KEY' });
     request.auth = KEYLESS;
+    if (!isValidHost(request.host)) {
+      done(new ApiError('VALIDATION_ERROR', request.host === '' ? 'The request has no Host header' : 'The Host header is not a valid host[:port]'));
+      return;
+    }
     done();
   });
   if (options.access !== undefined) registerAccessControl(app, options.access);

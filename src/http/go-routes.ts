@@ -31,10 +31,6 @@ export function newClickId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function notFound(message: string): ApiError {
   return new ApiError('NOT_FOUND', message);
 }
@@ -54,11 +50,11 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
   function linkOf(request: FastifyRequest) {
     const query = request.query as RawQuery;
     const violations = new Violations();
-    const params = parseQuery({ aid: query.aid, campaign: query.campaign }, violations);
+    // A repeated parameter is refused as on a search: which of the two did the link mean?
+    const params = parseQuery({ aid: query.aid, campaign: query.campaign, checkin: query.checkin, checkout: query.checkout }, violations);
     violations.throwIfAny();
     // The booking page gets the link's dates only while they still make a valid stay.
-    const checkin = first(query.checkin);
-    const checkout = first(query.checkout);
+    const { checkin, checkout } = params;
     const dateViolations = new Violations();
     const parsed = checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
     const dates = dateViolations.list.length === 0 ? parsed : null;

@@ -1,5 +1,6 @@
 import { getResolution, isValidCell } from 'h3-js';
 import type { SupplierId } from '../types.ts';
+import { withoutKeyParams } from './key-param.ts';
 import type { LinkParams } from './search-params.ts';
 
 export interface Href {
@@ -15,11 +16,11 @@ export interface PageLinks {
 
 /**
  * `_links` for a paginated search: absolute URLs carrying the request's own query with `page`
- * replaced. The `key` parameter is dropped: a link is often logged or shared, a key must not be.
+ * replaced. The `key` parameter (in any spelling) is dropped: a link is often logged or shared,
+ * a key must not be.
  */
 export function pageLinks(base: string, path: string, rawQuery: string, page: number, hasMore: boolean): PageLinks {
-  const params = new URLSearchParams(rawQuery);
-  params.delete('key');
+  const params = withoutKeyParams(rawQuery);
   const at = (p: number): Href => {
     params.set('page', String(p));
     return { href: `${base}${path}?${params.toString()}` };
@@ -32,8 +33,7 @@ export function pageLinks(base: string, path: string, rawQuery: string, page: nu
 
 /** The request's URL without `key`, for versions whose `_links` has only `self`. */
 export function selfLink(base: string, path: string, rawQuery: string): Href {
-  const params = new URLSearchParams(rawQuery);
-  params.delete('key');
+  const params = withoutKeyParams(rawQuery);
   const query = params.toString();
   return { href: `${base}${path}${query === '' ? '' : `?${query}`}` };
 }
@@ -66,12 +66,12 @@ export function deeplinks(base: string, link: LinkParams): Deeplinks {
  * H3 cell, as a flat list from its first page. Shared by every version that clusters.
  */
 export function expandLink(base: string, path: string, rawQuery: string, cellId: string): string {
-  const params = new URLSearchParams(rawQuery);
+  const params = withoutKeyParams(rawQuery);
   // A `cell` filter finer than the cluster's cell lies inside it (the cluster holds its stays):
   // the finer one is their intersection, so it is the one the link keeps.
   const own = params.get('cell')?.toLowerCase();
   const cell = own !== undefined && isValidCell(own) && getResolution(own) > getResolution(cellId) ? own : cellId;
-  for (const name of ['key', 'cluster', 'precision', 'page', 'cell']) params.delete(name);
+  for (const name of ['cluster', 'precision', 'page', 'cell']) params.delete(name);
   params.set('cell', cell);
   return `${base}${path}?${params.toString()}`;
 }

@@ -37,8 +37,10 @@ export function parseCalendarDate(text: string): number | null {
   const m = ISO_DATE.exec(text);
   if (m === null) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const back = new Date(0);
+  back.setUTCFullYear(y, mo - 1, d);
+  const ms = back.getTime();
   return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : null;
 }
 

@@ -1,4 +1,7 @@
 import { Type } from '@sinclair/typebox';
+
+/** Text without C0/C1 control characters or DEL. */
+const NO_CONTROLS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 import { CLUSTER_MODES } from '../search/search-query.ts';
 
 // The v2/v3 (unified) search query as the spec's v3 table gives it. Numbers arrive as strings and are converted;
@@ -36,8 +39,9 @@ export const unifiedQuerySchema = Type.Partial(Type.Object({
   // Any whole number: 0 and below read as 1 (the spec clamps), a page past the last is empty.
   page: Type.Integer({ description: 'an integer page number' }),
   lang: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'an ISO 639-1 two-letter language code' }),
-  aid: Type.String({ maxLength: 128, description: 'an affiliate id of at most 128 characters' }),
-  campaign: Type.String({ maxLength: 128, description: 'a campaign label of at most 128 characters' }),
+  // Stored with every click and shown in reports: no control characters (NUL, CR, LF...).
+  aid: Type.String({ maxLength: 128, pattern: NO_CONTROLS, description: 'an affiliate id of at most 128 characters, without control characters' }),
+  campaign: Type.String({ maxLength: 128, pattern: NO_CONTROLS, description: 'a campaign label of at most 128 characters, without control characters' }),
   cluster: Type.Union(CLUSTER_MODES.map((m) => Type.Literal(m)), { description: `one of ${CLUSTER_MODES.join(', ')}` }),
   precision: Type.String({ pattern: '^[rR]?([0-9]|1[0-5])$', description: 'an H3 resolution from 0 to 15 (r0 to r15)' }),
   cell: Type.String({ maxLength: 20 }),

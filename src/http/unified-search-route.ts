@@ -5,6 +5,7 @@ import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import { etagOf, ifNoneMatchHits, resultDigest } from './etag.ts';
+import { withoutKeyParams } from './key-param.ts';
 import { effectiveLinkParams } from './request-auth.ts';
 import type { RouteContext } from './route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
@@ -51,7 +52,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       violations.throwIfAny();
       const { base, path, rawQuery } = context.urlOf(request);
       const link = effectiveLinkParams(request, linkParams(params));
-      const requestParts = [route.url, services.inventory.version, base, withoutKey(rawQuery), link.aid ?? '', link.campaign ?? ''];
+      const requestParts = [route.url, services.inventory.version, base, withoutKeyParams(rawQuery).toString(), link.aid ?? '', link.campaign ?? ''];
 
       let etag = query.dates === null ? etagOf(requestParts) : null;
       if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {
@@ -69,10 +70,4 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       throw error;
     }
   });
-}
-
-function withoutKey(rawQuery: string): string {
-  const params = new URLSearchParams(rawQuery);
-  params.delete('key');
-  return params.toString();
 }

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
 
+/** Text without C0/C1 control characters or DEL. */
+const NO_CONTROLS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+
 // The v1 query (deprecated, single supplier). Coordinates carry no range here: out of range is
 // v1's own INVALID_COORDINATES, checked in v1-params.ts; so is an unknown provider.
 export const v1QuerySchema = Type.Partial(Type.Object({
@@ -27,7 +30,8 @@ export const v1QuerySchema = Type.Partial(Type.Object({
   minguestrating: Type.Number({ minimum: 0, maximum: 1_000, description: 'a number of at least 0' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' }),
   lang: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'an ISO 639-1 two-letter language code' }),
-  aid: Type.String({ maxLength: 128, description: 'an affiliate id of at most 128 characters' }),
-  campaign: Type.String({ maxLength: 128, description: 'a campaign label of at most 128 characters' }),
+  // Stored with every click and shown in reports: no control characters (NUL, CR, LF...).
+  aid: Type.String({ maxLength: 128, pattern: NO_CONTROLS, description: 'an affiliate id of at most 128 characters, without control characters' }),
+  campaign: Type.String({ maxLength: 128, pattern: NO_CONTROLS, description: 'a campaign label of at most 128 characters, without control characters' }),
   key: Type.String(),
 }));
