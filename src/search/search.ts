@@ -61,7 +61,7 @@ type ClusteringMode = Clustering['mode'];
 /** The one search pipeline behind every API version. */
 export function createSearch(deps: SearchDeps): Search {
   const { index } = deps;
-  // Built with the index at boot (createSearch runs there): ~36 bytes per stay and ~4.5 s on 1M stays, see cell-pyramid.ts.
+  // Built with the index at boot (createSearch runs there): ~36 bytes per stay and ~5 s on 1M stays, see cell-pyramid.ts.
   const pyramid = deps.pyramid ?? buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
 
   /** A geocoder outage is the upstream's failure (502/504), not the caller's (400) nor ours (500). */
