@@ -98,7 +98,7 @@ const pyramid = buildCellPyramid(index, { maxResolution: defaults.clusterMaxReso
 const buildMs = performance.now() - t0;
 gc();
 const after = process.memoryUsage();
-console.log(`cell pyramid r0-r${pyramid.maxResolution}: built in ${Math.round(buildMs)} ms; ${pyramid.levels.map((l) => l.size).join(' / ')} cells per level`);
+console.log(`cell pyramid r0-r${pyramid.maxResolution}: built in ${Math.round(buildMs)} ms; ${pyramid.levels.map((l) => l.cellHi.length).join(' / ')} cells per level, in ${pyramid.levels.map((l) => l.size).join(' / ')} pieces`);
 console.log(`cell pyramid memory: ${(pyramid.bytes / N).toFixed(1)} bytes per stay in typed arrays (${(pyramid.bytes / 1e6).toFixed(1)} MB; heap + buffers grew ${((after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / N).toFixed(1)} bytes per stay)`);
 
 // --- the search core ---------------------------------------------------------------------------

@@ -8,9 +8,11 @@
 // digit below r to 7. Digit 5 straddles the halves (bits 30-32), which the masks below handle.
 //
 // Because the digits run coarse to fine, the res-15 descendants of any cell are one contiguous
-// range of ids: sorting stays by their res-15 cell puts every cell of every resolution in one run.
+// range of ids. They are not the stays inside the cell, though: H3 cells do not nest, and near an
+// edge a point's cell at a resolution is a neighbour of its res-15 cell's parent (exact-cell.ts).
 
-import { cellToLatLng } from 'h3-js';
+import { cellToBoundary, cellToLatLng, latLngToCell } from 'h3-js';
+import type { BoundingBox } from './bounding-box.ts';
 
 /** The finest H3 resolution. */
 export const H3_MAX_RESOLUTION = 15;
@@ -78,4 +80,50 @@ export function compareHalves(aHi: number, aLo: number, bHi: number, bLo: number
 export function cellCentre(cell: string): { lat: number; lng: number } {
   const [lat, lng] = cellToLatLng(cell);
   return { lat, lng };
+}
+
+/**
+ * One number for a cell among the cells of one resolution: base cell and digits, 52 bits, so
+ * exact in a double (mode and resolution, the same for all of them, are left out).
+ */
+export function cellKey(hi: number, lo: number): number {
+  return (hi & 0xfffff) * 0x100000000 + lo;
+}
+
+/** High half of the cell of resolution `res` whose cellKey is `key`. */
+export function keyHi(key: number, res: number): number {
+  return ((1 << 27) | (res << RES_SHIFT) | Math.floor(key / 0x100000000)) >>> 0;
+}
+
+/** Low half of the cell whose cellKey is `key`. */
+export function keyLo(key: number): number {
+  return key % 0x100000000;
+}
+
+/**
+ * A box holding the cell written as H3's hex string: its vertices' box, padded by a tenth of its
+ * size for the edges, great-circle arcs between the vertices, which bow out of that box by far less
+ * than that for cells of r3 and finer. A cell across the antimeridian gives a box with
+ * west > east; one around a pole reaches it and spans every longitude.
+ */
+export function cellBox(cell: string): BoundingBox {
+  const res = resolutionOf(cellHalves(cell)!.hi);
+  let south = 90, north = -90, west = 180, east = -180, westOfPositive = 180, eastOfNegative = -180;
+  for (const [lat, lng] of cellToBoundary(cell)) {
+    south = Math.min(south, lat); north = Math.max(north, lat);
+    west = Math.min(west, lng); east = Math.max(east, lng);
+    if (lng >= 0) westOfPositive = Math.min(westOfPositive, lng);
+    else eastOfNegative = Math.max(eastOfNegative, lng);
+  }
+  const padLat = (north - south) / 10 + 1e-9;
+  south = Math.max(-90, south - padLat);
+  north = Math.min(90, north + padLat);
+  if (latLngToCell(90, 0, res) === cell) return { south, north: 90, west: -180, east: 180 };
+  if (latLngToCell(-90, 0, res) === cell) return { south: -90, north, west: -180, east: 180 };
+  if (east - west > 180) {
+    const padLng = (eastOfNegative + 360 - westOfPositive) / 10 + 1e-9;
+    return { south, north, west: westOfPositive - padLng, east: eastOfNegative + padLng };
+  }
+  const padLng = (east - west) / 10 + 1e-9;
+  return { south, north, west: Math.max(-180, west - padLng), east: Math.min(180, east + padLng) };
 }

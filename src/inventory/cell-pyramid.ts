@@ -1,36 +1,48 @@
-import { compareHalves, descendantRange, parentHi, parentLo } from '../geo/h3-cell.ts';
+import { exactCell } from '../geo/exact-cell.ts';
+import { compareHalves, resolutionOf } from '../geo/h3-cell.ts';
+import { exactCells } from './exact-cells.ts';
 import type { StayIndex } from './stay-index.ts';
 
 /**
- * The occupied H3 cells of one resolution, in id order. Stays sorted by their res-15 cell put the
- * stays of each cell in one run of positions, so a cell is described by where its run starts.
+ * One resolution of the pyramid. Stays are ordered so that the stays sharing their cells at this
+ * resolution and every coarser one lie in one run of positions: a piece. H3 cells do not nest, so
+ * a cell can be cut by the edges of coarser cells into several pieces (1.1-1.4 per cell on the
+ * benchmark world); pieces do nest, so the pyramid walks them as a tree.
  */
 export interface PyramidLevel {
   readonly resolution: number;
-  /** Number of cells that hold at least one stay. */
+  /** Number of pieces. */
   readonly size: number;
-  /** Position of each cell's first stay in cell order; `start[size]` is the number of stays. */
+  /** Position of each piece's first stay; `start[size]` is the number of stays. */
   readonly start: Uint32Array;
-  /** idx of each cell's best-ranked stay. */
+  /** idx of each piece's best-ranked stay. */
   readonly best: Uint32Array;
   /**
-   * Bounding box of each cell's stays, 4 per cell (south, west, north, east), rounded outwards
-   * to float32 so that it always contains them. A cell across the antimeridian spans -180..180.
+   * Bounding box of each piece's stays, 4 per piece (south, west, north, east), rounded outwards
+   * to float32 so that it always contains them. A piece across the antimeridian spans -180..180.
    */
   readonly box: Float32Array;
-  /** Mean position of each cell's stays, 2 per cell (lat, lng). */
+  /** Mean position of each piece's stays, 2 per piece (lat, lng). */
   readonly centroid: Float32Array;
+  /** Each piece's cell, as a number into cellHi/cellLo. */
+  readonly cell: Uint32Array;
+  /** The occupied cells of the resolution in id order, as halves. */
+  readonly cellHi: Uint32Array;
+  readonly cellLo: Uint32Array;
+  /** The pieces of cell k are byCell[cellStart[k]] .. byCell[cellStart[k + 1] - 1]. */
+  readonly cellStart: Uint32Array;
+  readonly byCell: Uint32Array;
 }
 
 /**
- * Per resolution 0..maxResolution: every occupied cell with its count, best stay, the box of its
- * stays and their centroid. A viewport then costs the cells it covers (walked down from r0, see
- * search/cluster-viewport.ts), not the stays inside it. 32 bytes per occupied cell per resolution
- * (start 4, best 4, box 16, centroid 8); the finest level dominates. A stay alone in its cell at
- * every level would cost 9 x 32 = 288 bytes, but stays share cells (cities): on the 1M-stay benchmark
- * world r8 has 0.26 cells per stay and the whole pyramid is ~15 bytes per stay
- * (bench/clustering.ts prints it). The deepest level is r8, the deepest cluster=auto/true uses;
- * finer top-mode cells are split from the stays of r8 cells, which lie in order of their cells.
+ * Per resolution 0..maxResolution: the pieces of every occupied cell with their count, best
+ * stay, the box of their stays and their centroid. A viewport then costs the pieces it covers
+ * (walked down from r0, see search/cluster-viewport.ts), not the stays inside it. A stay's cell
+ * is latLngToCell of its coordinates at every resolution (exact-cells.ts), never the parent of
+ * its res-15 cell. 40 bytes per piece (start, best, cell and byCell 4 each, box 16, centroid 8),
+ * 12 per cell (its id and where its pieces are listed), and 8 per stay for the order and its
+ * inverse; bench/clustering.ts prints the total per stay. The deepest level is r8, the deepest
+ * cluster=auto/true uses; finer top-mode cells are computed stay by stay.
  */
 export interface CellPyramid {
   readonly maxResolution: number;
@@ -38,12 +50,20 @@ export interface CellPyramid {
   readonly levels: readonly PyramidLevel[];
   /** Stays in the index. */
   readonly size: number;
-  /** idx of the stay at a position of cell order. */
+  /** idx of the stay at a position of the pyramid's order. */
   idxAt(position: number): number;
-  /** Position in cell order of the stay with this idx. */
+  /** Position of the stay with this idx. */
   positionOf(idx: number): number;
-  /** Positions [from, to) of the stays under a cell of any resolution, given as id halves. */
-  cellRange(hi: number, lo: number): { from: number; to: number };
+  /**
+   * Writes into out[0], out[1] the halves of the stay's cell at resolution `res` (0..15):
+   * latLngToCell of its coordinates, from the pyramid up to maxResolution, computed finer.
+   */
+  cellOf(idx: number, res: number, out: Uint32Array): void;
+  /**
+   * The stays of a cell of resolution at most maxResolution, given as id halves: runs of
+   * positions, flat [from, to, from, to, ...]; none when no stay lies in it.
+   */
+  cellRuns(hi: number, lo: number): number[];
   /** Bytes held in typed arrays. */
   readonly bytes: number;
 }
@@ -61,46 +81,57 @@ function up32(x: number): number {
 }
 
 /**
- * Builds the pyramid over an index. Ingestion numbers stays in res-15 cell order (inventory/
- * build-stays.ts), so cell order is usually idx order and costs nothing; an index in any other
- * order gets a permutation (8 bytes per stay) instead.
+ * Builds the pyramid over an index: every stay's cell at each resolution (exact-cells.ts), then
+ * the stays ordered by their cells at r0, r1, .. maxResolution and their res-15 cell, so that
+ * pieces nest, by one counting sort per resolution.
  */
 export function buildCellPyramid(index: StayIndex, options: { maxResolution: number }): CellPyramid {
   const { maxResolution } = options;
   const n = index.size;
   const { h3Hi, h3Lo, lat, lng, rank } = index;
+  const exact = exactCells(index, maxResolution);
 
+  // Res-15 order first (ingestion numbers stays so: usually nothing to sort), then a stable
+  // counting sort by the cell of each resolution, finest first.
+  let order = new Uint32Array(n);
   let inOrder = true;
   for (let i = 1; i < n && inOrder; i++) if (compareHalves(h3Hi[i - 1], h3Lo[i - 1], h3Hi[i], h3Lo[i]) > 0) inOrder = false;
-  let order: Uint32Array | null = null;
-  let positions: Uint32Array | null = null;
-  if (!inOrder) {
-    const sorted = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareHalves(h3Hi[a], h3Lo[a], h3Hi[b], h3Lo[b]) || a - b);
-    order = Uint32Array.from(sorted);
-    positions = new Uint32Array(n);
-    for (let p = 0; p < n; p++) positions[order[p]] = p;
+  if (inOrder) for (let i = 0; i < n; i++) order[i] = i;
+  else order = Uint32Array.from(Array.from({ length: n }, (_, i) => i).sort((a, b) => compareHalves(h3Hi[a], h3Lo[a], h3Hi[b], h3Lo[b]) || a - b));
+  let next = new Uint32Array(n);
+  for (let r = maxResolution; r >= 0; r--) {
+    const cellOfIdx = exact.cell[r];
+    const counts = new Uint32Array(exact.cellHi[r].length + 1);
+    for (let p = 0; p < n; p++) counts[cellOfIdx[order[p]] + 1]++;
+    for (let k = 1; k < counts.length; k++) counts[k] += counts[k - 1];
+    for (let p = 0; p < n; p++) next[counts[cellOfIdx[order[p]]]++] = order[p];
+    [order, next] = [next, order];
   }
-  const idxAt = order === null ? (p: number) => p : (p: number) => order![p];
+  const positions = new Uint32Array(n);
+  for (let p = 0; p < n; p++) positions[order[p]] = p;
+  const idxAt = (p: number) => order[p];
+  // A new piece of resolution r starts at p when the stay's cell at r or a coarser one differs
+  // from the previous stay's: split[p] is the coarsest such resolution (maxResolution + 1: none).
+  const split = new Uint8Array(n);
+  for (let p = 1; p < n; p++) {
+    const a = order[p - 1], b = order[p];
+    let r = 0;
+    while (r <= maxResolution && exact.cell[r][a] === exact.cell[r][b]) r++;
+    split[p] = r;
+  }
 
   const levels: PyramidLevel[] = new Array(maxResolution + 1);
 
   // Finest level from the stays themselves.
   let cells = 0;
-  {
-    let prevHi = -1, prevLo = -1;
-    for (let p = 0; p < n; p++) {
-      const idx = idxAt(p);
-      const hi = parentHi(h3Hi[idx], maxResolution), lo = parentLo(h3Lo[idx], maxResolution);
-      if (hi !== prevHi || lo !== prevLo) { cells++; prevHi = hi; prevLo = lo; }
-    }
-  }
+  for (let p = 0; p < n; p++) if (p === 0 || split[p] <= maxResolution) cells++;
   let start = new Uint32Array(cells + 1);
   let best = new Uint32Array(cells);
   let box = new Float32Array(cells * 4);
-  // Sums in float64 while building; longitudes also wrapped to 0..360 for cells across 180.
+  // Sums in float64 while building; longitudes also wrapped to 0..360 for pieces across 180.
   let sumLat = new Float64Array(cells), sumLng = new Float64Array(cells), sumWrapped = new Float64Array(cells);
   {
-    let c = -1, prevHi = -1, prevLo = -1;
+    let c = -1;
     let s = 0, w = 0, no = 0, e = 0;
     const close = () => {
       if (c < 0) return;
@@ -108,11 +139,10 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
     };
     for (let p = 0; p < n; p++) {
       const idx = idxAt(p);
-      const hi = parentHi(h3Hi[idx], maxResolution), lo = parentLo(h3Lo[idx], maxResolution);
       const y = lat[idx], x = lng[idx];
-      if (hi !== prevHi || lo !== prevLo) {
+      if (p === 0 || split[p] <= maxResolution) {
         close();
-        c++; prevHi = hi; prevLo = lo;
+        c++;
         start[c] = p; best[c] = idx;
         s = no = y; w = e = x;
       } else {
@@ -139,31 +169,22 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
       }
       centroid[2 * c + 1] = x;
     }
-    levels[r] = { resolution: r, size, start, best, box, centroid };
+    levels[r] = { resolution: r, size, start, best, box, centroid, ...piecesByCell(start, size, exact.cell[r], exact.cellHi[r], exact.cellLo[r], idxAt) };
     if (r === 0) break;
 
-    // The next coarser level: runs of children sharing a parent.
+    // The next coarser level: runs of pieces that share their cells at r - 1 and coarser.
     const child = { start, best, box, sumLat, sumLng, sumWrapped };
-    // A child's parent, from the res-15 cell of its first stay.
-    const hiOf = (c: number) => parentHi(h3Hi[idxAt(child.start[c])], r - 1);
-    const loOf = (c: number) => parentLo(h3Lo[idxAt(child.start[c])], r - 1);
+    const opens = (c: number) => c === 0 || split[child.start[c]] <= r - 1;
     let parents = 0;
-    {
-      let prevHi = -1, prevLo = -1;
-      for (let c = 0; c < size; c++) {
-        const hi = hiOf(c), lo = loOf(c);
-        if (hi !== prevHi || lo !== prevLo) { parents++; prevHi = hi; prevLo = lo; }
-      }
-    }
+    for (let c = 0; c < size; c++) if (opens(c)) parents++;
     start = new Uint32Array(parents + 1);
     best = new Uint32Array(parents);
     box = new Float32Array(parents * 4);
     sumLat = new Float64Array(parents); sumLng = new Float64Array(parents); sumWrapped = new Float64Array(parents);
-    let q = -1, prevHi = -1, prevLo = -1;
+    let q = -1;
     for (let c = 0; c < size; c++) {
-      const hi = hiOf(c), lo = loOf(c);
-      if (hi !== prevHi || lo !== prevLo) {
-        q++; prevHi = hi; prevLo = lo;
+      if (opens(c)) {
+        q++;
         start[q] = child.start[c]; best[q] = child.best[c];
         for (let k = 0; k < 4; k++) box[4 * q + k] = child.box[4 * c + k];
       } else {
@@ -178,17 +199,18 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
     start[parents] = n;
   }
 
-  let bytes = (order?.byteLength ?? 0) + (positions?.byteLength ?? 0);
-  for (const level of levels) bytes += level.start.byteLength + level.best.byteLength + level.box.byteLength + level.centroid.byteLength;
+  let bytes = order.byteLength + positions.byteLength;
+  for (const level of levels) {
+    for (const a of [level.start, level.best, level.box, level.centroid, level.cell, level.cellHi, level.cellLo, level.cellStart, level.byCell]) bytes += a.byteLength;
+  }
 
-  /** First position whose res-15 id is at least (hi, lo). */
-  const lowerBound = (hi: number, lo: number): number => {
-    let a = 0, b = n;
+  /** Index of the piece of a level holding a position. */
+  const pieceAt = (level: PyramidLevel, p: number): number => {
+    let a = 0, b = level.size - 1;
     while (a < b) {
-      const m = (a + b) >>> 1;
-      const idx = idxAt(m);
-      if (compareHalves(h3Hi[idx], h3Lo[idx], hi, lo) < 0) a = m + 1;
-      else b = m;
+      const m = (a + b + 1) >>> 1;
+      if (level.start[m] <= p) a = m;
+      else b = m - 1;
     }
     return a;
   };
@@ -198,15 +220,43 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
     levels,
     size: n,
     idxAt,
-    positionOf: positions === null ? (idx) => idx : (idx) => positions![idx],
-    cellRange(hi, lo) {
-      const range = descendantRange(hi, lo);
-      const from = lowerBound(range.firstHi, range.firstLo);
-      // The last descendant id has every lower digit at 7, which no real res-15 cell has: the
-      // first position past it is the first position at or after its successor.
-      const to = range.lastLo === 0xffffffff ? lowerBound(range.lastHi + 1, 0) : lowerBound(range.lastHi, range.lastLo + 1);
-      return { from, to: Math.max(from, to) };
+    positionOf: (idx) => positions[idx],
+    cellOf(idx, res, out) {
+      if (res > maxResolution) return exactCell(lat[idx], lng[idx], h3Hi[idx], h3Lo[idx], res, out);
+      const level = levels[res];
+      const k = level.cell[pieceAt(level, positions[idx])];
+      out[0] = level.cellHi[k]; out[1] = level.cellLo[k];
+    },
+    cellRuns(hi, lo) {
+      const res = resolutionOf(hi);
+      if (res > maxResolution) throw new Error(`cellRuns: r${res} is finer than the pyramid (r${maxResolution})`);
+      const level = levels[res];
+      let a = 0, b = level.cellHi.length;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (compareHalves(level.cellHi[m], level.cellLo[m], hi, lo) < 0) a = m + 1;
+        else b = m;
+      }
+      const runs: number[] = [];
+      if (a === level.cellHi.length || level.cellHi[a] !== hi || level.cellLo[a] !== lo) return runs;
+      for (let i = level.cellStart[a]; i < level.cellStart[a + 1]; i++) runs.push(level.start[level.byCell[i]], level.start[level.byCell[i] + 1]);
+      return runs;
     },
     bytes,
   };
+}
+
+/** A level's pieces listed by cell (a counting sort), with each piece's cell. */
+function piecesByCell(start: Uint32Array, size: number, cellOfIdx: Uint32Array, cellHi: Uint32Array, cellLo: Uint32Array, idxAt: (p: number) => number) {
+  const cell = new Uint32Array(size);
+  const cellStart = new Uint32Array(cellHi.length + 1);
+  for (let c = 0; c < size; c++) {
+    cell[c] = cellOfIdx[idxAt(start[c])];
+    cellStart[cell[c] + 1]++;
+  }
+  for (let k = 1; k < cellStart.length; k++) cellStart[k] += cellStart[k - 1];
+  const byCell = new Uint32Array(size);
+  const fill = cellStart.slice(0, -1);
+  for (let c = 0; c < size; c++) byCell[fill[cell[c]]++] = c;
+  return { cell, cellHi, cellLo, cellStart, byCell };
 }

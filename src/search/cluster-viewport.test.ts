@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { cellToParent } from 'h3-js';
+import { latLngToCell } from 'h3-js';
 import type { BoundingBox } from '../geo/bounding-box.ts';
 import { cellString } from '../geo/h3-cell.ts';
 import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts';
@@ -17,7 +17,7 @@ const VIEWS: Record<string, BoundingBox> = {
   thinStrip: { north: 52, east: 13.41, south: 40, west: 13.4 },
 };
 
-/** The reference: the stays in the box by a plain scan, grouped by h3-js cellToParent. */
+/** The reference: the stays in the box by a plain scan, grouped by h3-js latLngToCell of their coordinates. */
 function bruteForce(index: StayIndex, view: BoundingBox, r: number, keep: (idx: number) => boolean = () => true) {
   const cells = new Map<string, { members: number[]; best: number }>();
   for (let idx = 0; idx < index.size; idx++) {
@@ -25,7 +25,7 @@ function bruteForce(index: StayIndex, view: BoundingBox, r: number, keep: (idx: 
     const y = index.lat[idx], x = index.lng[idx];
     const inLng = view.west <= view.east ? x >= view.west && x <= view.east : x >= view.west || x <= view.east;
     if (y < view.south || y > view.north || !inLng) continue;
-    const cell = cellToParent(cellString(index.h3Hi[idx], index.h3Lo[idx]), r);
+    const cell = latLngToCell(y, x, r);
     const c = cells.get(cell) ?? { members: [], best: idx };
     c.members.push(idx);
     if (index.rank[idx] < index.rank[c.best]) c.best = idx;

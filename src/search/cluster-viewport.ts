@@ -1,12 +1,13 @@
 // The stays of a viewport grouped by H3 cell at one resolution: the step every clustering mode
-// starts from. Two ways in, one result shape:
-// - pyramidCells: static viewports, walked down the cell pyramid from r0. Unfiltered, a viewport
-//   costs the cells it covers plus the stays of the finest cells cut by its edges; with
-//   attribute filters, the stays in view, scanned in cell order through the filter;
-// - groupCells: any list of candidates (priced survivors, a cell filter), grouped by parent cell.
+// starts from. A stay's cell is latLngToCell of its coordinates (inventory/cell-pyramid.ts), so a
+// cluster's hexagon holds exactly its stays. Two ways in, one result shape:
+// - pyramidCells: static viewports, walked down the cell pyramid's pieces from r0. Unfiltered, a
+//   viewport costs the pieces it covers plus the stays of the finest pieces cut by its edges;
+//   with attribute filters, the stays in view, scanned in pyramid order through the filter;
+// - groupCells: any list of candidates (priced survivors, a cell filter), grouped by cell.
 // Then the modes' own steps: clusterHit (auto/true) and spreadOrder (top).
 import type { BoundingBox } from '../geo/bounding-box.ts';
-import { cellString, parentHi, parentLo } from '../geo/h3-cell.ts';
+import { cellKey, cellString, compareHalves } from '../geo/h3-cell.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
 import type { ClusterHit } from './search-result.ts';
@@ -27,10 +28,12 @@ export interface ViewCell {
   /** Mean position of its stays. */
   lat: number;
   lng: number;
-  /** Its stays lie in [from, to) of the groups' source (see CellGroups.members). */
-  from: number;
-  to: number;
-  /** Some stays of [from, to) lie outside the view or the filter: listing them tests each one. */
+  /**
+   * Its stays lie in these runs of the groups' source (see CellGroups.members), flat
+   * [from, to, from, to, ...]: a cell can be several pieces of the pyramid.
+   */
+  runs: number[];
+  /** Some stays of the runs lie outside the view or the filter: listing them tests each one. */
   partial: boolean;
 }
 
@@ -39,7 +42,7 @@ export interface CellGroups {
   cells: ViewCell[];
   /** Stays in all the cells together. */
   total: number;
-  /** idx of a cell's stays (in view, matching), in cell order. */
+  /** idx of a cell's stays (in view, matching), in the order of the groups' source. */
   members(cell: ViewCell): number[];
 }
 
@@ -91,20 +94,74 @@ function scanInto(t: Tally, index: StayIndex, idxAt: (p: number) => number, from
   }
 }
 
-function viewCell(t: Tally, hi: number, lo: number, from: number, to: number): ViewCell | null {
-  if (t.count === 0) return null;
-  return {
-    hi, lo, count: t.count, best: t.best, south: t.south, west: t.west, north: t.north, east: t.east,
-    lat: t.sumLat / t.count, lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
-    from, to, partial: t.count < to - from,
-  };
+/** Adds a tally to another. */
+function addTally(into: Tally, t: Tally): void {
+  into.count += t.count;
+  if (t.bestRank < into.bestRank) { into.bestRank = t.bestRank; into.best = t.best; }
+  if (t.south < into.south) into.south = t.south;
+  if (t.west < into.west) into.west = t.west;
+  if (t.north > into.north) into.north = t.north;
+  if (t.east > into.east) into.east = t.east;
+  into.sumLat += t.sumLat; into.sumLng += t.sumLng; into.sumWrapped += t.sumWrapped;
 }
 
-/** Stays [from, to) of a cell order (those in view and kept, when given) as a ViewCell, or null when none are. */
-function scanCell(index: StayIndex, idxAt: (p: number) => number, hi: number, lo: number, from: number, to: number, inView: InView | null, keep: Keep = null): ViewCell | null {
-  const t = newTally();
-  scanInto(t, index, idxAt, from, to, inView, keep);
-  return viewCell(t, hi, lo, from, to);
+/** Adds a stay to a tally. */
+function addStay(t: Tally, index: StayIndex, idx: number): void {
+  const y = index.lat[idx], x = index.lng[idx];
+  t.count++;
+  if (index.rank[idx] < t.bestRank) { t.bestRank = index.rank[idx]; t.best = idx; }
+  if (y < t.south) t.south = y;
+  if (y > t.north) t.north = y;
+  if (x < t.west) t.west = x;
+  if (x > t.east) t.east = x;
+  t.sumLat += y; t.sumLng += x; t.sumWrapped += x < 0 ? x + 360 : x;
+}
+
+/** Stays of one cell being gathered: their tally, and the runs of the source they lie in. */
+interface Gathered {
+  hi: number;
+  lo: number;
+  t: Tally;
+  runs: number[];
+  /** Stays in the runs, in view or not. */
+  inRuns: number;
+}
+
+/** Cells being gathered by cellKey (unique within a resolution). */
+class Gathering {
+  private readonly byKey = new Map<number, Gathered>();
+
+  at(hi: number, lo: number): Gathered {
+    const key = cellKey(hi, lo);
+    let g = this.byKey.get(key);
+    if (g === undefined) {
+      g = { hi, lo, t: newTally(), runs: [], inRuns: 0 };
+      this.byKey.set(key, g);
+    }
+    return g;
+  }
+
+  /** Adds a run [from, to) of the source, extending the last one when it ends where this one starts. */
+  static run(g: Gathered, from: number, to: number): void {
+    const n = g.runs.length;
+    if (n > 0 && g.runs[n - 1] === from) g.runs[n - 1] = to;
+    else g.runs.push(from, to);
+    g.inRuns += to - from;
+  }
+
+  /** The cells with stays, in id order. */
+  cells(): ViewCell[] {
+    const out: ViewCell[] = [];
+    for (const { hi, lo, t, runs, inRuns } of this.byKey.values()) {
+      if (t.count === 0) continue;
+      out.push({
+        hi, lo, count: t.count, best: t.best, south: t.south, west: t.west, north: t.north, east: t.east,
+        lat: t.sumLat / t.count, lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
+        runs, partial: t.count < inRuns,
+      });
+    }
+    return out.sort((a, b) => compareHalves(a.hi, a.lo, b.hi, b.lo));
+  }
 }
 
 /** Mean longitude; across the antimeridian (stays spanning more than 180 degrees) taken on 0..360. */
@@ -127,15 +184,17 @@ function lowerBound(a: Uint32Array, value: number): number {
 
 /**
  * Every stay of the view by cell at `resolution`, from the pyramid. The walk starts at the r0
- * cells and goes down only through cells whose stays are cut by the view's edges: a cell wholly
+ * pieces and goes down only through pieces whose stays are cut by the view's edges: a piece wholly
  * inside gives its descendants at the resolution straight from the pyramid (count, best, box,
- * centroid precomputed), a cell wholly outside is dropped, and a cut cell at the resolution is
- * summed from its finer cells (see `gather`). Finer than the pyramid's deepest level, cells are
- * split by scanning their stays, which lie in order of their finer cells.
+ * centroid precomputed), a piece wholly outside is dropped, and a cut piece at the resolution is
+ * summed from its finer pieces (see `gather`). The pieces of one cell are then added up. Finer
+ * than the pyramid's deepest level, each stay's cell is computed (inventory/cell-pyramid.ts
+ * cellOf: its res-15 cell's parent where that is sure, h3-js otherwise), which top mode's small
+ * viewports can afford.
  *
  * With `keep` (attribute filters) the precomputed figures no longer hold: the walk then only
  * finds the runs of stays in view, and scans them through the filter. That costs the stays in
- * view, but in cell order, already grouped, with no list to build or sort.
+ * view, but in pyramid order, already grouped, with no list to build or sort.
  */
 export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep = null): CellGroups {
   const inView = inViewTest(view);
@@ -143,52 +202,44 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
   const crosses = west > east;
   const deepest = Math.min(resolution, pyramid.maxResolution);
   const { levels } = pyramid;
-  const cells: ViewCell[] = [];
-  let total = 0;
+  const gathering = new Gathering();
+  const cell = new Uint32Array(2);
 
-  const push = (cell: ViewCell | null) => {
-    if (cell === null) return;
-    cells.push(cell);
-    total += cell.count;
+  /** Adds a piece of the deepest walked level, or part of it, to its cell. */
+  const add = (c: number, t: Tally) => {
+    const level = levels[deepest];
+    const k = level.cell[c];
+    const g = gathering.at(level.cellHi[k], level.cellLo[k]);
+    addTally(g.t, t);
+    Gathering.run(g, level.start[c], level.start[c + 1]);
   };
 
-  /** Splits stays [from, to) into their cells at `resolution` (runs of equal parent). */
+  /** Splits the stays [from, to) in view (when tested) and kept into their cells at `resolution`. */
   const split = (from: number, to: number, test: InView | null) => {
-    let runStart = from;
-    let runHi = -1, runLo = -1;
-    for (let p = from; p <= to; p++) {
-      let hi = -2, lo = -2;
-      if (p < to) {
-        const idx = pyramid.idxAt(p);
-        hi = parentHi(index.h3Hi[idx], resolution);
-        lo = parentLo(index.h3Lo[idx], resolution);
-      }
-      if (hi !== runHi || lo !== runLo) {
-        if (p > runStart) push(scanCell(index, pyramid.idxAt, runHi, runLo, runStart, p, test, keep));
-        runStart = p; runHi = hi; runLo = lo;
-      }
+    for (let p = from; p < to; p++) {
+      const idx = pyramid.idxAt(p);
+      if (test !== null && !test(index.lat[idx], index.lng[idx])) continue;
+      if (keep !== null && !keep(idx)) continue;
+      pyramid.cellOf(idx, resolution, cell);
+      const g = gathering.at(cell[0], cell[1]);
+      addStay(g.t, index, idx);
+      Gathering.run(g, p, p + 1);
     }
   };
 
-  /** A cell of the deepest walked level whose stays are all in view. */
+  /** A piece of the deepest walked level whose stays are all in view. */
   const whole = (c: number) => {
     const level = levels[deepest];
     const from = level.start[c], to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, null);
-    const idx = pyramid.idxAt(from);
-    if (keep !== null) return push(scanCell(index, pyramid.idxAt, parentHi(index.h3Hi[idx], resolution), parentLo(index.h3Lo[idx], resolution), from, to, null, keep));
-    const b = 4 * c;
-    push({
-      hi: parentHi(index.h3Hi[idx], resolution), lo: parentLo(index.h3Lo[idx], resolution),
-      count: to - from, best: level.best[c],
-      south: level.box[b], west: level.box[b + 1], north: level.box[b + 2], east: level.box[b + 3],
-      lat: level.centroid[2 * c], lng: level.centroid[2 * c + 1],
-      from, to, partial: false,
-    });
+    const t = newTally();
+    if (keep !== null) scanInto(t, index, pyramid.idxAt, from, to, null, keep);
+    else inside(t, deepest, c);
+    add(c, t);
   };
 
   const DISJOINT = 0, CUT = 1, INSIDE = 2;
-  /** Where a pyramid cell's stays lie against the view (their box is rounded outwards: never a false INSIDE). */
+  /** Where a piece's stays lie against the view (their box is rounded outwards: never a false INSIDE). */
   const relation = (r: number, c: number): number => {
     const box = levels[r].box;
     const b = 4 * c;
@@ -198,56 +249,58 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     return s >= south && n <= north && (crosses ? w >= west || e <= east : w >= west && e <= east) ? INSIDE : CUT;
   };
 
-  /** Children of cell c of level r, as a range of cells of level r + 1. */
+  /** Children of piece c of level r, as a range of pieces of level r + 1. */
   const children = (r: number, c: number): [number, number] => {
     const starts = levels[r + 1].start;
     return [lowerBound(starts, levels[r].start[c]), lowerBound(starts, levels[r].start[c + 1])];
   };
 
+  /** Adds the precomputed figures of piece c of level r (all its stays) to the tally. */
+  const inside = (t: Tally, r: number, c: number): void => {
+    const level = levels[r];
+    const count = level.start[c + 1] - level.start[c];
+    const b = 4 * c;
+    const best = level.best[c];
+    if (index.rank[best] < t.bestRank) { t.bestRank = index.rank[best]; t.best = best; }
+    t.count += count;
+    if (level.box[b] < t.south) t.south = level.box[b];
+    if (level.box[b + 1] < t.west) t.west = level.box[b + 1];
+    if (level.box[b + 2] > t.north) t.north = level.box[b + 2];
+    if (level.box[b + 3] > t.east) t.east = level.box[b + 3];
+    const y = level.centroid[2 * c], x = level.centroid[2 * c + 1];
+    t.sumLat += y * count; t.sumLng += x * count; t.sumWrapped += (x < 0 ? x + 360 : x) * count;
+  };
+
   /**
-   * Adds the stays in view under cell c of level r: a finer cell wholly inside from the pyramid,
+   * Adds the stays in view under piece c of level r: a finer piece wholly inside from the pyramid,
    * one cut by the edges at the pyramid's finest level stay by stay. So a view's edge across a
-   * city costs the stays of the finest cells it crosses, not those of the whole coarse cell.
+   * city costs the stays of the finest pieces it crosses, not those of the whole coarse cell.
    */
   const gather = (t: Tally, r: number, c: number): void => {
     const rel = relation(r, c);
     if (rel === DISJOINT) return;
     const level = levels[r];
-    if (rel === INSIDE) {
-      const count = level.start[c + 1] - level.start[c];
-      const b = 4 * c;
-      const best = level.best[c];
-      if (index.rank[best] < t.bestRank) { t.bestRank = index.rank[best]; t.best = best; }
-      t.count += count;
-      if (level.box[b] < t.south) t.south = level.box[b];
-      if (level.box[b + 1] < t.west) t.west = level.box[b + 1];
-      if (level.box[b + 2] > t.north) t.north = level.box[b + 2];
-      if (level.box[b + 3] > t.east) t.east = level.box[b + 3];
-      const y = level.centroid[2 * c], x = level.centroid[2 * c + 1];
-      t.sumLat += y * count; t.sumLng += x * count; t.sumWrapped += (x < 0 ? x + 360 : x) * count;
-      return;
-    }
+    if (rel === INSIDE) return inside(t, r, c);
     if (r === pyramid.maxResolution) return scanInto(t, index, pyramid.idxAt, level.start[c], level.start[c + 1], inView);
     const [first, end] = children(r, c);
     for (let d = first; d < end; d++) gather(t, r + 1, d);
   };
 
-  /** A cell of the deepest walked level cut by the view's edges. */
+  /** A piece of the deepest walked level cut by the view's edges. */
   const cut = (c: number) => {
     const level = levels[deepest];
     const from = level.start[c], to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, inView);
-    const idx = pyramid.idxAt(from);
     const t = newTally();
     if (deepest === pyramid.maxResolution || keep !== null) scanInto(t, index, pyramid.idxAt, from, to, inView, keep);
     else {
       const [first, end] = children(deepest, c);
       for (let d = first; d < end; d++) gather(t, deepest + 1, d);
     }
-    push(viewCell(t, parentHi(index.h3Hi[idx], resolution), parentLo(index.h3Lo[idx], resolution), from, to));
+    add(c, t);
   };
 
-  // Depth-first from r0; the stack holds (level, cell) pairs.
+  // Depth-first from r0; the stack holds (level, piece) pairs.
   const stack: number[] = [];
   for (let c = levels[0].size - 1; c >= 0; c--) stack.push(0, c);
   while (stack.length > 0) {
@@ -270,16 +323,22 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
   }
 
+  const cells = gathering.cells();
+  let total = 0;
+  for (const c of cells) total += c.count;
   return {
     resolution,
     cells,
     total,
     members(cell) {
       const out: number[] = [];
-      for (let p = cell.from; p < cell.to; p++) {
-        const idx = pyramid.idxAt(p);
-        if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
-        out.push(idx);
+      const { runs } = cell;
+      for (let i = 0; i < runs.length; i += 2) {
+        for (let p = runs[i]; p < runs[i + 1]; p++) {
+          const idx = pyramid.idxAt(p);
+          if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
+          out.push(idx);
+        }
       }
       return out;
     },
@@ -288,32 +347,28 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
 
 /** Candidates (already in the view and matching every filter) grouped by their cell at `resolution`. */
 export function groupCells(index: StayIndex, pyramid: CellPyramid, candidates: readonly number[], resolution: number): CellGroups {
+  // In pyramid order, so that the cells and their members come out the same whatever the candidates' order.
   const positions = new Uint32Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) positions[i] = pyramid.positionOf(candidates[i]);
   positions.sort();
-  // The sorted positions are a cell order of their own.
-  const idxAt = (i: number) => pyramid.idxAt(positions[i]);
-  const cells: ViewCell[] = [];
-  let runStart = 0, runHi = -1, runLo = -1;
-  for (let i = 0; i <= positions.length; i++) {
-    let hi = -2, lo = -2;
-    if (i < positions.length) {
-      const idx = idxAt(i);
-      hi = parentHi(index.h3Hi[idx], resolution);
-      lo = parentLo(index.h3Lo[idx], resolution);
-    }
-    if (hi !== runHi || lo !== runLo) {
-      if (i > runStart) cells.push(scanCell(index, idxAt, runHi, runLo, runStart, i, null)!);
-      runStart = i; runHi = hi; runLo = lo;
-    }
+  const source: number[] = [];
+  for (const p of positions) source.push(pyramid.idxAt(p));
+  const gathering = new Gathering();
+  const cell = new Uint32Array(2);
+  for (let i = 0; i < source.length; i++) {
+    pyramid.cellOf(source[i], resolution, cell);
+    const g = gathering.at(cell[0], cell[1]);
+    addStay(g.t, index, source[i]);
+    Gathering.run(g, i, i + 1);
   }
   return {
     resolution,
-    cells,
+    cells: gathering.cells(),
     total: candidates.length,
     members(cell) {
       const out: number[] = [];
-      for (let i = cell.from; i < cell.to; i++) out.push(idxAt(i));
+      const { runs } = cell;
+      for (let i = 0; i < runs.length; i += 2) for (let j = runs[i]; j < runs[i + 1]; j++) out.push(source[j]);
       return out;
     },
   };

@@ -4,8 +4,9 @@ import type { Geocoder } from '../geo/geocoder.ts';
 import { GeocoderError } from '../geo/geocoder-error.ts';
 import { boxAroundPoint, boxContainsPoint, boxDiagonalMeters, type BoundingBox } from '../geo/bounding-box.ts';
 import { distanceMeters } from '../geo/distance.ts';
-import { cellCentre, cellHalves, cellString } from '../geo/h3-cell.ts';
+import { cellCentre, cellHalves, cellString, resolutionOf } from '../geo/h3-cell.ts';
 import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts';
+import { cellStays } from '../inventory/cell-stays.ts';
 import type { StayCache } from '../inventory/stay-cache.ts';
 import { supplierMask, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
@@ -60,7 +61,7 @@ type ClusteringMode = Clustering['mode'];
 /** The one search pipeline behind every API version. */
 export function createSearch(deps: SearchDeps): Search {
   const { index } = deps;
-  // Built with the index at boot (createSearch runs there): ~15 bytes per stay, see cell-pyramid.ts.
+  // Built with the index at boot (createSearch runs there): ~36 bytes per stay and ~5 s on 1M stays, see cell-pyramid.ts.
   const pyramid = deps.pyramid ?? buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
 
   /** A geocoder outage is the upstream's failure (502/504), not the caller's (400) nor ours (500). */
@@ -74,39 +75,35 @@ export function createSearch(deps: SearchDeps): Search {
     }
   }
 
-  /** Positions (in cell order) of the stays of the `cell` filter; null without one. */
-  function cellRange(query: SearchQuery): { from: number; to: number } | null {
+  /** The `cell` filter's cell as id halves, with its resolution; null without one. */
+  function filterCell(query: SearchQuery): { hi: number; lo: number; res: number } | null {
     if (query.cell === null) return null;
     const halves = cellHalves(query.cell);
     if (halves === null) throw new Error(`cell "${query.cell}" is not an H3 cell id`); // http/ validates it
-    return pyramid.cellRange(halves.hi, halves.lo);
+    return { ...halves, res: resolutionOf(halves.hi) };
   }
 
-  /** idx of the stays of a cell range, inside the box when one is given. */
-  function cellStays(range: { from: number; to: number }, box: BoundingBox | null): number[] {
-    const out: number[] = [];
-    for (let p = range.from; p < range.to; p++) {
-      const idx = pyramid.idxAt(p);
-      if (box === null || boxContainsPoint(box, index.lat[idx], index.lng[idx])) out.push(idx);
-    }
-    return out;
+  /** idx of the stays whose coordinates lie in the `cell` filter's cell (inventory/cell-stays.ts), inside the box when one is given. */
+  function cellCandidates(cell: { hi: number; lo: number }, box: BoundingBox | null): number[] {
+    const stays = cellStays(index, pyramid, cell.hi, cell.lo);
+    return box === null ? stays : stays.filter((idx) => boxContainsPoint(box, index.lat[idx], index.lng[idx]));
   }
 
   /**
    * Candidates of a location, with the centre distances are measured from. With a `cell` filter
-   * they come from the cell's run of stays (a cell's stays are contiguous in cell order); a cell
-   * alone is a location of its own, measured from its centre.
+   * they are the cell's stays (from the cell pyramid); a cell alone is a location of its own,
+   * measured from its centre.
    */
   async function locate(query: SearchQuery): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
     const location = query.location;
-    const cell = cellRange(query);
+    const cell = filterCell(query);
     if (location === null) {
       if (cell === null) throw new Error('a search needs a location, hotelids or a cell'); // http/ answers LOCATION_REQUIRED
-      return { candidates: cellStays(cell, null), centre: cellCentre(query.cell!), radius: null };
+      return { candidates: cellCandidates(cell, null), centre: cellCentre(query.cell!), radius: null };
     }
     if (location.kind === 'box') {
       const { south, west, north, east } = location;
-      const candidates = cell === null ? index.inBox(south, west, north, east) : cellStays(cell, location);
+      const candidates = cell === null ? index.inBox(south, west, north, east) : cellCandidates(cell, location);
       return { candidates, centre: boxCentre(location), radius: null };
     }
     let centre: Centre;
@@ -121,7 +118,7 @@ export function createSearch(deps: SearchDeps): Search {
       centre = place;
     }
     const box = boxAroundPoint(centre.lat, centre.lng, location.radius);
-    const candidates = cell === null ? index.inBox(box.south, box.west, box.north, box.east) : cellStays(cell, box);
+    const candidates = cell === null ? index.inBox(box.south, box.west, box.north, box.east) : cellCandidates(cell, box);
     return { candidates, centre, radius: location.radius };
   }
 
@@ -132,8 +129,13 @@ export function createSearch(deps: SearchDeps): Search {
     const seen = new Set<number>();
     const candidates: number[] = [];
     const unresolved: string[] = [];
-    const cell = cellRange(query);
-    const inCell = (idx: number) => cell === null || (pyramid.positionOf(idx) >= cell.from && pyramid.positionOf(idx) < cell.to);
+    const cell = filterCell(query);
+    const own = new Uint32Array(2);
+    const inCell = (idx: number) => {
+      if (cell === null) return true;
+      pyramid.cellOf(idx, cell.res, own);
+      return own[0] === cell.hi && own[1] === cell.lo;
+    };
     matches.forEach((idxs, i) => {
       if (idxs.length === 0) unresolved.push(refs[i].raw);
       // A bare id may name several stays: best-ranked first, so the order is stable.
@@ -332,7 +334,7 @@ export function createSearch(deps: SearchDeps): Search {
       const { pageIdx, unresolved } = await pricedCandidates(query);
       const pricing = await price(query, query.dates, pageIdx);
       const groups = groupCells(index, pyramid, pricing.priced.map((p) => p.stay.idx), resolution);
-      const dense = groups.cells.filter((c) => c.count >= minStays);
+      const dense = linkable(query, view, groups, groups.cells.filter((c) => c.count >= minStays));
       // Flat from the same prices: asking the suppliers twice would cost a second round trip.
       if (auto && (dense.length === 0 || groups.total <= query.pageSize)) {
         return pricedResult(query, pricing.priced, pricing, centre, unresolved, offset);
@@ -345,11 +347,12 @@ export function createSearch(deps: SearchDeps): Search {
     }
 
     const groups = await viewGroups(query, view, resolution);
-    const dense = groups.cells.filter((c) => c.count >= minStays);
+    const dense = linkable(query, view, groups, groups.cells.filter((c) => c.count >= minStays));
     if (auto && (dense.length === 0 || groups.total <= query.pageSize)) return null;
+    const isDense = new Set(dense);
     const sparse: number[] = [];
     for (const cell of groups.cells) {
-      if (cell.count < minStays) for (const idx of groups.members(cell)) sparse.push(idx);
+      if (!isDense.has(cell)) for (const idx of groups.members(cell)) sparse.push(idx);
     }
     const pageIdx = selectByRank(sparse, index.rank, index.byRank, offset, query.pageSize);
     return {
@@ -363,6 +366,36 @@ export function createSearch(deps: SearchDeps): Search {
       clusters: dense.sort(byCountThenId).map(clusterHit),
       clustering,
     };
+  }
+
+  /**
+   * The dense cells whose expand link lists exactly their stays; the others' stays stay sparse.
+   * The link names one cell, the finer of the `cell` filter's and the cluster's (http/links.ts),
+   * and H3 cells do not nest: a filter cell finer than the clusters can straddle two of them, and
+   * a cluster finer than the filter cell can straddle its edge. So with a `cell` filter, a finer
+   * filter cell is one cluster or none, and a finer cluster is one only when none of its stays in
+   * the view (and the other filters) lies outside the filter cell. Without one, every dense cell.
+   */
+  function linkable(query: SearchQuery, view: BoundingBox, groups: CellGroups, dense: ViewCell[]): ViewCell[] {
+    const filter = filterCell(query);
+    if (filter === null || dense.length === 0) return dense;
+    if (filter.res <= groups.resolution) {
+      if (filter.res < groups.resolution) return dense.filter((c) => !straddles(query, view, c, filter));
+      return dense; // the filter cell itself
+    }
+    return groups.cells.length === 1 ? dense : [];
+  }
+
+  /** Whether a cell holds a stay in the view and the other filters outside the filter cell. */
+  function straddles(query: SearchQuery, view: BoundingBox, cell: ViewCell, filter: { hi: number; lo: number; res: number }): boolean {
+    const keep = staticFilter(index, query, null, null);
+    const own = new Uint32Array(2);
+    for (const idx of cellStays(index, pyramid, cell.hi, cell.lo)) {
+      if (!boxContainsPoint(view, index.lat[idx], index.lng[idx]) || !keep(idx)) continue;
+      pyramid.cellOf(idx, filter.res, own);
+      if (own[0] !== filter.hi || own[1] !== filter.lo) return true;
+    }
+    return false;
   }
 
   /**

@@ -34,11 +34,16 @@ function inBox(box: Box, lat: number, lng: number): boolean {
 }
 const coords = (r: any): [number, number] => [r.location.coordinates.lat, r.location.coordinates.lng];
 /**
- * The cell of a result at a resolution: the parent of its res-15 cell. H3 children do not tile
- * their parent exactly, so near an edge this can differ from latLngToCell at that resolution;
- * the gateway (and the spec's "cell of any resolution") goes by the parent.
+ * The cell of a result at a resolution, as partners compute it: h3-js latLngToCell of its
+ * coordinates, the independent oracle every clustering test goes by.
  */
-const cellOf = (r: any, res: number): string => cellToParent(latLngToCell(...coords(r), 15), res);
+const cellOf = (r: any, res: number): string => latLngToCell(...coords(r), res);
+/**
+ * Whether the stay's cell at a resolution differs from the parent of its res-15 cell: H3 cells do
+ * not nest, so near an edge the two differ (the stays that tell an exact gateway from one that
+ * goes by the hierarchy).
+ */
+const offHierarchy = (r: any, res: number): boolean => cellToParent(latLngToCell(...coords(r), 15), res) !== cellOf(r, res);
 const pathOf = (href: string) => href.replace('http://gw.test', '');
 
 async function get(url: string): Promise<any> {
@@ -47,13 +52,13 @@ async function get(url: string): Promise<any> {
   return res.body;
 }
 
-/** Every result over every page (pageSize 100), with the first page's body. */
-async function allPages(url: string): Promise<{ first: any; results: any[] }> {
+/** Every result over every page (pageSize 100 unless told), with the first page's body. */
+async function allPages(url: string, pageSize = 100): Promise<{ first: any; results: any[] }> {
   const results: any[] = [];
   let first: any = null;
   const [path, query] = url.split('?');
   const params = new URLSearchParams(query);
-  params.set('pageSize', '100');
+  params.set('pageSize', String(pageSize));
   for (let page = 1; ; page++) {
     params.set('page', String(page));
     const body = await get(`${path}?${params}`);
@@ -432,4 +437,65 @@ describe('clustering with dates', () => {
       now += defaults.breakerOpenMs + 1;
     }
   });
+});
+
+// The issue these pin down: stays were placed in the parent of their res-15 cell, which near an
+// edge is a neighbour of the hexagon holding them. h3-js latLngToCell is the oracle here, and each
+// test first checks that its stays include some for which the two differ, so it can tell.
+describe('cells are latLngToCell of the stays\' coordinates', () => {
+  const PARIS_6KM = 'nelat=48.885&nelng=2.37&swlat=48.845&swlng=2.32'; // ~6 km diagonal
+
+  test('cluster=top: every cellId is latLngToCell of its stay at the precision; total counts those cells', async () => {
+    let off = 0;
+    for (const query of [PARIS, FRANCE, `${PARIS}&precision=2`, `${PARIS}&precision=5`, `${PARIS}&precision=7`, `${PARIS}&precision=10`, `${PARIS_CENTRE}&precision=12`, `${PARIS_CENTRE}&precision=14`]) {
+      const box = query.split('&precision')[0];
+      const top = await allPages(`${V3}?${query}&cluster=top`);
+      const res = top.first.meta.clustering.precision;
+      for (const r of top.results) assert.equal(r.cellId, cellOf(r, res), `${query}: ${r.id} at ${coords(r)}`);
+      const flat = (await allPages(`${V3}?${box}`)).results;
+      off += flat.filter((s: any) => offHierarchy(s, res)).length;
+      assert.equal(top.first.meta.total, new Set(flat.map((s: any) => cellOf(s, res))).size, `${query}: one result per occupied cell`);
+    }
+    assert.ok(off > 0, 'some stays lie off the hierarchy');
+  });
+
+  test('cell filter: exactly the stays whose coordinates lie in the cell, at every resolution', async () => {
+    const flat = (await allPages(`${V3}?${PARIS}`)).results;
+    let offCells = 0;
+    for (let res = 0; res <= 15; res++) {
+      // Cells of stays off the hierarchy first (where a hierarchical filter goes wrong), then others.
+      const off = flat.filter((s: any) => offHierarchy(s, res));
+      const cells = new Set<string>([...off.slice(0, 3), flat[0], flat[flat.length >> 1]].map((s: any) => cellOf(s, res)));
+      offCells += Math.min(3, off.length);
+      for (const cell of cells) {
+        const expected = flat.filter((s: any) => cellOf(s, res) === cell).map((s: any) => s.id);
+        const got = await allPages(`${V3}?${PARIS}&cell=${cell}`);
+        assert.deepEqual(got.results.map((s: any) => s.id), expected, `r${res} ${cell}: the stays of the box inside the cell, in rank order`);
+        assert.equal(got.first.meta.total, expected.length);
+      }
+    }
+    assert.ok(offCells > 20, 'many of the cells hold stays off the hierarchy');
+    // A cell alone: every stay inside it, none outside (Paris' stays lie well inside Western Europe).
+    const europe = (await allPages(`${V3}?${WESTERN_EUROPE}`)).results;
+    for (const res of [6, 8, 9, 11]) {
+      const cell = cellOf(flat.find((s: any) => offHierarchy(s, res)) ?? flat[0], res);
+      const alone = await allPages(`${V3}?cell=${cell}`);
+      assert.deepEqual(alone.results.map((s: any) => s.id), europe.filter((s: any) => cellOf(s, res) === cell).map((s: any) => s.id), `${cell} alone`);
+    }
+  });
+
+  for (const [mode, box] of [['auto', PARIS_6KM], ['auto', FRANCE], ['true', PARIS]] as const) {
+    test(`cluster=${mode} over ${box}: a cluster counts exactly the stays in its hexagon, and no sparse stay lies in one`, async () => {
+      const flat = (await allPages(`${V3}?${box}`)).results;
+      // Pages of 10: with pages of 100, auto finds the 6 km box's stays fit on one and stays flat.
+      const clustered = await allPages(`${V3}?${box}&cluster=${mode}`, 10);
+      const { meta, clusters } = clustered.first;
+      assert.ok(meta.clustering, 'clustered');
+      const res = meta.clustering.precision;
+      assert.ok(flat.some((s: any) => offHierarchy(s, res)), 'some stays lie off the hierarchy');
+      const ids = new Set<string>(clusters.map((c: any) => c.id));
+      for (const r of clustered.results) assert.ok(!ids.has(cellOf(r, res)), `sparse ${r.id} lies in cluster ${cellOf(r, res)}`);
+      for (const c of clusters) assert.equal(c.count, flat.filter((s: any) => cellOf(s, res) === c.id).length, `${c.id}: count`);
+    });
+  }
 });
