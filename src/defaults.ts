@@ -157,6 +157,20 @@ export const defaults = {
   clusterMaxResolution: 8,
   /** Deepest resolution `cluster=top` chooses by itself (spec: "about r11", ~25 m edges); `precision` goes further. */
   topMaxResolution: 11,
+  /**
+   * The most H3 cells a `precision` may cut a viewport into (estimated from its area and the
+   * resolution's average cell): a 4K screen has 8.3 million pixels, so more cells than this are
+   * sub-pixel hexagons on any map. Beyond it the request is a 400 naming the finest precision
+   * the viewport allows: `precision=15` over the world (10^15 cells) or `precision=9` over a
+   * continent is no map, only work; r15 over a 2 km street view (5.5 million cells) still is.
+   */
+  maxPrecisionCells: 10_000_000,
+  /**
+   * How long one heavy search (stays placed in cells one by one, at precisions finer than the
+   * cell pyramid) holds the event loop before it lets other requests in; heavy searches take
+   * turns (search/work-slicer.ts).
+   */
+  workSliceMs: 5,
   /** `cluster=auto` answers a flat list for viewports with a shorter diagonal (spec: 5 km). */
   autoFlatDiagonalMeters: 5_000,
   /**

@@ -39,6 +39,18 @@ describe('pages', () => {
   });
 });
 
+describe('precision', () => {
+  test('a precision cutting the viewport into more cells than any map shows is a 400 naming what the viewport allows', async () => {
+    const world = await t.get('/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&cluster=top&precision=9');
+    assert.equal(world.status, 400);
+    assert.deepEqual(Object.keys(world.body.details.params), ['precision']);
+    assert.match(world.body.message, /use precision 5 or less here/);
+    assert.equal((await t.get('/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&cluster=top&precision=5')).status, 200);
+    // r15 at street level is still a map.
+    assert.equal((await t.get('/v3/accommodations?nelat=48.87&nelng=2.37&swlat=48.85&swlng=2.33&precision=15')).status, 200);
+  });
+});
+
 describe('/go', () => {
   test('a repeated link parameter is refused, as on a search', async () => {
     const [stay] = (await t.get(`/v3/accommodations?${BOX}&pageSize=1`)).body.results;

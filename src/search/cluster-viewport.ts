@@ -197,6 +197,47 @@ function lowerBound(a: Uint32Array, value: number): number {
  * view, but in pyramid order, already grouped, with no list to build or sort.
  */
 export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep = null): CellGroups {
+  const walk = walkView(index, pyramid, view, resolution, keep);
+  for (const work of walk.deferred) {
+    work.run(work.from, work.to);
+    work.finish();
+  }
+  return walk.groups();
+}
+
+/**
+ * pyramidCells with its stay-by-stay work (attribute filters, resolutions finer than the
+ * pyramid) done in steps of 256 stays, offering `pause` between steps (it returns a promise when
+ * the caller's time slice is spent): a big view never holds the event loop for long.
+ */
+export async function pyramidCellsSliced(
+  index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep, pause: () => Promise<void> | undefined,
+): Promise<CellGroups> {
+  const walk = walkView(index, pyramid, view, resolution, keep);
+  for (const work of walk.deferred) {
+    for (let from = work.from; from < work.to; from += 256) {
+      work.run(from, Math.min(work.to, from + 256));
+      await pause();
+    }
+    work.finish();
+  }
+  return walk.groups();
+}
+
+/** Stay-by-stay work over positions [from, to) of the pyramid, in any steps, then `finish` once. */
+interface DeferredWork {
+  from: number;
+  to: number;
+  run(from: number, to: number): void;
+  finish(): void;
+}
+
+/**
+ * The walk down the pyramid for one view. What costs a step per stay (scanning pieces through
+ * the filter, placing stays in cells finer than the pyramid) is not done during the walk but
+ * listed as `deferred`, for the caller to run at once or in slices, in order; then `groups()`.
+ */
+function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep) {
   const inView = inViewTest(view);
   const { south, north, west, east } = view;
   const crosses = west > east;
@@ -214,17 +255,26 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     Gathering.run(g, level.start[c], level.start[c + 1]);
   };
 
-  /** Splits the stays [from, to) in view (when tested) and kept into their cells at `resolution`. */
+  const deferred: DeferredWork[] = [];
+  const none = () => undefined;
+  /** Stays [from, to) to place in their cells at `resolution` one by one (see splitStay). */
   const split = (from: number, to: number, test: InView | null) => {
-    for (let p = from; p < to; p++) {
-      const idx = pyramid.idxAt(p);
-      if (test !== null && !test(index.lat[idx], index.lng[idx])) continue;
-      if (keep !== null && !keep(idx)) continue;
-      pyramid.cellOf(idx, resolution, cell);
-      const g = gathering.at(cell[0], cell[1]);
-      addStay(g.t, index, idx);
-      Gathering.run(g, p, p + 1);
-    }
+    if (from < to) deferred.push({ from, to, run: (a, b) => { for (let p = a; p < b; p++) splitStay(p, test); }, finish: none });
+  };
+  /** Piece c's stays [from, to) through the filter (and the view, when tested), then added to its cell. */
+  const scanPiece = (c: number, from: number, to: number, test: InView | null) => {
+    const t = newTally();
+    deferred.push({ from, to, run: (a, b) => scanInto(t, index, pyramid.idxAt, a, b, test, keep), finish: () => add(c, t) });
+  };
+  /** Places the stay at position p in its cell at `resolution`, when in view (if tested) and kept. */
+  const splitStay = (p: number, test: InView | null) => {
+    const idx = pyramid.idxAt(p);
+    if (test !== null && !test(index.lat[idx], index.lng[idx])) return;
+    if (keep !== null && !keep(idx)) return;
+    pyramid.cellOf(idx, resolution, cell);
+    const g = gathering.at(cell[0], cell[1]);
+    addStay(g.t, index, idx);
+    Gathering.run(g, p, p + 1);
   };
 
   /** A piece of the deepest walked level whose stays are all in view. */
@@ -232,9 +282,9 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     const level = levels[deepest];
     const from = level.start[c], to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, null);
+    if (keep !== null) return scanPiece(c, from, to, null);
     const t = newTally();
-    if (keep !== null) scanInto(t, index, pyramid.idxAt, from, to, null, keep);
-    else inside(t, deepest, c);
+    inside(t, deepest, c);
     add(c, t);
   };
 
@@ -291,8 +341,9 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     const level = levels[deepest];
     const from = level.start[c], to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, inView);
+    if (keep !== null) return scanPiece(c, from, to, inView);
     const t = newTally();
-    if (deepest === pyramid.maxResolution || keep !== null) scanInto(t, index, pyramid.idxAt, from, to, inView, keep);
+    if (deepest === pyramid.maxResolution) scanInto(t, index, pyramid.idxAt, from, to, inView);
     else {
       const [first, end] = children(deepest, c);
       for (let d = first; d < end; d++) gather(t, deepest + 1, d);
@@ -323,26 +374,29 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
     for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
   }
 
-  const cells = gathering.cells();
-  let total = 0;
-  for (const c of cells) total += c.count;
-  return {
-    resolution,
-    cells,
-    total,
-    members(cell) {
-      const out: number[] = [];
-      const { runs } = cell;
-      for (let i = 0; i < runs.length; i += 2) {
-        for (let p = runs[i]; p < runs[i + 1]; p++) {
-          const idx = pyramid.idxAt(p);
-          if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
-          out.push(idx);
+  const groups = (): CellGroups => {
+    const cells = gathering.cells();
+    let total = 0;
+    for (const c of cells) total += c.count;
+    return {
+      resolution,
+      cells,
+      total,
+      members(cell) {
+        const out: number[] = [];
+        const { runs } = cell;
+        for (let i = 0; i < runs.length; i += 2) {
+          for (let p = runs[i]; p < runs[i + 1]; p++) {
+            const idx = pyramid.idxAt(p);
+            if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
+            out.push(idx);
+          }
         }
-      }
-      return out;
-    },
+        return out;
+      },
+    };
   };
+  return { deferred, groups };
 }
 
 /** Candidates (already in the view and matching every filter) grouped by their cell at `resolution`. */

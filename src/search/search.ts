@@ -12,8 +12,10 @@ import { supplierMask, type StayIndex } from '../inventory/stay-index.ts';
 import type { Store } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type HotelIdRef, type Stay, type SupplierId } from '../types.ts';
 import type { SearchQuery, StayDates } from './search-query.ts';
-import { chooseResolution } from './choose-resolution.ts';
-import { byCountThenId, clusterHit, groupCells, pyramidCells, spreadOrder, type CellGroups, type ViewCell } from './cluster-viewport.ts';
+import { chooseResolution, expectedCells } from './choose-resolution.ts';
+import { byCountThenId, clusterHit, groupCells, pyramidCells, pyramidCellsSliced, spreadOrder, type CellGroups, type ViewCell } from './cluster-viewport.ts';
+import { createWorkSlicer, type WorkSlicer } from './work-slicer.ts';
+import { boxCandidates, keepMatching, pageByDistance, pageByRank } from './large-steps.ts';
 import { effectiveCurrency } from './currency.ts';
 import { cacheStatus, priceStays, type Offers, type PricedStay, type PricingOutcome } from './price-stays.ts';
 import type { QuoteService } from '../suppliers/quote-service.ts';
@@ -36,6 +38,8 @@ export interface SearchDeps {
   quoteBudgetMs: number;
   /** Cells per resolution for clustering; built from `index` when not given (inventory/cell-pyramid.ts). */
   pyramid?: CellPyramid;
+  /** Where CPU-heavy clustering takes turns with everything else (default: defaults.workSliceMs slices). */
+  slicer?: WorkSlicer;
 }
 
 
@@ -63,6 +67,7 @@ export function createSearch(deps: SearchDeps): Search {
   const { index } = deps;
   // Built with the index at boot (createSearch runs there): ~36 bytes per stay and ~5 s on 1M stays, see cell-pyramid.ts.
   const pyramid = deps.pyramid ?? buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
+  const slicer = deps.slicer ?? createWorkSlicer({ sliceMs: defaults.workSliceMs });
 
   /** A geocoder outage is the upstream's failure (502/504), not the caller's (400) nor ours (500). */
   async function geocode(address: string) {
@@ -102,8 +107,7 @@ export function createSearch(deps: SearchDeps): Search {
       return { candidates: cellCandidates(cell, null), centre: cellCentre(query.cell!), radius: null };
     }
     if (location.kind === 'box') {
-      const { south, west, north, east } = location;
-      const candidates = cell === null ? index.inBox(south, west, north, east) : cellCandidates(cell, location);
+      const candidates = cell === null ? await boxCandidates(index, location, slicer) : cellCandidates(cell, location);
       return { candidates, centre: boxCentre(location), radius: null };
     }
     let centre: Centre;
@@ -118,7 +122,7 @@ export function createSearch(deps: SearchDeps): Search {
       centre = place;
     }
     const box = boxAroundPoint(centre.lat, centre.lng, location.radius);
-    const candidates = cell === null ? index.inBox(box.south, box.west, box.north, box.east) : cellCandidates(cell, box);
+    const candidates = cell === null ? await boxCandidates(index, box, slicer) : cellCandidates(cell, box);
     return { candidates, centre, radius: location.radius };
   }
 
@@ -204,17 +208,14 @@ export function createSearch(deps: SearchDeps): Search {
     if (query.hotelIds !== null) ({ candidates, unresolved } = await lookup(query));
     else ({ candidates, centre, radius } = await locate(query));
 
-    const matched = candidates.filter(staticFilter(index, query, centre, radius));
+    const matched = await keepMatching(candidates, staticFilter(index, query, centre, radius), slicer);
     let pageIdx: number[];
     if (query.hotelIds !== null) {
       pageIdx = matched.slice(offset, offset + query.pageSize);
     } else if (query.hotelSearch !== null) {
-      const c = centre!;
-      const distance = new Map(matched.map((idx) => [idx, distanceMeters(c.lat, c.lng, index.lat[idx], index.lng[idx])]));
-      matched.sort((a, b) => distance.get(a)! - distance.get(b)! || index.rank[a] - index.rank[b]);
-      pageIdx = matched.slice(offset, offset + query.pageSize);
+      pageIdx = await pageByDistance(index, matched, centre!, offset, query.pageSize, slicer);
     } else {
-      pageIdx = selectByRank(matched, index.rank, index.byRank, offset, query.pageSize);
+      pageIdx = await pageByRank(index, matched, offset, query.pageSize, slicer);
     }
     return { pageIdx, matched: matched.length, unresolved, centre };
   }
@@ -300,10 +301,29 @@ export function createSearch(deps: SearchDeps): Search {
    * pyramid's runs of stays when attribute filters do, from the cell's own run with a `cell` filter.
    */
   async function viewGroups(query: SearchQuery, view: BoundingBox, resolution: number): Promise<CellGroups> {
-    if (isUnfiltered(query)) return pyramidCells(index, pyramid, view, resolution);
-    if (query.cell === null) return pyramidCells(index, pyramid, view, resolution, staticFilter(index, query, null, null));
+    if (query.cell === null) {
+      const keep = isUnfiltered(query) ? null : staticFilter(index, query, null, null);
+      if (keep === null && resolution <= pyramid.maxResolution) return pyramidCells(index, pyramid, view, resolution);
+      // Through a filter, or finer than the pyramid, the walk costs a step per stay in view: in
+      // slices, taking turns with other heavy searches.
+      return slicer.run((pause) => pyramidCellsSliced(index, pyramid, view, resolution, keep, pause));
+    }
     const { candidates, centre, radius } = await locate(query);
     return groupCells(index, pyramid, candidates.filter(staticFilter(index, query, centre, radius)), resolution);
+  }
+
+  /** A 400 for a precision that would cut the view into more cells than any map shows (defaults.maxPrecisionCells). */
+  function checkPrecision(view: BoundingBox, precision: number): void {
+    const cells = (r: number) => expectedCells(view, r);
+    if (cells(precision) <= defaults.maxPrecisionCells) return;
+    let finest = precision;
+    while (finest > 0 && cells(finest) > defaults.maxPrecisionCells) finest--;
+    const asked = Number(cells(precision).toPrecision(2)).toLocaleString('en');
+    throw ApiError.fromViolations([{
+      param: 'precision', code: 'VALIDATION_ERROR',
+      message: `precision ${precision} cuts this viewport into about ${asked} H3 cells; a map shows at most ` +
+        `${defaults.maxPrecisionCells.toLocaleString('en')}: use precision ${finest} or less here, or a smaller viewport`,
+    }]);
   }
 
   /** A clustered answer, or null when `cluster=auto` finds a flat list more useful. */
@@ -312,6 +332,7 @@ export function createSearch(deps: SearchDeps): Search {
     const view: BoundingBox = { south, west, north, east };
     if (mode === 'auto' && boxDiagonalMeters(view) < defaults.autoFlatDiagonalMeters) return null;
     const maxResolution = mode === 'top' ? defaults.topMaxResolution : defaults.clusterMaxResolution;
+    if (query.precision !== null) checkPrecision(view, query.precision);
     const resolution = query.precision ?? chooseResolution(view, { targetCells: defaults.clusterTargetCells, maxResolution });
     const clustering: Clustering = { strategy: 'h3', precision: resolution, mode };
     const centre = boxCentre(view);
