@@ -1,0 +1,145 @@
+// The Supplier port's contract, run by all four adapters against the simulated suppliers, whose
+// world is the ground truth: content pages decode to exactly the world's listings, quotes to
+// exactly the simulator's prices, every failure to its SupplierError kind, a caller's abort to
+// its own reason (QuoteService relies on that), and commission reports to the ledger's bookings.
+// Each adapter's own test file covers its wire format's corners against fixture servers.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { generateWorld, type World } from '../sim/generate-world.ts';
+import { simQuote } from '../sim/price-stay.ts';
+import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
+import { createSupplierA } from './supplier-a.ts';
+import { createSupplierB } from './supplier-b.ts';
+import { createSupplierC } from './supplier-c.ts';
+import { createSupplierD } from './supplier-d.ts';
+import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
+import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+
+const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
+  supplier_a: createSupplierA, supplier_b: createSupplierB, supplier_c: createSupplierC, supplier_d: createSupplierD,
+};
+const NOW = Date.parse('2026-11-21T10:00:00Z');
+const DATES = { checkin: '2027-03-01', checkout: '2027-03-04' };
+
+let world: World;
+let sim: SimSuppliers;
+before(async () => {
+  world = generateWorld({ seed: 11, stays: 600 });
+  sim = await startSimSuppliers({ world, latencyMs: 0, now: () => NOW });
+});
+after(async () => { await sim.close(); });
+
+/** A listing without what the simulator decides per address it was reached at (media URLs). */
+function comparable(listing: Listing): Omit<Listing, 'media'> {
+  const { media: _media, ...rest } = listing as Listing & { propertyId?: number };
+  delete (rest as { propertyId?: number }).propertyId;
+  return rest;
+}
+
+async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+async function allPages(supplier: Supplier, pageSize: number): Promise<Listing[]> {
+  const out: Listing[] = [];
+  for await (const page of supplier.contentPages({ pageSize })) out.push(...page);
+  return out;
+}
+
+for (const id of SUPPLIER_IDS) {
+  describe(`Supplier contract: ${id}`, () => {
+    const supplier = () => ADAPTERS[id]({ id, baseUrl: sim.urls[id] });
+    const request = (ids: string[]): QuoteRequest => ({ ...DATES, supplierStayIds: ids, adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'EUR' });
+
+    it('content pages: every listing of the world, exactly, across pages', async () => {
+      const listings = await allPages(supplier(), 37);
+      assert.equal(listings.length, world.listings[id].length);
+      assert.deepEqual(listings.map(comparable), world.listings[id].map(comparable));
+      for (const l of listings) {
+        assert.equal(l.supplier, id);
+        assert.equal(typeof l.media.thumbnail, 'string', l.supplierStayId);
+        assert.equal(typeof l.media.logoSquare, 'string', l.supplierStayId);
+      }
+    });
+
+    it('quotes: the simulator own answer for every id, unknown ids not bookable', async () => {
+      const ids = world.listings[id].slice(0, Math.min(supplier().maxIdsPerQuote - 1, 25)).map((l) => l.supplierStayId);
+      const unknown = id === 'supplier_b' ? 'HB9999999' : '9999999';
+      const answer = await supplier().quote(request([...ids, unknown]), AbortSignal.timeout(10_000));
+      for (const stayId of ids) {
+        const truth = simQuote(world, id, stayId, { ...request([]), childrenAges: null });
+        const got: Quote = answer.get(stayId) ?? { available: false };
+        assert.deepEqual(got, truth, stayId);
+      }
+      assert.equal(answer.get(unknown)?.available ?? false, false);
+    });
+
+    const failures: [string, SupplierErrorKind][] = [['error', 'http'], ['malformed', 'malformed'], ['down', 'network']];
+    for (const [fault, kind] of failures) {
+      it(`a supplier that is ${fault} fails content and quotes with a SupplierError of kind ${kind}`, async () => {
+        await sim.setFault(id, fault);
+        try {
+          const stayId = world.listings[id][0].supplierStayId;
+          for (const run of [() => allPages(supplier(), 50), () => supplier().quote(request([stayId]), AbortSignal.timeout(10_000))]) {
+            const error = await failureOf(run);
+            assert.ok(error instanceof SupplierError, `${fault}: ${String(error)}`);
+            assert.equal(error.kind, kind);
+            assert.equal(error.supplier, id);
+          }
+        } finally {
+          await sim.setFault(id, null);
+        }
+      });
+    }
+
+    it("a caller's abort rejects with the caller's own reason; a deadline is a timeout", async () => {
+      await sim.setFault(id, 'timeout');
+      try {
+        const stayId = world.listings[id][0].supplierStayId;
+        const controller = new AbortController();
+        const reason = new Error('the caller went away');
+        const pending = supplier().quote(request([stayId]), controller.signal);
+        controller.abort(reason);
+        assert.equal(await failureOf(() => pending), reason);
+        const late = new AbortController();
+        const timing = supplier().quote(request([stayId]), late.signal);
+        late.abort(new DOMException('budget spent', 'TimeoutError'));
+        const error = await failureOf(() => timing);
+        assert.ok(error instanceof SupplierError && error.kind === 'timeout', String(error));
+      } finally {
+        await sim.setFault(id, null);
+      }
+    });
+
+    it('commission reports: every booking of the ledger in the period, normalised', async () => {
+      const listings = world.listings[id].slice(0, 200);
+      listings.forEach((l, i) => sim.ledger.land({
+        supplier: id, clickId: `contract-${id}-${i}`, supplierStayId: l.supplierStayId, affiliate: 'aff', checkin: null, checkout: null,
+        at: NOW - (30 - (i % 30)) * 86_400_000,
+      }));
+      const from = new Date(NOW - 60 * 86_400_000);
+      const to = new Date(NOW + 1_000);
+      const truth = sim.ledger.report(id, from.getTime(), to.getTime());
+      assert.ok(truth.length > 0, 'some landings booked');
+      const records = [];
+      for await (const page of supplier().commissionReport({ from, to, pageSize: 7 })) records.push(...page);
+      assert.deepEqual(records.map((r) => r.bookingId).sort(), truth.map((e) => e.booking.bookingId).sort());
+      for (const r of records) {
+        const entry = truth.find((e) => e.booking.bookingId === r.bookingId)!;
+        assert.equal(r.clickId, entry.booking.clickId);
+        assert.equal(r.supplierStayId, entry.booking.supplierStayId);
+        assert.equal(r.checkin, entry.booking.checkin);
+        assert.equal(r.checkout, entry.booking.checkout);
+        assert.equal(r.updatedAt, new Date(entry.state.at).toISOString());
+        assert.ok(['Pending', 'Approved', 'Canceled'].includes(r.status), r.status);
+        assert.ok(Number.isInteger(r.commissionUsdCents) && r.commissionUsdCents >= 0, `${r.commissionUsdCents}`);
+      }
+    });
+  });
+}
