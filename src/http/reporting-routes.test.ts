@@ -363,6 +363,26 @@ describe('GET /v1/reporting/transactions', () => {
     assert.deepEqual(pages, all);
   });
 
+  it('takes the days at the ends of the calendar like any other day (9999-12-31, 0001-01-01, years 0000-0099)', async () => {
+    const all = await json(keyA, 'thirdParty=shop-a');
+    assert.ok(all.length > 0);
+    for (const [startDate, endDate] of [['2020-01-01', '9999-12-31'], ['0001-01-01', '2030-01-01'], ['0000-01-01', '9999-12-31'], ['0050-02-28', '9999-12-30']]) {
+      for (const dateFilter of ['lastUpdatedDate', 'endDate']) {
+        const range = `thirdParty=shop-a&dateFilter=${dateFilter}&startDate=${startDate}&endDate=${endDate}`;
+        const res = await report(keyA, `${range}&format=json`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(new Set(res.body.data.map((r: TransactionRecord) => r.bookingId)), new Set(all.map((r) => r.bookingId)), range);
+        assert.equal(res.body.meta.startDate, startDate);
+        assert.equal(res.body.meta.endDate, endDate);
+        const csv = parse((await report(keyA, range)).body, { columns: true }) as Record<string, string>[];
+        assert.equal(csv.length, all.length, range);
+      }
+    }
+    const early = await report(keyA, 'thirdParty=shop-a&format=json&startDate=0001-01-01&endDate=0099-12-31');
+    assert.equal(early.status, 200, JSON.stringify(early.body));
+    assert.deepEqual(early.body.data, []);
+  });
+
   it('takes the key from X-API-KEY or key=, and is rate limited like every endpoint', async () => {
     const viaQuery = await t.get(`${URL_BASE}?thirdParty=shop-a&format=json&key=${encodeURIComponent(keyA)}`);
     assert.equal(viaQuery.status, 200);
