@@ -55,13 +55,13 @@ describe('staygate keys', () => {
     assert.equal(await status(key), 401, 'created pending: no access yet');
     const granted = await staygate('keys', 'grant', key);
     assert.equal(granted.code, 0, granted.stderr);
-    assert.ok((await msUntil(key, 200)) < 1_000);
+    assert.ok((await msUntil(key, 200)) < 1_000, '(await msUntil(key, 200)) < 1_000');
     const res = await t.app.http.inject({ url: SEARCH, headers: { 'x-api-key': key } });
     assert.equal(res.headers['x-ratelimit-limit'], '40');
 
     const revoked = await staygate('keys', 'revoke', id); // by id: the operator may not hold the secret
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.ok((await msUntil(key, 401)) < 1_000);
+    assert.ok((await msUntil(key, 401)) < 1_000, '(await msUntil(key, 401)) < 1_000');
 
     const list = await staygate('keys', 'list');
     assert.equal(list.code, 0);
@@ -73,7 +73,7 @@ describe('staygate keys', () => {
     const created = await staygate('keys', 'create', '--aid', 'aff-two', '--partner', 'partner-2');
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /partner partner-2, aid aff-two, active, limit 150\/min \(default\)/);
-    assert.ok((await msUntil(created.stdout.trimEnd().split('\n').at(-1)!, 200)) < 1_000);
+    assert.ok((await msUntil(created.stdout.trimEnd().split('\n').at(-1)!, 200)) < 1_000, '(await msUntil(created.stdout.trimEnd().split(\'\\n\').at(-1)!, 200)) < 1_000');
   });
 
   // The rest in process (main() is what the command runs), sparing a process start per case.
@@ -98,7 +98,7 @@ describe('staygate keys', () => {
     assert.equal(badAid.code, 1);
     assert.match(badAid.stderr, /aid must be/);
     const json = JSON.parse((await run('keys', 'list', '--json')).stdout);
-    assert.ok(json.length >= 2);
-    assert.ok(json.every((k: object) => !('hash' in k)));
+    assert.ok(json.length >= 2, 'json.length >= 2');
+    assert.ok(json.every((k: object) => !('hash' in k)), 'json.every((k: object) => !(\'hash\' in k))');
   });
 });

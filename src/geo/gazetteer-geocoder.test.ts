@@ -79,9 +79,9 @@ describe('gazetteer geocoder', () => {
 
   it('knows common alternate names', async () => {
     const newYork = await geocoder.geocode('New York');
-    assert.ok(newYork);
+    assert.ok(newYork, 'newYork');
     assert.equal(newYork.label, 'New York City, New York, United States');
-    assert.ok(distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000);
+    assert.ok(distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000, 'distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000');
     assert.equal(await labelOf('NYC'), 'New York City, New York, United States');
     assert.equal(await labelOf('New York, NY'), 'New York City, New York, United States');
     assert.equal(await labelOf('Roma'), 'Rome, Italy');
@@ -132,6 +132,6 @@ describe('gazetteer geocoder', () => {
   it('answers quickly once warm', async () => {
     const started = performance.now();
     for (let i = 0; i < 1_000; i++) await geocoder.geocode('12 Rue de Rivoli, Paris, France');
-    assert.ok(performance.now() - started < 1_000);
+    assert.ok(performance.now() - started < 1_000, 'performance.now() - started < 1_000');
   });
 });

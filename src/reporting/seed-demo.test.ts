@@ -43,10 +43,10 @@ describe('the demo partner', () => {
     assert.ok(records.length >= 15, `${records.length} transactions`);
     const days = (Date.parse(records.at(-1)!.bookedDate) - Date.parse(records[0].bookedDate)) / 86_400_000;
     assert.ok(days > 250, `bookings over ${days} days`);
-    assert.ok(records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000));
+    assert.ok(records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000), 'records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000)');
     assert.deepEqual(new Set(records.map((r) => r.bookingStatus)), new Set(['Pending', 'Approved', 'Canceled']));
-    assert.ok(new Set(records.map((r) => r.device)).size >= 3);
-    assert.ok(new Set(records.map((r) => r.campaignId)).size >= 3);
+    assert.ok(new Set(records.map((r) => r.device)).size >= 3, 'new Set(records.map((r) => r.device)).size >= 3');
+    assert.ok(new Set(records.map((r) => r.campaignId)).size >= 3, 'new Set(records.map((r) => r.campaignId)).size >= 3');
 
     // Every one of them goes back to a click of the demo aid, recorded at its (backdated) time.
     const clicks = createSqliteClickStore({ path: path.join(t.dataDir, 'staygate.sqlite') });

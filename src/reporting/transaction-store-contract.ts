@@ -163,7 +163,7 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
         assert.deepEqual(csv.map((c) => c.bookingId), records.map((r) => r.bookingId), `page ${page}`);
         paged.push(...records.map((r) => r.bookingId));
         if (!hasMore) {
-          assert.ok(records.length <= 5);
+          assert.ok(records.length <= 5, 'records.length <= 5');
           break;
         }
       }

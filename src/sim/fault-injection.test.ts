@@ -107,7 +107,7 @@ describe('fault injection', () => {
     assert.equal(JSON.parse(slow.value.text).items.length, 1);
     const fast = await timed(() => request(feedOf('d')));
     assert.equal(fast.value.status, 200);
-    assert.ok(fast.ms < 195);
+    assert.ok(fast.ms < 195, 'fast.ms < 195');
   });
 
   it('down: listens again on the same port when cleared, and drops open connections when set', async () => {
@@ -118,7 +118,7 @@ describe('fault injection', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     await new Promise<void>((resolve, reject) => http.get(feedOf('b'), { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
     const [socket] = Object.values(agent.freeSockets).flat();
-    assert.ok(socket && !socket.destroyed);
+    assert.ok(socket && !socket.destroyed, 'socket && !socket.destroyed');
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await sim.setFault('supplier_b', 'down');
     await closed;
@@ -208,7 +208,7 @@ describe('fault injection', () => {
       assert.equal(await failure(request(feedOf('b'), { signal: AbortSignal.timeout(100) })), 'ABORT_ERR');
       assert.equal(await failure(request(feedOf('d'))), 'ECONNREFUSED');
       const fast = await timed(() => request(feedOf('c')));
-      assert.ok(fast.ms < 195);
+      assert.ok(fast.ms < 195, 'fast.ms < 195');
       const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
       assert.deepEqual(JSON.parse(cleared.text), { supplier_a: 'slow:50', supplier_b: null, supplier_c: null, supplier_d: null });
       assert.equal((await request(feedOf('b'))).status, 200);

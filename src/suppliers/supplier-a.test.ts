@@ -90,7 +90,7 @@ describe('supplier_a adapter', () => {
     malformed = true;
     const supplier = createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
       assert.match(error.message, /^supplier_a: page 2\.properties\[0\]\.geo\.latitude: expected a finite number, got string "-33\.86"/);
       return true;
@@ -205,7 +205,7 @@ describe('supplier_a quotes', () => {
     reply = () => ({ hang: true, body: null });
     const started = Date.now();
     await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout', /no answer in time/));
-    assert.ok(Date.now() - started < 2_000);
+    assert.ok(Date.now() - started < 2_000, 'Date.now() - started < 2_000');
   });
 
   it('re-throws a caller abort that is not a timeout as is', async () => {
