@@ -192,14 +192,18 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   }
 
   const apply = db.transaction((supplier: SupplierId, rows: readonly TransactionRow[], syncedThrough: string, syncedAt: string): ApplyReportResult => {
-    const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0 };
+    const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
     for (const row of rows) {
       if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
       const existed = exists.get(supplier, row.bookingId) !== undefined;
       const changes = upsert.run({ ...row, versionKey: versionKey(row), csvLine: csvLine(toRecord(row)) }).changes;
-      if (changes === 0) result.unchanged++;
-      else if (existed) result.updated++;
+      if (changes === 0) {
+        result.unchanged++;
+        continue;
+      }
+      if (existed) result.updated++;
       else result.inserted++;
+      result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: existed ? 'newer' : 'new' });
     }
     saveSync.run(supplier, syncedThrough, syncedAt);
     if (result.inserted + result.updated > 0) bump.run();

@@ -47,12 +47,16 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
 
     it('keeps every field and tells new, updated and unchanged apart', async () => {
       const a = row('A1');
-      assert.deepEqual(await store.applyReport('supplier_a', [a], SYNC), { received: 1, inserted: 1, updated: 0, unchanged: 0 });
+      assert.deepEqual(await store.applyReport('supplier_a', [a], SYNC), {
+        received: 1, inserted: 1, updated: 0, unchanged: 0, changes: [{ bookingId: 'A1', lastUpdated: a.lastUpdated, kind: 'new' }],
+      });
       assert.deepEqual(await store.get('supplier_a', 'A1'), a);
       const approved = row('A1', { status: 'Approved', lastUpdated: '2026-04-20T00:00:00.000Z' });
-      assert.deepEqual(await store.applyReport('supplier_a', [approved, a], SYNC), { received: 2, inserted: 0, updated: 1, unchanged: 1 });
+      assert.deepEqual(await store.applyReport('supplier_a', [approved, a], SYNC), {
+        received: 2, inserted: 0, updated: 1, unchanged: 1, changes: [{ bookingId: 'A1', lastUpdated: approved.lastUpdated, kind: 'newer' }],
+      });
       assert.deepEqual(await store.get('supplier_a', 'A1'), approved);
-      assert.deepEqual(await store.applyReport('supplier_a', [approved], SYNC), { received: 1, inserted: 0, updated: 0, unchanged: 1 });
+      assert.deepEqual(await store.applyReport('supplier_a', [approved], SYNC), { received: 1, inserted: 0, updated: 0, unchanged: 1, changes: [] });
     });
 
     it('ends in the same rows whatever order and however often the versions arrive', async () => {
