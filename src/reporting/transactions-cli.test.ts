@@ -150,6 +150,17 @@ describe('staygate transactions', () => {
     }
   });
 
+  it('exits quietly when its reader goes away (staygate transactions status | head -1): no EPIPE crash', async () => {
+    const child = spawn(process.execPath, [BIN, 'transactions', 'status'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before the first line is written, as `head -1` is after reading its line.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+  });
+
   it('refuses wrong usage (exit 2), and fails (exit 1) when a supplier cannot be reached', async () => {
     const run = async (args: string[], runEnv: NodeJS.ProcessEnv = env) => {
       const out: string[] = [];
