@@ -22,7 +22,7 @@ export interface SqliteTransactionStoreOptions {
  * The CSV rendering of the stored lines: a change to transaction-csv.ts bumps it, and lines of an
  * older rendering are rendered again when the store opens.
  */
-const CSV_FORMAT = 1;
+const CSV_FORMAT = 2; // 2: line feeds and fullwidth ＝ ＋ － ＠ are escaped too (issue 13)
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS transactions (
