@@ -189,9 +189,12 @@ export function createApp(options: AppOptions): App {
       // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
       const replay = createClickReplay({ services: () => services, tracking });
       try {
-        await seedDemoPartner({ dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log });
+        await seedDemoPartner({
+          dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log,
+          warn: (message) => http.log.warn(message),
+        });
       } catch (error) {
-        http.log.error({ err: error }, 'seeding the demo partner failed; its key and transactions may be incomplete');
+        http.log.error({ err: error }, 'seeding the demo partner failed; the next start finishes it');
       } finally {
         await replay.close();
       }
