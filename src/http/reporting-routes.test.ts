@@ -96,7 +96,7 @@ before(async () => {
   }
   // Tablets and unknown browsers: clicked until one of their clicks books, so that the partner's
   // bookings always come from three device classes or more (which clicks book depends on the
-  // random click ids: one run in a hundred or so, none of the Paris tablet clicks booked).
+  // random click ids: in about one run in twenty, none of the Paris tablet clicks booked).
   await loadClicks();
   const paris = await linksFor(keyA, 48.8566, 2.3522, 100);
   const devicesBooked = () => new Set(allBookings().filter((b) => b.affiliate === 'aff-a').map((b) => clicksById.get(b.clickId)?.device));
