@@ -101,4 +101,35 @@ describe('commission sync: late records', () => {
     const again = await sync.reconcileAll();
     assert.ok(again.every((r) => r.ok && r.missed.length === 0), JSON.stringify(again));
   });
+
+  it('the schedule reconciles on its first pull and then whenever the last reconciliation is a day old', async () => {
+    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now) });
+    const kinds: string[] = [];
+    let heard: () => void = () => undefined;
+    const pulls = (n: number) => new Promise<void>((resolve) => {
+      heard = () => {
+        if (kinds.length >= n) resolve();
+      };
+    });
+    let ran = pulls(3);
+    sync.start({ intervalMs: 1, reconcileIntervalMs: DAY }, {
+      onRun: (results) => {
+        kinds.push(results[0].kind);
+        heard();
+      },
+      onError: (error) => assert.fail(String(error)),
+    });
+    try {
+      await ran;
+      assert.deepEqual(kinds.slice(0, 3), ['reconciliation', 'incremental', 'incremental']);
+      const moved = kinds.length;
+      ran = pulls(moved + 2);
+      now += DAY;
+      await ran;
+      // The pull in flight when the clock moved may be an incremental one; the one after it is due.
+      assert.ok(kinds.slice(moved, moved + 2).includes('reconciliation'), kinds.join(', '));
+    } finally {
+      await sync.stop();
+    }
+  });
 });
