@@ -16,6 +16,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // A failing assert.ok(x) without a message makes Node 20 derive one from the source file at the
+    // call's position; under tsx that position is of the transpiled code, the parse never succeeds,
+    // and Node's findColumn recurses until the stack overflows, one acorn parse per frame: minutes
+    // of a blocked event loop (reporting-routes.test.ts hung 162 s, and its next test lost its
+    // keep-alive connections). Every assert.ok says what it checks.
+    files: ['**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.object.name='assert'][callee.property.name='ok'][arguments.length<2]", message: 'give assert.ok a message: without one, Node reads the (TypeScript) source to make one, which can take minutes' },
+        { selector: "CallExpression[callee.name='assert'][arguments.length<2]", message: 'give assert() a message: without one, Node reads the (TypeScript) source to make one, which can take minutes' },
+      ],
+    },
+  },
+  {
     // Layering: nothing below http/ may import Fastify.
     files: ['src/**/*.ts'],
     ignores: ['src/http/**', 'src/app.ts', 'src/server.ts'],

@@ -22,6 +22,7 @@ import { createStayCache } from './inventory/stay-cache.ts';
 import { buildStayIndex } from './inventory/stay-index.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
+import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch } from './search/search.ts';
 import { createSqliteStore } from './store/sqlite-store.ts';
@@ -75,6 +76,11 @@ export interface AppOptions {
   keyRefreshMs?: number;
   /** Pull the suppliers' commission reports this often once ready; 0 or null = only on demand. Default defaults.reportSyncIntervalMs. */
   reportSyncIntervalMs?: number | null;
+  /** Each pull re-reads this much before the end of the previous one (defaults.reportSyncOverlapMs). */
+  reportSyncOverlapMs?: number;
+  /** A scheduled pull is a reconciliation of the last `reportReconcileDays` days this often; 0 = only on demand (defaults). */
+  reportReconcileIntervalMs?: number;
+  reportReconcileDays?: number;
   /** Seed the demo partner on the first start (the embedded default, with the simulated suppliers only). */
   demo?: boolean;
   /** Backdated clicks of the demo partner (defaults.demoClicks). */
@@ -132,7 +138,9 @@ export function createApp(options: AppOptions): App {
     () => undefined, // the first hit tells
   );
   const suppliers = createSuppliers(options.supplierUrls);
-  const sync = createTransactionSync({ suppliers, store: transactions, clicks, keys: keyStore, now });
+  const sync = createTransactionSync({
+    suppliers, store: transactions, clicks, keys: keyStore, now, overlapMs: options.reportSyncOverlapMs, reconcileDays: options.reportReconcileDays,
+  });
   const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({
     supplier,
     now: options.clock,
@@ -193,18 +201,25 @@ export function createApp(options: AppOptions): App {
       // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
       const replay = createClickReplay({ services: () => services, tracking });
       try {
-        await seedDemoPartner({ dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log });
+        await seedDemoPartner({
+          dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log,
+          warn: (message) => http.log.warn(message),
+        });
       } catch (error) {
-        http.log.error({ err: error }, 'seeding the demo partner failed; its key and transactions may be incomplete');
+        http.log.error({ err: error }, 'seeding the demo partner failed; the next start finishes it');
       } finally {
         await replay.close();
       }
     }
     const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
     if (interval) {
-      sync.start(interval, {
+      sync.start({ intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs }, {
         onRun: (results) => {
-          for (const r of results) if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
+          for (const r of results) {
+            if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
+            // What a reconciliation found was late by more than the overlap: worth an operator's look.
+            else if (r.kind === 'reconciliation') http.log[r.missed.length > 0 ? 'warn' : 'info']({ missed: r.missed }, `commission reconciliation ${describeSync(r)}`);
+          }
         },
         onError: (error) => http.log.error({ err: error }, 'syncing the commission reports failed'),
       });

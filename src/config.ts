@@ -20,6 +20,11 @@ export interface Config {
   bookingUrlTemplates: Partial<Record<SupplierId, string>>;
   /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
   reportSyncIntervalMs: number;
+  /** How much each pull re-reads before the end of the previous one (STAYGATE_REPORT_SYNC_OVERLAP_MS). */
+  reportSyncOverlapMs: number;
+  /** How often a pull is a reconciliation (STAYGATE_REPORT_RECONCILE_MS; 0 = only on demand), and of how many days (STAYGATE_REPORT_RECONCILE_DAYS). */
+  reportReconcileIntervalMs: number;
+  reportReconcileDays: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -55,5 +60,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
       .filter(([, template]) => template !== undefined && template !== '')),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
+    reportSyncOverlapMs: int(env, 'STAYGATE_REPORT_SYNC_OVERLAP_MS', defaults.reportSyncOverlapMs),
+    reportReconcileIntervalMs: int(env, 'STAYGATE_REPORT_RECONCILE_MS', defaults.reportReconcileIntervalMs),
+    reportReconcileDays: int(env, 'STAYGATE_REPORT_RECONCILE_DAYS', defaults.reportReconcileDays),
   };
 }

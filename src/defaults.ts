@@ -190,11 +190,25 @@ export const defaults = {
    */
   reportSyncIntervalMs: 300_000,
   /**
-   * Each pull asks for the changes since the newest one already held, minus this: a supplier that
-   * writes a change late (a backfill, a clock behind ours) is caught up with, and re-reading a day
-   * of changes costs nothing since upserts keep the newest version.
+   * Each pull asks for the changes since the newest one already held, minus this
+   * (STAYGATE_REPORT_SYNC_OVERLAP_MS): a supplier that writes a change late (a backfill, a clock
+   * behind ours) is caught up with, and re-reading a day of changes costs nothing since upserts keep
+   * the newest version. Later than this, only the reconciliation finds it.
    */
   reportSyncOverlapMs: 86_400_000,
+  /**
+   * A reconciliation re-reads this many days of every supplier's changes in full and applies what
+   * the incremental pulls missed (a change published later than the overlap, issue 13): a month
+   * covers a late back office and a supplier's monthly corrections, and costs a supplier a few
+   * report pages.
+   */
+  reportReconcileDays: 30,
+  /**
+   * How often the schedule's pull is a reconciliation instead (STAYGATE_REPORT_RECONCILE_MS; 0 turns
+   * it off): daily, so a late change reaches the partner within a day; the first pull after a start
+   * is one, so a gateway restarted more often still reconciles.
+   */
+  reportReconcileIntervalMs: 86_400_000,
   /** The first pull from a supplier asks for the changes of this many days: the demo's year and a margin. */
   reportFirstSyncDays: 400,
   /** Records per page asked of a supplier's commission report (each caps it at its own maximum). */

@@ -50,6 +50,9 @@ const app = createApp({
   trustedProxies: config.trustedProxies,
   bookingUrlTemplates: config.bookingUrlTemplates,
   reportSyncIntervalMs: config.reportSyncIntervalMs,
+  reportSyncOverlapMs: config.reportSyncOverlapMs,
+  reportReconcileIntervalMs: config.reportReconcileIntervalMs,
+  reportReconcileDays: config.reportReconcileDays,
   // The demo partner only ever meets the simulated suppliers: never real ones.
   demo: simulator !== null,
 });

@@ -37,7 +37,7 @@ describe('key admin', () => {
     assert.equal(record.limitPerMinute, 30);
     assert.equal(record.createdAt, '2026-11-21T10:00:00.000Z');
     const stored = await store.get(record.id);
-    assert.ok(!JSON.stringify({ ...stored, hash: stored!.hash.toString('hex') }).includes(key.split('_')[2]));
+    assert.ok(!JSON.stringify({ ...stored, hash: stored!.hash.toString('hex') }).includes(key.split('_')[2]), '!JSON.stringify({ ...stored, hash: stored!.hash.toString(\'hex\') }).includes(key.split(\'_\')[2])');
     const pending = await admin.create({ aid: 'aff-2', partnerId: 'partner-2', pending: true });
     assert.equal(pending.record.status, 'pending');
     await store.close();

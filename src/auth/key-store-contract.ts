@@ -72,10 +72,10 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       const key = storedKey();
       await store.insert(key);
       const v1 = await store.version();
-      assert.ok(v1 > v0);
+      assert.ok(v1 > v0, 'v1 > v0');
       await store.setStatus(key.id, 'revoked', '2026-11-22T00:00:00.000Z');
       const v2 = await store.version();
-      assert.ok(v2 > v1);
+      assert.ok(v2 > v1, 'v2 > v1');
       await store.setStatus('0123456789abcdef', 'revoked', '2026-11-22T00:00:00.000Z');
       await store.list();
       assert.equal(await store.version(), v2);

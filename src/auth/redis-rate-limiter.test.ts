@@ -20,7 +20,7 @@ async function redisLimiter(windowMs: number, clock?: () => number): Promise<Red
 }
 
 after(async () => {
-  if (available) assert.ok((await deleteRedisKeys(prefix)) >= 0);
+  if (available) assert.ok((await deleteRedisKeys(prefix)) >= 0, 'test keys deleted');
 });
 
 describe('redis limiter', { skip }, () => {

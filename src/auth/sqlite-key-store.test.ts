@@ -27,7 +27,7 @@ test('sqlite key store: shares the inventory file, and another connection sees c
       id, hash, partnerId: 'p', aid: 'a', thirdParties: [], status: 'active', limitPerMinute: null,
       createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
     });
-    assert.ok((await server.version()) > before);
+    assert.ok((await server.version()) > before, '(await server.version()) > before');
     assert.deepEqual((await server.activeKeys()).map((k) => k.id), [id]);
     assert.equal(await inventory.inventoryVersion(), null, 'the inventory tables are untouched');
   } finally {

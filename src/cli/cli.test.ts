@@ -32,18 +32,17 @@ async function status(key: string): Promise<number> {
   return (await t.app.http.inject({ url: SEARCH, headers: { 'x-api-key': key } })).statusCode;
 }
 
-/** Milliseconds until the gateway answers `expected` for the key (polling), failing after 2 s. */
-async function msUntil(key: string, expected: number): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < 2_000) {
-    if ((await status(key)) === expected) return performance.now() - start;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`still not ${expected} after 2 s`);
+/**
+ * Until the gateway answers `expected` for the key: polls the state, with no wall-clock budget
+ * (issue 13). How soon is the gateway's key refresh (defaults.keyRefreshMs), a setting checked below.
+ */
+async function until(key: string, expected: number): Promise<void> {
+  while ((await status(key)) !== expected) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('staygate keys', () => {
-  it('create prints the key last; grant and revoke reach the running gateway within a second', async () => {
+  it('create prints the key last; grant and revoke reach the running gateway without a restart, within a second by its refresh', async () => {
+    assert.ok(defaults.keyRefreshMs < 1_000, 'the gateway re-reads the key store at least every second');
     const created = await staygate('keys', 'create', '--aid', 'aff-cli', '--third-party', 'shop', '--third-party', 'blog', '--limit', '40', '--pending');
     assert.equal(created.code, 0, created.stderr);
     const lines = created.stdout.trimEnd().split('\n');
@@ -55,13 +54,13 @@ describe('staygate keys', () => {
     assert.equal(await status(key), 401, 'created pending: no access yet');
     const granted = await staygate('keys', 'grant', key);
     assert.equal(granted.code, 0, granted.stderr);
-    assert.ok((await msUntil(key, 200)) < 1_000);
+    await until(key, 200);
     const res = await t.app.http.inject({ url: SEARCH, headers: { 'x-api-key': key } });
     assert.equal(res.headers['x-ratelimit-limit'], '40');
 
     const revoked = await staygate('keys', 'revoke', id); // by id: the operator may not hold the secret
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.ok((await msUntil(key, 401)) < 1_000);
+    await until(key, 401);
 
     const list = await staygate('keys', 'list');
     assert.equal(list.code, 0);
@@ -73,7 +72,7 @@ describe('staygate keys', () => {
     const created = await staygate('keys', 'create', '--aid', 'aff-two', '--partner', 'partner-2');
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /partner partner-2, aid aff-two, active, limit 150\/min \(default\)/);
-    assert.ok((await msUntil(created.stdout.trimEnd().split('\n').at(-1)!, 200)) < 1_000);
+    await until(created.stdout.trimEnd().split('\n').at(-1)!, 200);
   });
 
   // The rest in process (main() is what the command runs), sparing a process start per case.
@@ -98,7 +97,7 @@ describe('staygate keys', () => {
     assert.equal(badAid.code, 1);
     assert.match(badAid.stderr, /aid must be/);
     const json = JSON.parse((await run('keys', 'list', '--json')).stdout);
-    assert.ok(json.length >= 2);
-    assert.ok(json.every((k: object) => !('hash' in k)));
+    assert.ok(json.length >= 2, 'json.length >= 2');
+    assert.ok(json.every((k: object) => !('hash' in k)), 'json.every((k: object) => !(\'hash\' in k))');
   });
 });

@@ -11,6 +11,7 @@ import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { readConfig } from '../config.ts';
 import { defaults } from '../defaults.ts';
 import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-store.ts';
+import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 
@@ -27,6 +28,9 @@ const USAGE = `Usage: staygate keys <command>
 
   transactions sync             Pulls every supplier's commission report now, as the server does every
                                 5 minutes; prints a line per supplier as it is applied. Exit 1 if one failed.
+  transactions reconcile        (or: transactions sync --full) Re-reads the last ${defaults.reportReconcileDays} days of every report
+                                (STAYGATE_REPORT_RECONCILE_DAYS), as the server does daily, and says what
+                                the incremental pulls had missed (changes published later than the overlap).
   transactions status           Transactions held, per supplier, and the period synced.
 
 The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data), beside the
@@ -108,16 +112,11 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
   }
 }
 
-function describeSync(r: SupplierSyncResult): string {
-  if (!r.ok) return `${r.supplier}: FAILED, nothing applied (asked again next time): ${r.error}`;
-  const unknown = r.unknownClicks > 0 ? `, ${r.unknownClicks} with a click we do not know` : '';
-  return `${r.supplier}: ${r.received} records of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
-    `${r.unchanged} unchanged${unknown} (${r.ms} ms)`;
-}
-
 async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys: KeyStore, args: string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  if (rest.length > 0) throw new UsageError(`transactions ${command} takes no arguments`);
+  const [given, ...rest] = args;
+  const full = given === 'sync' && rest.length === 1 && rest[0] === '--full';
+  if (rest.length > 0 && !full) throw new UsageError(`transactions ${given} takes no arguments${given === 'sync' ? ' but --full' : ''}`);
+  const command = full ? 'reconcile' : given;
   const database = path.join(dataDir, 'staygate.sqlite');
   if (command === 'status') {
     const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
@@ -132,7 +131,7 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
       await store.close();
     }
   }
-  if (command !== 'sync') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
+  if (command !== 'sync' && command !== 'reconcile') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
   const urls = readConfig(env).supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
   if (urls === undefined) {
     io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
@@ -141,11 +140,18 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
   const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
   const clicks = createSqliteClickStore({ path: database });
   try {
-    const sync = createTransactionSync({ suppliers: createSuppliers(urls), store, clicks, keys });
+    const config = readConfig(env);
+    const sync = createTransactionSync({
+      suppliers: createSuppliers(urls), store, clicks, keys, overlapMs: config.reportSyncOverlapMs, reconcileDays: config.reportReconcileDays,
+    });
     // Each line is printed once its report is in the database: what is printed survives a crash.
-    const results = await sync.syncAll({ onResult: (r) => io.out(describeSync(r)) });
+    const onResult = (r: SupplierSyncResult) => io.out(describeSync(r));
+    const results = command === 'reconcile' ? await sync.reconcileAll({ onResult }) : await sync.syncAll({ onResult });
     const failed = results.filter((r) => !r.ok).length;
-    io.out(`synced ${results.length - failed} of ${results.length} suppliers`);
+    const missed = results.reduce((a, r) => a + r.missed.length, 0);
+    io.out(command === 'reconcile'
+      ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
+      : `synced ${results.length - failed} of ${results.length} suppliers`);
     return failed > 0 ? 1 : 0;
   } finally {
     await Promise.all([store.close(), clicks.close()]);

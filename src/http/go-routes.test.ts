@@ -84,7 +84,7 @@ describe('GET /go/{supplier}/{supplierStayId}', () => {
     const before = (await clicks.recent(1000)).length;
     const res = await click(Object.values(stay.suppliers as Record<string, { link: string }>)[0].link, DESKTOP, 'HEAD');
     assert.equal(res.statusCode, 302);
-    assert.ok(res.headers.location);
+    assert.ok(res.headers.location, 'res.headers.location');
     assert.equal((await clicks.recent(1000)).length, before);
   });
 });

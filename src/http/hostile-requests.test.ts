@@ -59,9 +59,9 @@ describe('the Host header', () => {
   test('STAYGATE_PUBLIC_URL pins every link, whatever the Host says', async () => {
     const res = await pinned.inject({ url: SEARCH, headers: { host: 'other.example' } });
     const body = res.json();
-    assert.ok(body._links.self.href.startsWith('https://api.staygate.example/'));
-    assert.ok(body.results[0].url.startsWith('https://api.staygate.example/go/'));
-    assert.ok(body.clusters[0]._links.expand.href.startsWith('https://api.staygate.example/'));
+    assert.ok(body._links.self.href.startsWith('https://api.staygate.example/'), body._links.self.href);
+    assert.ok(body.results[0].url.startsWith('https://api.staygate.example/go/'), body.results[0].url);
+    assert.ok(body.clusters[0]._links.expand.href.startsWith('https://api.staygate.example/'), body.clusters[0]._links.expand.href);
   });
 
   test('answers say no shared cache may keep them for another client', async () => {
@@ -89,7 +89,7 @@ describe('a key under another spelling', () => {
   test('reaches no log line', async () => {
     logLines.length = 0;
     for (const name of spellings) await app.inject(`/nowhere?${name}=sg_secret_value&q=1`);
-    assert.ok(logLines.length >= spellings.length);
+    assert.ok(logLines.length >= spellings.length, `${logLines.length} log lines`);
     for (const line of logLines) assert.ok(!line.includes('sg_secret_value'), line);
   });
 });

@@ -79,7 +79,7 @@ describe('v1 rating filters', () => {
     assert.equal((await v1(below, `minguestrating=${below.averageRatings.value}`)).body.results.length, 0);
 
     const res = await t.get('/v1/accommodations?provider=supplier_a&address=Paris&limit=100&minstarrating=4.5&minguestrating=8');
-    assert.ok(res.body.results.length > 0);
+    assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
     for (const r of res.body.results) {
       assert.ok(r.rating.hotelStars >= 4.5, `${r.id} shows ${r.rating.hotelStars} stars`);
       assert.ok(r.rating.value >= 8, `${r.id} shows ${r.rating.value}`);
@@ -149,7 +149,7 @@ describe('ranges', () => {
       assert.deepEqual(res.body.results, []);
       assert.equal(res.body.meta.hasMore, false);
       assert.equal(res.body.meta.page, Number(page));
-      assert.ok(res.body.meta.total > 0);
+      assert.ok(res.body.meta.total > 0, 'res.body.meta.total > 0');
     }
   });
 });
@@ -186,7 +186,7 @@ describe('provider[] bracket form', () => {
   test('is read as the repeated parameter', async () => {
     const res = await t.get(`/v3/accommodations?${PARIS_BOX}&provider[]=supplier_b&provider%5B%5D=supplier_c&pageSize=50`);
     assert.equal(res.status, 200);
-    assert.ok(res.body.results.length > 0);
+    assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
     for (const r of res.body.results) {
       const shown = Object.keys(r.suppliers);
       assert.ok(shown.length > 0 && shown.every((s) => s === 'supplier_b' || s === 'supplier_c'), shown.join());

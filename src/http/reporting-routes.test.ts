@@ -94,6 +94,16 @@ before(async () => {
     await clickThrough(await linksFor(keyA, lat, lng, 60), 'spring-mail', ['mobile', 'desktop']);
     await clickThrough(await linksFor(keyB, lat, lng, 60), null, ['tablet']);
   }
+  // Tablets and unknown browsers: clicked until one of their clicks books, so that the partner's
+  // bookings always come from three device classes or more (which clicks book depends on the
+  // random click ids: in about one run in twenty, none of the Paris tablet clicks booked).
+  await loadClicks();
+  const paris = await linksFor(keyA, 48.8566, 2.3522, 100);
+  const devicesBooked = () => new Set(allBookings().filter((b) => b.affiliate === 'aff-a').map((b) => clicksById.get(b.clickId)?.device));
+  for (let i = 0; i < paris.length && devicesBooked().size < 3; i += 10) {
+    await clickThrough(paris.slice(i, i + 10), 'spring-mail', ['tablet', 'unknown']);
+    await loadClicks();
+  }
   // A campaign a spreadsheet would run as a formula: clicked until one of its clicks books.
   const evil = await linksFor(keyB, 40.7128, -74.006, 100);
   for (let i = 0; i < evil.length && !allBookings().some((b) => b.affiliate === 'aff-b' && b.checkin && evilClick(b)); i += 10) {
@@ -165,7 +175,7 @@ describe('attribution: from the click to the record', () => {
     }
     assert.equal(seen['partner-a'].size + seen['partner-b'].size, tracked.length);
     assert.ok([...seen['partner-a'].values()].some((r) => r.campaignId === 'rome'), "the partner's second key's aid is the partner's too");
-    assert.ok(new Set([...seen['partner-a'].values()].map((r) => r.device)).size >= 3);
+    assert.ok(new Set([...seen['partner-a'].values()].map((r) => r.device)).size >= 3, 'bookings from three device classes or more');
   });
 
   it('keeps a booking of an unknown click, attributed to nobody and shown to no partner', async () => {
@@ -175,8 +185,8 @@ describe('attribution: from the click to the record', () => {
     assert.equal(stored?.partnerId, null);
     assert.equal(stored?.aid, null);
     assert.equal(stored?.device, 'unknown');
-    for (const key of [keyA, keyB]) assert.ok(!(await json(key)).some((r) => r.bookingId === forged.bookingId));
-    assert.ok((await transactions.stats()).unattributed >= 1);
+    for (const key of [keyA, keyB]) assert.ok(!(await json(key)).some((r) => r.bookingId === forged.bookingId), '!(await json(key)).some((r) => r.bookingId === forged.bookingId)');
+    assert.ok((await transactions.stats()).unattributed >= 1, '(await transactions.stats()).unattributed >= 1');
   });
 });
 
@@ -221,7 +231,7 @@ describe('sync', () => {
         assert.deepEqual(await fresh.get(booking.supplier, booking.bookingId), await transactions.get(booking.supplier, booking.bookingId));
         compared++;
       }
-      assert.ok(compared >= 10);
+      assert.ok(compared >= 10, 'compared >= 10');
     } finally {
       await fresh.close();
     }
@@ -231,8 +241,8 @@ describe('sync', () => {
     const before = byId(await json(keyA));
     t.clock.advance(400 * DAY);
     const results = await t.app.transactions.syncAll();
-    assert.ok(results.every((r) => r.ok));
-    assert.ok(results.reduce((a, r) => a + r.updated, 0) > 0);
+    assert.ok(results.every((r) => r.ok), 'results.every((r) => r.ok)');
+    assert.ok(results.reduce((a, r) => a + r.updated, 0) > 0, 'results.reduce((a, r) => a + r.updated, 0) > 0');
     const now = byId(await json(keyA));
     assert.equal(now.size, before.size);
     for (const [id, record] of now) {
@@ -277,8 +287,8 @@ describe('GET /v1/reporting/transactions', () => {
     assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(res.headers['cache-control'], 'private, no-store');
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="transactions-2020-01-01-2030-01-01-page-0\.csv"$/);
-    assert.ok(res.body.startsWith(`${TRANSACTION_FIELDS.join(',')}\r\n`));
-    assert.ok(res.body.endsWith('\r\n'));
+    assert.ok(res.body.startsWith(`${TRANSACTION_FIELDS.join(',')}\r\n`), 'res.body.startsWith(`${TRANSACTION_FIELDS.join(\',\')}\\r\\n`)');
+    assert.ok(res.body.endsWith('\r\n'), 'res.body.endsWith(\'\\r\\n\')');
     const evilLine = res.body.split('\r\n').find((line: string) => line.includes('evil.example'));
     assert.ok(evilLine, 'the formula campaign booked');
     // Apostrophe first, then quoted because of its commas and quotes.
@@ -311,8 +321,8 @@ describe('GET /v1/reporting/transactions', () => {
     const [record] = res.body.data as TransactionRecord[];
     assert.deepEqual(Object.keys(record), [...TRANSACTION_FIELDS]);
     assert.match(record.commission, /^\d+\.\d{2}$/);
-    assert.ok(['Pending', 'Approved', 'Canceled'].includes(record.bookingStatus));
-    assert.ok(['desktop', 'mobile', 'tablet', 'unknown'].includes(record.device));
+    assert.ok(['Pending', 'Approved', 'Canceled'].includes(record.bookingStatus), '[\'Pending\', \'Approved\', \'Canceled\'].includes(record.bookingStatus)');
+    assert.ok(['desktop', 'mobile', 'tablet', 'unknown'].includes(record.device), '[\'desktop\', \'mobile\', \'tablet\', \'unknown\'].includes(record.device)');
     assert.equal(record.category, 'Accommodation');
     assert.equal(record.currency, 'USD');
   });
@@ -323,12 +333,12 @@ describe('GET /v1/reporting/transactions', () => {
     const b = await json(keyB, 'thirdParty=shop-b');
     assert.deepEqual(a2, a, "both of the partner's keys see the partner's transactions");
     const ids = new Set(a.map((r) => r.bookingId));
-    assert.ok(b.length > 0 && b.every((r) => !ids.has(r.bookingId)));
+    assert.ok(b.length > 0 && b.every((r) => !ids.has(r.bookingId)), 'b.length > 0 && b.every((r) => !ids.has(r.bookingId))');
     assert.equal((await report(keyNoPlatform, 'thirdParty=shop-a&format=json')).status, 400, "another partner's platform name opens nothing");
     const ownClicks = new Set([...clicksById.values()].filter((c) => c.aid === 'aff-b').map((c) => c.id));
     for (const record of b) {
       const booking = allBookings().find((x) => x.bookingId === record.bookingId)!;
-      assert.ok(ownClicks.has(booking.clickId));
+      assert.ok(ownClicks.has(booking.clickId), 'ownClicks.has(booking.clickId)');
     }
   });
 
@@ -342,7 +352,7 @@ describe('GET /v1/reporting/transactions', () => {
 
   it('applies the range to the chosen date, by whole days, and pages from zero', async () => {
     const all = await json(keyA, 'thirdParty=shop-a');
-    assert.ok(all.length >= 6);
+    assert.ok(all.length >= 6, 'all.length >= 6');
     const day = (iso: string) => iso.slice(0, 10);
     const fields = { bookedDate: 'bookedDate', startDate: 'startDate', endDate: 'endDate', lastUpdatedDate: 'lastUpdatedDate' } as const;
     for (const filter of Object.keys(fields) as (keyof typeof fields)[]) {
@@ -363,20 +373,40 @@ describe('GET /v1/reporting/transactions', () => {
     assert.deepEqual(pages, all);
   });
 
+  it('takes the days at the ends of the calendar like any other day (9999-12-31, 0001-01-01, years 0000-0099)', async () => {
+    const all = await json(keyA, 'thirdParty=shop-a');
+    assert.ok(all.length > 0, 'all.length > 0');
+    for (const [startDate, endDate] of [['2020-01-01', '9999-12-31'], ['0001-01-01', '2030-01-01'], ['0000-01-01', '9999-12-31'], ['0050-02-28', '9999-12-30']]) {
+      for (const dateFilter of ['lastUpdatedDate', 'endDate']) {
+        const range = `thirdParty=shop-a&dateFilter=${dateFilter}&startDate=${startDate}&endDate=${endDate}`;
+        const res = await report(keyA, `${range}&format=json`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(new Set(res.body.data.map((r: TransactionRecord) => r.bookingId)), new Set(all.map((r) => r.bookingId)), range);
+        assert.equal(res.body.meta.startDate, startDate);
+        assert.equal(res.body.meta.endDate, endDate);
+        const csv = parse((await report(keyA, range)).body, { columns: true }) as Record<string, string>[];
+        assert.equal(csv.length, all.length, range);
+      }
+    }
+    const early = await report(keyA, 'thirdParty=shop-a&format=json&startDate=0001-01-01&endDate=0099-12-31');
+    assert.equal(early.status, 200, JSON.stringify(early.body));
+    assert.deepEqual(early.body.data, []);
+  });
+
   it('takes the key from X-API-KEY or key=, and is rate limited like every endpoint', async () => {
     const viaQuery = await t.get(`${URL_BASE}?thirdParty=shop-a&format=json&key=${encodeURIComponent(keyA)}`);
     assert.equal(viaQuery.status, 200);
     assert.equal(viaQuery.body.partnerId, 'partner-a');
     const res = await report(keyA, 'thirdParty=shop-a');
-    assert.ok(res.headers['x-ratelimit-limit']);
-    assert.ok(res.headers['x-ratelimit-remaining']);
+    assert.ok(res.headers['x-ratelimit-limit'], 'res.headers[\'x-ratelimit-limit\']');
+    assert.ok(res.headers['x-ratelimit-remaining'], 'res.headers[\'x-ratelimit-remaining\']');
   });
 
   it('refuses a request without a key (401 MISSING_API_KEY) or with a bad one (401 INVALID_API_KEY)', async () => {
     const missing = await report(null, 'thirdParty=shop-a');
     assert.equal(missing.status, 401);
     assert.equal(missing.body.code, 'MISSING_API_KEY');
-    assert.ok(missing.body.requestId);
+    assert.ok(missing.body.requestId, 'missing.body.requestId');
     const invalid = await report(`sg_${'0'.repeat(16)}_${'A'.repeat(43)}`, 'thirdParty=shop-a');
     assert.equal(invalid.status, 401);
     assert.equal(invalid.body.code, 'INVALID_API_KEY');

@@ -6,13 +6,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
 import { Violations } from '../errors/api-error.ts';
+import { isCalendarDay, utcDay } from '../reporting/calendar-day.ts';
 import { CSV_HEADER } from '../reporting/transaction-csv.ts';
 import type { TransactionQuery, TransactionStore } from '../reporting/transaction-store.ts';
 import { DATE_FILTERS, REPORT_FORMATS, type DateFilter, type ReportFormat } from '../reporting/transaction.ts';
 import { requireKey } from './access-control.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import type { RouteContext } from './route-context.ts';
-import { parseCalendarDate } from './search-params.ts';
 
 export interface Reporting {
   transactions: TransactionStore;
@@ -32,7 +32,6 @@ export const reportingQuerySchema = Type.Partial(Type.Object({
 }));
 
 const parseQuery = compileQuery(reportingQuerySchema);
-const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The request as a store query and a format, or every violation in one 400. */
 function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: string, now: Date): { query: TransactionQuery; format: ReportFormat } {
@@ -48,19 +47,21 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
   }
 
   // docs/decisions.md 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a reversed range -> VALIDATION_ERROR.
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const date = (param: 'startDate' | 'endDate', text: string | undefined, fallback: number): number | null => {
+  // Days stay YYYY-MM-DD text (reporting/calendar-day.ts): every year from 0000 to 9999 is a day
+  // like any other, and the text compares as the days do.
+  const date = (param: 'startDate' | 'endDate', text: string | undefined, fallback: string): string | null => {
     if (text === undefined) return fallback;
-    const ms = parseCalendarDate(text);
-    if (ms === null) v.add(param, `${param} must be a real calendar date written YYYY-MM-DD`, 'INVALID_DATE_FORMAT');
-    return ms;
+    if (isCalendarDay(text)) return text;
+    v.add(param, `${param} must be a real calendar date written YYYY-MM-DD`, 'INVALID_DATE_FORMAT');
+    return null;
   };
-  const yearAgo = Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate());
+  const today = utcDay(now.getTime());
+  const yearAgo = utcDay(Date.UTC(now.getUTCFullYear() - 1, now.getUTCMonth(), now.getUTCDate()));
   const start = date('startDate', p.startDate, yearAgo);
   const end = date('endDate', p.endDate, today);
   if (start !== null && end !== null && start > end) {
     const which = p.startDate === undefined ? ' (by default, a year before today)' : p.endDate === undefined ? ' (by default, today)' : '';
-    v.add('startDate', `startDate ${day(start)} is after endDate ${day(end)}${which}`);
+    v.add('startDate', `startDate ${start} is after endDate ${end}${which}`);
   }
   v.throwIfAny();
 
@@ -68,8 +69,8 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
     query: {
       partnerId,
       dateFilter: (p.dateFilter ?? 'lastUpdatedDate') as DateFilter,
-      startDate: day(start!),
-      endDate: day(end!),
+      startDate: start!,
+      endDate: end!,
       limit: p.limit ?? defaults.reportingLimit,
       page: p.page ?? 0,
     },

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { closedRedisUrl, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
+import { closedRedisUrl, countRedisKeys, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 
 const SEARCH = '/v3/accommodations?lat=48.85&lng=2.35&pageSize=1';
@@ -16,6 +16,24 @@ after(async () => {
   if (available) await deleteRedisKeys(prefix);
 });
 
+/**
+ * Until each gateway limits through Redis: a request from an address of its own leaves that
+ * address's bucket in Redis, which a request limited in memory (made while the connection opens,
+ * or before the limiter's retry after that) does not. Polls that state instead of sleeping.
+ */
+async function untilLimitingThroughRedis(gateways: TestApp[]): Promise<void> {
+  let n = 0;
+  for (const g of gateways) {
+    for (;;) {
+      n++;
+      const ip = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+      await g.app.http.inject({ url: SEARCH, remoteAddress: ip });
+      if ((await countRedisKeys(`${prefix}*ip:${ip}`)) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the poll's pace, not a guess at a duration
+    }
+  }
+}
+
 describe('several gateways with one Redis', { skip }, () => {
   it('share one limit per client and endpoint', async () => {
     // A generous Redis timeout: on a loaded machine the first calls, made while the connection
@@ -24,9 +42,8 @@ describe('several gateways with one Redis', { skip }, () => {
     const gateways: TestApp[] = [await startTestApp(options), await startTestApp(options)];
     try {
       // The limiter's Redis connection opens in the background: a request made before it is up
-      // is limited in memory, and Redis is retried a second later. Warm both gateways up first.
-      for (const g of gateways) await g.app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.99' });
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      // is limited in memory, and Redis is retried a second later. Wait until both use Redis.
+      await untilLimitingThroughRedis(gateways);
       const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
         gateways[i % 2].app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.40' }).then((r) => r.statusCode)));
       assert.equal(statuses.filter((s) => s === 200).length, 5);

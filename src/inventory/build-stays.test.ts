@@ -73,7 +73,7 @@ describe('preferredListing', () => {
 
 describe('rankStays', () => {
   it('ranks by Bayesian average: many good reviews beat a few perfect ones', () => {
-    assert.ok(rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2)));
+    assert.ok(rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2)), 'rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2))');
     assert.equal(rankScore(rating(3, 0)), 7.5);
     const ranks = rankStays([
       { id: 'stb', averageRating: rating(10, 2) },

@@ -52,7 +52,7 @@ describe('ingestion from the simulated suppliers', () => {
     try {
       const first = await ensureInventory({ suppliers, store, log: (m) => messages.push(m), pageSize: 500 });
       assert.equal(first.ingested, true);
-      assert.ok(first.ingested);
+      assert.ok(first.ingested, 'first.ingested');
       t.diagnostic(`${first.listings} listings -> ${first.stays} stays in ${first.ms} ms; ${messages.at(-1)}`);
       const listingCount = SUPPLIER_IDS.reduce((sum, s) => sum + world.listings[s].length, 0);
       assert.equal(first.listings, listingCount);
@@ -72,7 +72,7 @@ describe('ingestion from the simulated suppliers', () => {
       const resolved = await store.resolveHotelIds(sample.map((l) => ({ raw: `${l.supplier}:${l.supplierStayId}`, supplier: l.supplier, id: l.supplierStayId })));
       for (const found of resolved) assert.equal(found.length, 1);
       const [stay] = await store.getStays(resolved[0]);
-      assert.ok(stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId));
+      assert.ok(stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId), 'stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId)');
 
       const second = await ensureInventory({ suppliers, store, log: (m) => messages.push(m) });
       assert.deepEqual(second, { ingested: false, version: first.version });
@@ -103,7 +103,7 @@ describe('ingestion from the simulated suppliers', () => {
     };
     const first = await idsOf();
     assert.deepEqual(await idsOf(), first);
-    assert.ok(first.every((id) => /^st[0-9a-v]{12}$/.test(id)));
+    assert.ok(first.every((id) => /^st[0-9a-v]{12}$/.test(id)), 'first.every((id) => /^st[0-9a-v]{12}$/.test(id))');
   });
 
   it('percent-encodes what JSON would escape in media URLs (responses write them unscanned)', async () => {

@@ -53,7 +53,7 @@ describe('mergeListings on hand-made cases', () => {
       listing('supplier_b', 'HB1', 'Aurora Hotel', { north: 5 }),
     ]);
     assert.equal(groups.length, 2);
-    assert.ok(groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length));
+    assert.ok(groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length), 'groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length)');
     assert.equal(groups.flat().length, 3);
   });
 

@@ -1,15 +1,19 @@
 // The demo partner of the first embedded start: made through clicks, bookings, reports and a sync.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../app.ts';
+import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { defaults } from '../defaults.ts';
 import { SIM_CLICK_TIME_PARAM as SIM_PARAM } from '../sim/bookings.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS } from '../types.ts';
-import { SIM_CLICK_TIME_PARAM } from './seed-demo.ts';
+import { seedDemoPartner, SIM_CLICK_TIME_PARAM, type DemoClicks } from './seed-demo.ts';
 import type { TransactionRecord } from './transaction.ts';
 
 const CLICKS = 400;
@@ -43,10 +47,10 @@ describe('the demo partner', () => {
     assert.ok(records.length >= 15, `${records.length} transactions`);
     const days = (Date.parse(records.at(-1)!.bookedDate) - Date.parse(records[0].bookedDate)) / 86_400_000;
     assert.ok(days > 250, `bookings over ${days} days`);
-    assert.ok(records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000));
+    assert.ok(records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000), 'records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000)');
     assert.deepEqual(new Set(records.map((r) => r.bookingStatus)), new Set(['Pending', 'Approved', 'Canceled']));
-    assert.ok(new Set(records.map((r) => r.device)).size >= 3);
-    assert.ok(new Set(records.map((r) => r.campaignId)).size >= 3);
+    assert.ok(new Set(records.map((r) => r.device)).size >= 3, 'new Set(records.map((r) => r.device)).size >= 3');
+    assert.ok(new Set(records.map((r) => r.campaignId)).size >= 3, 'new Set(records.map((r) => r.campaignId)).size >= 3');
 
     // Every one of them goes back to a click of the demo aid, recorded at its (backdated) time.
     const clicks = createSqliteClickStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
@@ -84,5 +88,51 @@ describe('the demo partner', () => {
 
   it('backdates through the parameter the simulated booking pages know', () => {
     assert.equal(SIM_CLICK_TIME_PARAM, SIM_PARAM);
+  });
+});
+
+describe('an interrupted demo seeding', () => {
+  it('is logged on the next start and finished there: the same clicks at the same times, none made twice but in the batch it stopped in', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-seed-'));
+    const keys = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+    // The booking pages the clicks lead to: a landing is an answer.
+    const pages = http.createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    const pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/book`;
+    const made: string[] = [];
+    /** The gateway's side of the clicks; `stopAt`: the click at which the process "dies". */
+    const clicks = (stopAt: number | null): DemoClicks => ({
+      links: async (query) => Array.from({ length: 5 }, (_, i) => `http://gw.test/go/stay-${query.length}-${i}`),
+      click: async (link, at, userAgent) => {
+        if (made.length === stopAt) throw new Error('the gateway stopped');
+        made.push(`${at.toISOString()} ${link} ${userAgent}`);
+        return `${pageUrl}?n=${made.length}`;
+      },
+    });
+    const logs: string[] = [];
+    const base = { dataDir, keys, sync: async () => [], count: 100, days: 30, log: (m: string) => logs.push(`log: ${m}`), warn: (m: string) => logs.push(`warn: ${m}`) };
+    try {
+      await assert.rejects(seedDemoPartner({ ...base, clicks: clicks(45), now: () => TEST_NOW }), /the gateway stopped/);
+      const key = readFileSync(path.join(dataDir, 'demo-key.txt'), 'utf8');
+      assert.deepEqual(logs, []);
+
+      // The next start, a day later: the seeding's own clock is kept, so the clicks are the same.
+      const result = await seedDemoPartner({ ...base, clicks: clicks(null), now: () => new Date(TEST_NOW.getTime() + 86_400_000) });
+      assert.deepEqual(logs.slice(0, 1), ["warn: the demo partner's seeding was interrupted after 40 of 100 clicks; finishing it"]);
+      assert.match(logs[1], /^log: demo partner "demo" seeded: 100 clicks over 30 days, .*\(finishing an interrupted seeding after its first 40 clicks\)/);
+      assert.equal(result?.resumedAfter, 40);
+      assert.equal(new Set(made).size, 100, 'every click of the seeding made');
+      assert.equal(made.length, 105, 'the 5 clicks of the batch it stopped in made again, no other');
+      assert.equal(readFileSync(path.join(dataDir, 'demo-key.txt'), 'utf8'), key, 'the key made once');
+      assert.equal((await keys.list()).filter((k) => k.aid === defaults.demoAid).length, 1);
+
+      // Done: a later start does nothing and says nothing.
+      assert.equal(await seedDemoPartner({ ...base, clicks: clicks(null), now: () => TEST_NOW }), null);
+      assert.equal(logs.length, 2);
+    } finally {
+      await keys.close();
+      await new Promise((resolve) => pages.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

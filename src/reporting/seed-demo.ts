@@ -3,7 +3,7 @@
 // year of transactions made the way every transaction is made: backdated clicks through the real
 // `/go` routes, landings on the suppliers' booking pages, the suppliers' bookings and commission
 // reports, and a sync. Nothing is written into the transactions table directly.
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { createKeyAdmin } from '../auth/key-admin.ts';
@@ -27,6 +27,8 @@ export interface SeedDemoOptions {
   count?: number;
   days?: number;
   log?: (message: string) => void;
+  /** Hears that a previous seeding was interrupted (default: `log`). */
+  warn?: (message: string) => void;
 }
 
 export interface SeedDemoResult {
@@ -35,6 +37,8 @@ export interface SeedDemoResult {
   /** Transactions the sync brought in. */
   transactions: number;
   ms: number;
+  /** Clicks an interrupted seeding had made, which this one did not make again (0 for a first seeding). */
+  resumedAfter: number;
 }
 
 /**
@@ -96,22 +100,73 @@ function writeKeyFile(file: string, key: string): void {
 }
 
 /**
- * Seeds the demo partner once: nothing happens when a key with the demo aid exists. The key is
- * made (and its file written) first, so an interrupted first start never seeds twice; it then
- * just has a shorter demo history.
+ * The progress of a seeding (`<data dir>/demo-seeding.json`): written before the key is made,
+ * after each batch of clicks has landed, and removed once the seeding is done. Found on a start,
+ * it says a seeding was interrupted, and from where to finish it.
+ */
+interface SeedingProgress {
+  /** The seeding's clock: the clicks' times are counted back from it, the same on every attempt. */
+  now: string;
+  count: number;
+  days: number;
+  /** Clicks made and landed, in time order. */
+  done: number;
+}
+
+/**
+ * Clicks made, then landed, before the progress is written: a seeding interrupted in a batch
+ * makes that batch's clicks again (at most this many made twice), never one of an earlier batch.
+ */
+const BATCH = 8;
+
+function readProgress(file: string): SeedingProgress | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SeedingProgress;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    // Cut short by the interruption (the write is atomic, so only by hand): start the clicks over.
+    return { now: '', count: 0, days: 0, done: 0 };
+  }
+}
+
+/** Atomic (write, then rename): a reader never finds half a file. */
+function writeProgress(file: string, progress: SeedingProgress): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(progress));
+  renameSync(`${file}.tmp`, file);
+}
+
+/**
+ * Seeds the demo partner once: nothing happens when a key with the demo aid exists and no seeding
+ * is in progress. A seeding that was interrupted (a stop or a crash during the first start) is
+ * logged on the next start and finished there: the same clicks at the same times, from the first
+ * batch that had not fully landed, then the sync.
  */
 export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDemoResult | null> {
-  if ((await options.keys.list()).some((key) => key.aid === defaults.demoAid)) return null;
-  const started = performance.now();
-  const now = (options.now ?? (() => new Date()))();
-  const count = options.count ?? defaults.demoClicks;
-  const days = options.days ?? defaults.demoDays;
-
-  const { key } = await createKeyAdmin(options.keys, { now: () => now }).create({
-    aid: defaults.demoAid, partnerId: defaults.demoAid, thirdParties: [defaults.demoThirdParty],
-  });
+  const progressFile = path.join(options.dataDir, 'demo-seeding.json');
   const keyFile = path.join(options.dataDir, 'demo-key.txt');
-  writeKeyFile(keyFile, key);
+  const interrupted = readProgress(progressFile);
+  const keyed = (await options.keys.list()).some((key) => key.aid === defaults.demoAid);
+  if (keyed && interrupted === null) return null;
+  const started = performance.now();
+  const resume = keyed && interrupted !== null && interrupted.now !== '' ? interrupted : null;
+  const now = resume === null ? (options.now ?? (() => new Date()))() : new Date(resume.now);
+  const count = resume?.count ?? options.count ?? defaults.demoClicks;
+  const days = resume?.days ?? options.days ?? defaults.demoDays;
+  const skip = resume?.done ?? 0;
+  if (interrupted !== null) {
+    (options.warn ?? options.log)?.(resume !== null
+      ? `the demo partner's seeding was interrupted after ${skip} of ${count} clicks; finishing it`
+      : keyed ? "the demo partner's seeding was interrupted and its progress is unreadable; making its clicks again"
+        : "the demo partner's seeding was interrupted before its key was made; seeding it again");
+  }
+  writeProgress(progressFile, { now: now.toISOString(), count, days, done: skip });
+
+  if (!keyed) {
+    const { key } = await createKeyAdmin(options.keys, { now: () => now }).create({
+      aid: defaults.demoAid, partnerId: defaults.demoAid, thirdParties: [defaults.demoThirdParty],
+    });
+    writeKeyFile(keyFile, key);
+  }
 
   const links = new Set<string>();
   for (const [lat, lng] of DESTINATIONS) {
@@ -125,8 +180,14 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const times = Array.from({ length: count }, () => start + Math.floor(rng() * (days * DAY_MS - 3_600_000))).sort((a, b) => a - b);
   // Landings are independent of each other: several in flight while the next clicks are made.
   const land = pLimit(8);
-  const landings: Promise<void>[] = [];
-  for (const ms of times) {
+  let landings: Promise<void>[] = [];
+  for (const [i, ms] of times.entries()) {
+    if (i > skip && i % BATCH === 0) {
+      // Every click before i has landed: a seeding interrupted from here on starts at i.
+      await Promise.all(landings);
+      landings = [];
+      writeProgress(progressFile, { now: now.toISOString(), count, days, done: i });
+    }
     const at = new Date(Math.floor(ms / 1_000) * 1_000);
     const params = new URLSearchParams({ aid: defaults.demoAid });
     const campaign = pick(rng, CAMPAIGNS);
@@ -138,7 +199,11 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
       params.set('checkout', new Date(checkin + (1 + Math.floor(rng() * 7)) * DAY_MS).toISOString().slice(0, 10));
     }
     const target = targets[Math.floor(rng() * targets.length)];
-    const location = new URL(await options.clicks.click(`${target}?${params}`, at, pick(rng, BROWSERS)));
+    const browser = pick(rng, BROWSERS);
+    // Made by the interrupted seeding: the random draws above are consumed all the same, so the
+    // clicks that follow are the ones it would have made.
+    if (i < skip) continue;
+    const location = new URL(await options.clicks.click(`${target}?${params}`, at, browser));
     location.searchParams.set(SIM_CLICK_TIME_PARAM, at.toISOString());
     landings.push(land(async () => {
       const response = await fetch(location);
@@ -153,6 +218,8 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   if (failed.length > 0) throw new Error(`the demo's first sync failed for ${failed.map((r) => `${r.supplier} (${r.error})`).join(', ')}`);
   const transactions = results.reduce((a, r) => a + r.inserted, 0);
   const ms = Math.round(performance.now() - started);
-  options.log?.(`demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions, in ${ms} ms; its key is in ${keyFile}`);
-  return { keyFile, clicks: count, transactions, ms };
+  rmSync(progressFile, { force: true });
+  options.log?.(`demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions, in ${ms} ms` +
+    `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`);
+  return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
 }

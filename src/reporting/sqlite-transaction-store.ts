@@ -22,7 +22,7 @@ export interface SqliteTransactionStoreOptions {
  * The CSV rendering of the stored lines: a change to transaction-csv.ts bumps it, and lines of an
  * older rendering are rendered again when the store opens.
  */
-const CSV_FORMAT = 1;
+const CSV_FORMAT = 2; // 2: line feeds and fullwidth ＝ ＋ － ＠ are escaped too (issue 13)
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS transactions (
@@ -72,7 +72,6 @@ const COLUMN: Record<DateFilter, string> = {
   endDate: 'end_date',
   lastUpdatedDate: 'last_updated',
 };
-const TIMESTAMP: Record<DateFilter, boolean> = { bookedDate: true, startDate: false, endDate: false, lastUpdatedDate: true };
 
 interface Row {
   supplier: SupplierId;
@@ -106,14 +105,14 @@ function toRow(row: Row): TransactionRow {
 const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
   commission_cents, quantity, information, destination, user_country, last_updated`;
 
-function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
-
-/** The [lo, hi) bounds of the filter's column for the query's UTC days. */
+/**
+ * The [lo, hi) bounds of the filter's column for the query's UTC days, as text: a day's dates
+ * ('YYYY-MM-DD') and times ('YYYY-MM-DDTHH:MM:SS.sssZ') all sort at or above the day itself and
+ * below the day followed by 'T24' (ISO 8601's end of a day). No "next day" is computed: the day
+ * after 9999-12-31 has no four-digit form, and "+010000-01-01" sorts below every stored date.
+ */
 function bounds(query: TransactionQuery): [string, string] {
-  const end = nextDay(query.endDate);
-  return TIMESTAMP[query.dateFilter] ? [`${query.startDate}T00:00:00.000Z`, `${end}T00:00:00.000Z`] : [query.startDate, end];
+  return [query.startDate, `${query.endDate}T24`];
 }
 
 /** CSV lines per chunk read and written: a line is ~200-250 bytes, a chunk ~60 KB. */
@@ -193,14 +192,18 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   }
 
   const apply = db.transaction((supplier: SupplierId, rows: readonly TransactionRow[], syncedThrough: string, syncedAt: string): ApplyReportResult => {
-    const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0 };
+    const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
     for (const row of rows) {
       if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
       const existed = exists.get(supplier, row.bookingId) !== undefined;
       const changes = upsert.run({ ...row, versionKey: versionKey(row), csvLine: csvLine(toRecord(row)) }).changes;
-      if (changes === 0) result.unchanged++;
-      else if (existed) result.updated++;
+      if (changes === 0) {
+        result.unchanged++;
+        continue;
+      }
+      if (existed) result.updated++;
       else result.inserted++;
+      result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: existed ? 'newer' : 'new' });
     }
     saveSync.run(supplier, syncedThrough, syncedAt);
     if (result.inserted + result.updated > 0) bump.run();

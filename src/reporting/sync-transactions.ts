@@ -2,13 +2,16 @@
 // gateway runs, and on demand (`staygate transactions sync`). Each supplier's report of a period
 // is read in full, attributed through the clicks and the API keys, and applied in one database
 // transaction; a supplier that fails leaves nothing half-applied and is asked again next time.
+// An incremental pull re-reads only an overlap before the end of the previous one; a change a
+// supplier publishes later than that is found by the reconciliation, which re-reads the last
+// days in full (daily, and `staygate transactions reconcile`) and says what it found.
 import type { KeyStore } from '../auth/key-store.ts';
 import type { Click, ClickStore } from '../clicks/click-store.ts';
 import { defaults } from '../defaults.ts';
 import type { CommissionRecord, Supplier } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
 import type { TransactionRow } from './transaction.ts';
-import type { TransactionStore } from './transaction-store.ts';
+import type { TransactionChange, TransactionStore } from './transaction-store.ts';
 
 export interface TransactionSyncOptions {
   suppliers: readonly Supplier[];
@@ -20,12 +23,21 @@ export interface TransactionSyncOptions {
   overlapMs?: number;
   /** Days the first pull of a supplier reaches back (defaults.reportFirstSyncDays). */
   firstSyncDays?: number;
+  /** Days a reconciliation re-reads (defaults.reportReconcileDays). */
+  reconcileDays?: number;
   /** Records per report page asked (defaults.reportFeedPageSize). */
   pageSize?: number;
 }
 
+/**
+ * `incremental`: the changes since the previous pull, less an overlap; `reconciliation`: the changes
+ * of the last `reconcileDays` days (and at least those of an incremental pull).
+ */
+export type SyncKind = 'incremental' | 'reconciliation';
+
 export interface SupplierSyncResult {
   supplier: SupplierId;
+  kind: SyncKind;
   ok: boolean;
   /** The period of changes asked for, [from, to), ISO 8601. */
   from: string;
@@ -36,6 +48,12 @@ export interface SupplierSyncResult {
   unchanged: number;
   /** Records whose click the gateway does not know: kept, attributed to nobody. */
   unknownClicks: number;
+  /**
+   * A reconciliation's finds: bookings new or newer than held whose change lies before the period
+   * the incremental pulls re-read, so that they never would have read it (published late by the
+   * supplier). Always empty for an incremental pull.
+   */
+  missed: TransactionChange[];
   /** Why it failed (nothing of this report was applied). */
   error?: string;
   ms: number;
@@ -47,8 +65,19 @@ export interface TransactionSync {
    * `onResult` hears of each supplier as it ends. A call while a pull is running joins it.
    */
   syncAll(options?: { onResult?: (result: SupplierSyncResult) => void }): Promise<SupplierSyncResult[]>;
-  /** Pulls at once, then every `intervalMs` after the previous pull ended. */
-  start(intervalMs: number, listeners?: { onRun?(results: SupplierSyncResult[]): void; onError?(error: unknown): void }): void;
+  /**
+   * Re-reads every supplier's changes of the last `reconcileDays` days, after any pull running;
+   * a call while a reconciliation is running joins it.
+   */
+  reconcileAll(options?: { onResult?: (result: SupplierSyncResult) => void }): Promise<SupplierSyncResult[]>;
+  /**
+   * Pulls at once, then every `intervalMs` after the previous pull ended. With `reconcileIntervalMs`,
+   * a pull is a reconciliation when the last complete one is that old (the first pull is one).
+   */
+  start(
+    schedule: { intervalMs: number; reconcileIntervalMs?: number },
+    listeners?: { onRun?(results: SupplierSyncResult[]): void; onError?(error: unknown): void },
+  ): void;
   /** Stops the schedule, cancels a pull in progress and waits for it. */
   stop(): Promise<void>;
 }
@@ -105,16 +134,21 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
   const now = options.now ?? (() => new Date());
   const overlapMs = options.overlapMs ?? defaults.reportSyncOverlapMs;
   const firstSyncMs = (options.firstSyncDays ?? defaults.reportFirstSyncDays) * DAY_MS;
-  let running: Promise<SupplierSyncResult[]> | null = null;
+  const reconcileMs = (options.reconcileDays ?? defaults.reportReconcileDays) * DAY_MS;
+  let running: { kind: SyncKind; promise: Promise<SupplierSyncResult[]> } | null = null;
   let controller = new AbortController();
 
-  async function syncSupplier(supplier: Supplier, to: Date, owners: ReadonlyMap<string, string>): Promise<SupplierSyncResult> {
+  async function syncSupplier(supplier: Supplier, kind: SyncKind, to: Date, owners: ReadonlyMap<string, string>): Promise<SupplierSyncResult> {
     const started = performance.now();
     const state = await store.syncState(supplier.id);
-    const from = new Date(state.syncedThrough === null ? to.getTime() - firstSyncMs : Math.min(to.getTime(), Date.parse(state.syncedThrough) - overlapMs));
+    // Where the next incremental pull would start: a change before it is never read again but by a reconciliation.
+    const incrementalFrom = state.syncedThrough === null ? null : Math.min(to.getTime(), Date.parse(state.syncedThrough) - overlapMs);
+    let fromMs = incrementalFrom ?? to.getTime() - firstSyncMs;
+    if (kind === 'reconciliation') fromMs = Math.min(fromMs, to.getTime() - reconcileMs);
+    const from = new Date(fromMs);
     const result: SupplierSyncResult = {
-      supplier: supplier.id, ok: false, from: from.toISOString(), to: to.toISOString(),
-      received: 0, inserted: 0, updated: 0, unchanged: 0, unknownClicks: 0, ms: 0,
+      supplier: supplier.id, kind, ok: false, from: from.toISOString(), to: to.toISOString(),
+      received: 0, inserted: 0, updated: 0, unchanged: 0, unknownClicks: 0, missed: [], ms: 0,
     };
     try {
       const records: CommissionRecord[] = [];
@@ -122,8 +156,9 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
       const ids = [...new Set(records.map((r) => r.clickId).filter((id): id is string => id !== null))];
       const known = new Map((await clicks.get(ids)).map((click) => [click.id, click]));
       const rows = attribute(supplier.id, records, known, owners);
-      const applied = await store.applyReport(supplier.id, rows, { syncedThrough: to.toISOString(), syncedAt: now().toISOString() });
-      Object.assign(result, applied, { ok: true, unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length });
+      const { changes, ...counts } = await store.applyReport(supplier.id, rows, { syncedThrough: to.toISOString(), syncedAt: now().toISOString() });
+      Object.assign(result, counts, { ok: true, unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length });
+      if (kind === 'reconciliation' && incrementalFrom !== null) result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
     }
@@ -131,12 +166,12 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
     return result;
   }
 
-  async function run(onResult?: (result: SupplierSyncResult) => void): Promise<SupplierSyncResult[]> {
+  async function run(kind: SyncKind, onResult?: (result: SupplierSyncResult) => void): Promise<SupplierSyncResult[]> {
     if (controller.signal.aborted) controller = new AbortController();
     const to = now();
     const owners = await aidOwners(keys);
     const results = await Promise.all(suppliers.map(async (supplier) => {
-      const result = await syncSupplier(supplier, to, owners);
+      const result = await syncSupplier(supplier, kind, to, owners);
       onResult?.(result);
       return result;
     }));
@@ -145,20 +180,42 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
     return results;
   }
 
+  /** Runs a pull after the one running, if any (one pull at a time: the finds of a reconciliation are its own). */
+  function launch(kind: SyncKind, onResult?: (result: SupplierSyncResult) => void): Promise<SupplierSyncResult[]> {
+    const previous = running?.promise.catch(() => undefined);
+    const promise: Promise<SupplierSyncResult[]> = (async () => {
+      await previous;
+      return run(kind, onResult);
+    })().finally(() => {
+      if (running?.promise === promise) running = null;
+    });
+    running = { kind, promise };
+    return promise;
+  }
+
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  let reconciledAt: number | null = null;
 
   const sync: TransactionSync = {
+    // An incremental pull asked for while any pull runs joins it: a reconciliation reads its period too.
     syncAll(callOptions = {}) {
-      running ??= run(callOptions.onResult).finally(() => { running = null; });
-      return running;
+      return running?.promise ?? launch('incremental', callOptions.onResult);
     },
-    start(intervalMs, listeners = {}) {
+    reconcileAll(callOptions = {}) {
+      return running?.kind === 'reconciliation' ? running.promise : launch('reconciliation', callOptions.onResult);
+    },
+    start({ intervalMs, reconcileIntervalMs = 0 }, listeners = {}) {
       stopped = false;
       const tick = async () => {
         timer = null;
         try {
-          listeners.onRun?.(await sync.syncAll());
+          const due = reconcileIntervalMs > 0 && (reconciledAt === null || now().getTime() - reconciledAt >= reconcileIntervalMs);
+          const startedAt = now().getTime();
+          const results = due ? await sync.reconcileAll() : await sync.syncAll();
+          // A reconciliation a supplier failed is tried again at the next pull.
+          if (due && results.every((r) => r.ok)) reconciledAt = startedAt;
+          listeners.onRun?.(results);
         } catch (error) {
           listeners.onError?.(error);
         } finally {
@@ -172,7 +229,7 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
       if (timer !== null) clearTimeout(timer);
       timer = null;
       controller.abort(new Error('the gateway is stopping'));
-      await running?.catch(() => undefined);
+      await running?.promise.catch(() => undefined);
     },
   };
   return sync;

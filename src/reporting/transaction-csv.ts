@@ -4,11 +4,13 @@ import { stringify } from 'csv-stringify/sync';
 import { TRANSACTION_FIELDS, type TransactionRecord } from './transaction.ts';
 
 /**
- * Cells a spreadsheet would run as a formula (OWASP, "CSV Injection"): starting with = + - @, tab
- * or carriage return. Such a cell gets a leading apostrophe; a reader strips one leading ' that is
- * followed by one of these characters to get the value back.
+ * Cells a spreadsheet would run as a formula (OWASP, "CSV Injection"): starting with = + - @, tab,
+ * carriage return or line feed (a cell's lines may be read as rows of their own), or the fullwidth
+ * ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20), which spreadsheets in East Asian locales convert to
+ * the ASCII ones as they are typed or imported. Such a cell gets a leading apostrophe; a reader
+ * strips one leading ' that is followed by one of these characters to get the value back.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 export function escapeFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;

@@ -47,12 +47,16 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
 
     it('keeps every field and tells new, updated and unchanged apart', async () => {
       const a = row('A1');
-      assert.deepEqual(await store.applyReport('supplier_a', [a], SYNC), { received: 1, inserted: 1, updated: 0, unchanged: 0 });
+      assert.deepEqual(await store.applyReport('supplier_a', [a], SYNC), {
+        received: 1, inserted: 1, updated: 0, unchanged: 0, changes: [{ bookingId: 'A1', lastUpdated: a.lastUpdated, kind: 'new' }],
+      });
       assert.deepEqual(await store.get('supplier_a', 'A1'), a);
       const approved = row('A1', { status: 'Approved', lastUpdated: '2026-04-20T00:00:00.000Z' });
-      assert.deepEqual(await store.applyReport('supplier_a', [approved, a], SYNC), { received: 2, inserted: 0, updated: 1, unchanged: 1 });
+      assert.deepEqual(await store.applyReport('supplier_a', [approved, a], SYNC), {
+        received: 2, inserted: 0, updated: 1, unchanged: 1, changes: [{ bookingId: 'A1', lastUpdated: approved.lastUpdated, kind: 'newer' }],
+      });
       assert.deepEqual(await store.get('supplier_a', 'A1'), approved);
-      assert.deepEqual(await store.applyReport('supplier_a', [approved], SYNC), { received: 1, inserted: 0, updated: 0, unchanged: 1 });
+      assert.deepEqual(await store.applyReport('supplier_a', [approved], SYNC), { received: 1, inserted: 0, updated: 0, unchanged: 1, changes: [] });
     });
 
     it('ends in the same rows whatever order and however often the versions arrive', async () => {
@@ -125,6 +129,24 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
       assert.deepEqual(await ids({}), ['D2', 'D3', 'D1']);
     });
 
+    it('takes the first and last days of the calendar like any other day (0000-01-01 .. 9999-12-31)', async () => {
+      await store.applyReport('supplier_d', [
+        row('Z1', { supplier: 'supplier_d', bookedAt: '0001-01-01T00:00:00.000Z', startDate: '0001-01-02', endDate: '0050-06-15', lastUpdated: '0099-12-31T23:59:59.999Z' }),
+        row('Z2', { supplier: 'supplier_d', bookedAt: '9999-12-30T10:00:00.000Z', startDate: '9999-12-30', endDate: '9999-12-31', lastUpdated: '9999-12-31T23:59:59.999Z' }),
+        row('Z3', { supplier: 'supplier_d' }),
+      ], SYNC);
+      const ids = async (q: Partial<TransactionQuery>) => (await store.query(query(q))).records.map((r) => r.bookingId);
+      const csvIds = async (q: Partial<TransactionQuery>) => (await csvRows(store, query(q))).map((r) => r.bookingId);
+      for (const dateFilter of ['bookedDate', 'startDate', 'endDate', 'lastUpdatedDate'] as const) {
+        assert.deepEqual(await ids({ dateFilter, startDate: '0000-01-01', endDate: '9999-12-31' }), ['Z1', 'Z3', 'Z2'], dateFilter);
+        assert.deepEqual(await csvIds({ dateFilter, startDate: '0000-01-01', endDate: '9999-12-31' }), ['Z1', 'Z3', 'Z2'], dateFilter);
+        assert.deepEqual(await ids({ dateFilter, startDate: '2026-01-01', endDate: '9999-12-31' }), ['Z3', 'Z2'], dateFilter);
+        assert.deepEqual(await ids({ dateFilter, startDate: '0001-01-01', endDate: '2026-12-31' }), ['Z1', 'Z3'], dateFilter);
+      }
+      assert.deepEqual(await ids({ dateFilter: 'endDate', startDate: '9999-12-31', endDate: '9999-12-31' }), ['Z2']);
+      assert.deepEqual(await ids({ dateFilter: 'lastUpdatedDate', startDate: '0099-12-31', endDate: '0099-12-31' }), ['Z1']);
+    });
+
     it('pages by limit and zero-indexed page, the same through CSV and JSON, also after the data changed', async () => {
       const rows = Array.from({ length: 23 }, (_, i) => row(`E${String(i).padStart(2, '0')}`, {
         supplier: i % 2 === 0 ? 'supplier_a' : 'supplier_c',
@@ -145,7 +167,7 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
         assert.deepEqual(csv.map((c) => c.bookingId), records.map((r) => r.bookingId), `page ${page}`);
         paged.push(...records.map((r) => r.bookingId));
         if (!hasMore) {
-          assert.ok(records.length <= 5);
+          assert.ok(records.length <= 5, 'records.length <= 5');
           break;
         }
       }

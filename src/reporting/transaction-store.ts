@@ -22,6 +22,16 @@ export interface ApplyReportResult {
   updated: number;
   /** Versions already held, or older than the one held. */
   unchanged: number;
+  /** The bookings inserted or replaced, in the report's order: what this report brought that was not held. */
+  changes: TransactionChange[];
+}
+
+export interface TransactionChange {
+  bookingId: string;
+  /** The version applied. */
+  lastUpdated: string;
+  /** `new`: a booking seen for the first time; `newer`: a newer version of one held. */
+  kind: 'new' | 'newer';
 }
 
 export interface SupplierSyncState {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { main } from '../cli/main.ts';
+import type { SimBooking } from '../sim/bookings.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
@@ -112,6 +113,54 @@ describe('staygate transactions', () => {
     assert.match(status.stdout, new RegExp(`^${total} transactions, 0 owned by no partner`));
   });
 
+  it('reconcile finds and names what the incremental sync missed: a booking published later than the overlap', async () => {
+    const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extra } }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }));
+    });
+    // A landing three days back (the simulator's booking pages take a past time), until one books.
+    const simNow = t.clock.now().getTime();
+    const listings = t.world.listings.supplier_a;
+    let late: SimBooking | undefined;
+    for (let i = 0; i < 400 && late === undefined; i++) {
+      const before = t.sim.ledger.bookings('supplier_a').length;
+      const at = new Date(simNow - 3 * DAY).toISOString();
+      await (await fetch(`${t.sim.urls.supplier_a}/book?propertyId=${listings[i].supplierStayId}&affiliateId=aff-cli&clickId=late-${i}&simClickTime=${at}`)).arrayBuffer();
+      if (t.sim.ledger.bookings('supplier_a').length > before) late = t.sim.ledger.bookings('supplier_a').at(-1);
+    }
+    assert.ok(late, 'a landing booked');
+    // supplier_a's back office publishes it only now, a day or more after it was booked.
+    t.sim.ledger.delayReports('supplier_a', late.bookingId, simNow - late.bookedAt);
+    const overlap = { STAYGATE_REPORT_SYNC_OVERLAP_MS: String(3_600_000) };
+
+    const sync = await run(['transactions', 'sync'], overlap);
+    assert.equal(sync.code, 0, sync.stderr);
+    const store = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite'), readConnections: 0 });
+    try {
+      assert.equal(await store.get('supplier_a', late.bookingId), null, 'the incremental sync never reads that far back');
+      const reconcile = await run(['transactions', 'reconcile'], overlap);
+      assert.equal(reconcile.code, 0, reconcile.stderr);
+      const line = reconcile.stdout.split('\n').find((l) => l.startsWith('supplier_a: '));
+      assert.match(line ?? '', new RegExp(`reconciliation: found 1 the incremental sync missed .*: ${late.bookingId} \\(new, changed ${new Date(late.bookedAt).toISOString()}\\)`), reconcile.stdout);
+      assert.match(reconcile.stdout, /\nreconciled 4 of 4 suppliers over 30 days: 1 the incremental sync missed\n$/);
+      assert.equal((await store.get('supplier_a', late.bookingId))?.lastUpdated, new Date(late.bookedAt).toISOString());
+      const again = await run(['transactions', 'sync', '--full'], overlap);
+      assert.match(again.stdout, /\nreconciled 4 of 4 suppliers over 30 days: 0 the incremental sync missed\n$/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('exits quietly when its reader goes away (staygate transactions status | head -1): no EPIPE crash', async () => {
+    const child = spawn(process.execPath, [BIN, 'transactions', 'status'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before the first line is written, as `head -1` is after reading its line.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+  });
+
   it('refuses wrong usage (exit 2), and fails (exit 1) when a supplier cannot be reached', async () => {
     const run = async (args: string[], runEnv: NodeJS.ProcessEnv = env) => {
       const out: string[] = [];
@@ -122,6 +171,7 @@ describe('staygate transactions', () => {
     assert.equal((await run(['transactions'])).code, 2);
     assert.equal((await run(['transactions', 'frobnicate'])).code, 2);
     assert.equal((await run(['transactions', 'sync', 'extra'])).code, 2);
+    assert.equal((await run(['transactions', 'reconcile', '--full'])).code, 2);
     const none = await run(['transactions', 'sync'], { STAYGATE_DATA_DIR: t.dataDir });
     assert.equal(none.code, 1);
     assert.match(none.stderr, /no suppliers to ask/);

@@ -12,10 +12,10 @@ test('cells on Earth per resolution are what h3-js counts', () => {
 });
 
 test('the share of the Earth of a box: the whole world is 1, a box across 180 is measured the short way', () => {
-  assert.ok(Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12);
+  assert.ok(Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12, 'Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12');
   const across = boxShareOfEarth({ north: 10, south: -10, west: 170, east: -170 });
   const plain = boxShareOfEarth({ north: 10, south: -10, west: -10, east: 10 });
-  assert.ok(Math.abs(across - plain) < 1e-12);
+  assert.ok(Math.abs(across - plain) < 1e-12, 'Math.abs(across - plain) < 1e-12');
 });
 
 test('expected cells agree with the cells h3-js finds in the box', () => {
@@ -52,7 +52,7 @@ test('a finer viewport never gets a coarser resolution', () => {
   let previous = -1;
   for (let half = 40; half > 0.0005; half /= 1.5) {
     const r = chooseResolution({ north: 45 + half, south: 45 - half, west: 5 - half, east: 5 + half }, { targetCells: 100, maxResolution: 15 });
-    assert.ok(r >= previous);
+    assert.ok(r >= previous, 'r >= previous');
     previous = r;
   }
 });

@@ -35,11 +35,11 @@ describe('bookings of the simulated suppliers', () => {
       booked++;
       const checkin = Date.parse(booking.checkin);
       const checkout = Date.parse(booking.checkout);
-      assert.ok(booking.bookedAt > l.at && booking.bookedAt < checkin);
+      assert.ok(booking.bookedAt > l.at && booking.bookedAt < checkin, 'booking.bookedAt > l.at && booking.bookedAt < checkin');
       assert.equal(booking.events[0].status, 'pending');
       const last = booking.events.at(-1)!;
       finals.add(last.status);
-      if (last.status === 'canceled') assert.ok(last.at < checkin);
+      if (last.status === 'canceled') assert.ok(last.at < checkin, 'last.at < checkin');
       else assert.ok(last.at > checkout, last.status);
       assert.equal(stateAt(booking, booking.bookedAt), null, 'not booked before its time');
       assert.equal(stateAt(booking, booking.bookedAt + 1)!.status, 'pending');
@@ -57,11 +57,11 @@ describe('bookings of the simulated suppliers', () => {
     const booking = ledger.bookings('supplier_a').find((b) => b.events.at(-1)!.status === 'approved')!;
     now = T0 + 3 * DAY;
     const period = ledger.report('supplier_a', T0, T0 + 3 * DAY);
-    assert.ok(period.some((e) => e.booking === booking && e.state.status === 'pending'));
+    assert.ok(period.some((e) => e.booking === booking && e.state.status === 'pending'), 'period.some((e) => e.booking === booking && e.state.status === \'pending\')');
     now = T0 + 400 * DAY;
     assert.deepEqual(ledger.report('supplier_a', T0, T0 + 3 * DAY), period, 'a closed period does not change');
     const later = ledger.report('supplier_a', T0 + 3 * DAY, now);
-    assert.ok(later.some((e) => e.booking === booking && e.state.status === 'approved'));
+    assert.ok(later.some((e) => e.booking === booking && e.state.status === 'approved'), 'later.some((e) => e.booking === booking && e.state.status === \'approved\')');
     const times = later.map((e) => e.state.at);
     assert.deepEqual(times, [...times].sort((a, b) => a - b));
   });
@@ -106,7 +106,7 @@ describe('booking pages and commission report feeds', () => {
     now = T0 + 5 * DAY;
     const a = await (await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings?updatedFrom=2026-11-01T00:00:00Z&pageSize=5`)).json() as any;
     assert.deepEqual(Object.keys(a), ['page', 'pageSize', 'totalPages', 'totalCount', 'bookings']);
-    assert.ok(a.totalCount > 0);
+    assert.ok(a.totalCount > 0, 'a.totalCount > 0');
     assert.match(a.bookings[0].commission.amount, /^\d+\.\d{2}$/);
     const b = await (await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=${T0 / 1000 - 86_400}&limit=2`)).json() as any;
     assert.deepEqual(Object.keys(b), ['commissions', 'eur_per_usd', 'next_cursor']);

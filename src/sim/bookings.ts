@@ -214,9 +214,17 @@ export interface BookingLedger {
   /**
    * The report of changes in [from, to): each booking as it stood at the end of the period (or
    * now, when the period is not over), when its last change in that state falls in the period;
-   * ordered by that change's time, then booking id. A closed period's report never changes.
+   * ordered by that change's time, then booking id. A closed period's report never changes, unless
+   * a late back office publishes a change of it afterwards (delayReports).
    */
   report(supplier: SupplierId, from: number, to: number): ReportEntry[];
+  /**
+   * A late back office: from now on, the supplier's reports show each change of this booking only
+   * `lagMs` after it happened (as a real supplier does that books through a partner and enters the
+   * booking days later), under the change's own time. The booking's place in a period does not move,
+   * so a pull that reads only recent periods never sees it (issue 13, defect 10).
+   */
+  delayReports(supplier: SupplierId, bookingId: string, lagMs: number): void;
   /** The simulator's clock (milliseconds). */
   now(): number;
 }
@@ -234,6 +242,8 @@ export function createBookingLedger({ world, now = Date.now, dataDir = null }: B
   const seen = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Set<string>()])) as Record<SupplierId, Set<string>>;
   const booked = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as SimBooking[]])) as Record<SupplierId, SimBooking[]>;
   const file = dataDir === null ? null : path.join(dataDir, 'landings.jsonl');
+  /** Report lag per `${supplier}/${bookingId}` (delayReports). */
+  const lags = new Map<string, number>();
 
   function record(landing: Landing): boolean {
     if (seen[landing.supplier].has(landing.clickId)) return false;
@@ -271,13 +281,20 @@ export function createBookingLedger({ world, now = Date.now, dataDir = null }: B
       return booked[supplier];
     },
     report(supplier, from, to) {
-      const asOf = Math.min(to, now());
+      const current = now();
+      const asOf = Math.min(to, current);
       const entries: ReportEntry[] = [];
       for (const booking of booked[supplier]) {
-        const state = stateAt(booking, asOf);
+        const lag = lags.get(`${supplier}/${booking.bookingId}`);
+        // A lagging booking shows the latest change published by now: made at least `lag` ago.
+        const state = stateAt(booking, lag === undefined ? asOf : Math.min(asOf, current - lag + 1));
         if (state !== null && state.at >= from && state.at < to) entries.push({ booking, state });
       }
       return entries.sort((x, y) => x.state.at - y.state.at || (x.booking.bookingId < y.booking.bookingId ? -1 : x.booking.bookingId > y.booking.bookingId ? 1 : 0));
+    },
+    delayReports(supplier, bookingId, lagMs) {
+      if (!booked[supplier].some((b) => b.bookingId === bookingId)) throw new Error(`${supplier} has no booking ${bookingId}`);
+      lags.set(`${supplier}/${bookingId}`, lagMs);
     },
     now,
   };

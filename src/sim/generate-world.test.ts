@@ -38,25 +38,17 @@ function sharedBareIds(world: World): number {
 
 describe('generateWorld: the default world (160,000 stays)', () => {
   let world: World;
-  let elapsedMs: number;
   let byProperty: SimListing[][];
 
+  // How long it takes is measured by bench/timings.ts (target < 5 s), not asserted here.
   before(() => {
-    // Timed first in the file, so the one-off load of the city gazetteer is included.
-    const started = performance.now();
     world = generateWorld({ seed: 42, stays: DEFAULT_STAYS });
-    elapsedMs = performance.now() - started;
     byProperty = listingsByProperty(world);
-  });
-
-  it('generates in well under 5 s', (t) => {
-    t.diagnostic(`default world generated in ${Math.round(elapsedMs)} ms`);
-    assert.ok(elapsedMs < 5_000, `took ${Math.round(elapsedMs)} ms`);
   });
 
   it('holds exactly the asked number of properties, propertyId = index', () => {
     assert.equal(world.properties.length, DEFAULT_STAYS);
-    assert.ok(world.properties.length >= 150_000);
+    assert.ok(world.properties.length >= 150_000, 'world.properties.length >= 150_000');
     world.properties.forEach((p, i) => assert.equal(p.propertyId, i));
   });
 
@@ -88,7 +80,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
 
   it('is dense in city centres and sparse outside', () => {
     const paris = loadCities().find((c) => c.name === 'Paris' && c.countryCode === 'FR');
-    assert.ok(paris);
+    assert.ok(paris, 'paris');
     const own = world.properties.filter((p) => p.cityId === paris.cityId);
     const distances = own.map((p) => distanceMeters(p.lat, p.lng, paris.lat, paris.lng));
     const within = (km: number): number => distances.filter((d) => d <= km * 1_000).length;
@@ -97,7 +89,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const outerDensity = (within(20) - within(10)) / (Math.PI * (400 - 100));
     assert.ok(innerDensity > 20 * outerDensity, `${innerDensity} vs ${outerDensity}`);
     // ... and there is a sparse tail tens of km out.
-    assert.ok(distances.some((d) => d > 25_000));
+    assert.ok(distances.some((d) => d > 25_000), 'distances.some((d) => d > 25_000)');
   });
 
   it('has hotels (about 55%) and every concrete rental type, apartment/house/villa/condo leading', (t) => {
@@ -115,26 +107,26 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const address = /^\d+ [^,]+(, [^,]+)*, [^,]+, [A-Z]{2}$/;
     for (const l of allListings(world)) {
       const p = world.properties[l.propertyId];
-      assert.ok(l.name.trim().length > 0);
-      assert.ok(l.typeLabel.length > 0);
+      assert.ok(l.name.trim().length > 0, 'l.name.trim().length > 0');
+      assert.ok(l.typeLabel.length > 0, 'l.typeLabel.length > 0');
       assert.equal(l.type, p.type);
       assert.equal(l.address, p.address);
       assert.match(l.address, address);
-      assert.ok(l.address.endsWith(`, ${p.city}, ${p.countryCode}`));
+      assert.ok(l.address.endsWith(`, ${p.city}, ${p.countryCode}`), 'l.address.endsWith(`, ${p.city}, ${p.countryCode}`)');
       const { value, count, hotelStars } = l.rating;
       assert.ok(value >= 1 && value <= 10 && Math.round(value * 10) / 10 === value, `rating ${value}`);
-      assert.ok(Number.isInteger(count) && count >= 0);
-      assert.ok(hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2)));
+      assert.ok(Number.isInteger(count) && count >= 0, 'Number.isInteger(count) && count >= 0');
+      assert.ok(hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2)), 'hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2))');
       if (hotelStars !== null && !Number.isInteger(hotelStars)) assert.equal(l.supplier, 'supplier_b');
       const { guests, bedrooms, beds, bathrooms } = l.capacity;
-      assert.ok(Number.isInteger(guests) && guests >= 1);
-      assert.ok(bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0));
-      assert.ok(beds === null || (Number.isInteger(beds) && beds >= 1));
-      assert.ok(bathrooms >= 0.5 && Number.isInteger(bathrooms * 2));
+      assert.ok(Number.isInteger(guests) && guests >= 1, 'Number.isInteger(guests) && guests >= 1');
+      assert.ok(bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0), 'bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0)');
+      assert.ok(beds === null || (Number.isInteger(beds) && beds >= 1), 'beds === null || (Number.isInteger(beds) && beds >= 1)');
+      assert.ok(bathrooms >= 0.5 && Number.isInteger(bathrooms * 2), 'bathrooms >= 0.5 && Number.isInteger(bathrooms * 2)');
       assert.equal(typeof l.policies.instantBook, 'boolean');
       assert.equal(typeof l.policies.freeCancellation, 'boolean');
       assert.match(l.media.thumbnail, /^https:\/\/[a-z0-9.-]+\.example\//);
-      assert.ok(l.media.thumbnail.includes(`/${l.supplierStayId}/`));
+      assert.ok(l.media.thumbnail.includes(`/${l.supplierStayId}/`), 'l.media.thumbnail.includes(`/${l.supplierStayId}/`)');
       assert.match(l.media.logoSquare, /^https:\/\/[a-z0-9.-]+\.example\/.*logo/);
     }
   });
@@ -143,20 +135,20 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const listings = allListings(world);
     const hotels = listings.filter((l) => l.type === 'hotel');
     const rentals = listings.filter((l) => l.type !== 'hotel');
-    assert.ok(hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9);
-    assert.ok(rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8);
+    assert.ok(hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9, 'hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9');
+    assert.ok(rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8, 'rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8');
     assert.ok(hotels.some((l) => l.supplier === 'supplier_b' && !Number.isInteger(l.rating.hotelStars ?? 0)), 'half stars on supplier_b');
     assert.ok(rentals.some((l) => l.rating.count === 0), 'rentals without reviews');
-    assert.ok(listings.some((l) => l.capacity.bathrooms === 0.5));
-    assert.ok(listings.some((l) => l.capacity.bathrooms === 1.5));
-    assert.ok(listings.some((l) => l.capacity.bedrooms === null));
-    assert.ok(listings.some((l) => l.capacity.beds === null));
+    assert.ok(listings.some((l) => l.capacity.bathrooms === 0.5), 'listings.some((l) => l.capacity.bathrooms === 0.5)');
+    assert.ok(listings.some((l) => l.capacity.bathrooms === 1.5), 'listings.some((l) => l.capacity.bathrooms === 1.5)');
+    assert.ok(listings.some((l) => l.capacity.bedrooms === null), 'listings.some((l) => l.capacity.bedrooms === null)');
+    assert.ok(listings.some((l) => l.capacity.beds === null), 'listings.some((l) => l.capacity.beds === null)');
     assert.ok(listings.some((l) => l.capacity.bedrooms === 0), 'studios');
     // Display labels vary by supplier.
     const hotelLabels = new Set(hotels.map((l) => l.typeLabel));
     for (const label of ['Hotel', 'Boutique hotel']) assert.ok(hotelLabels.has(label), label);
     const villaLabels = new Set(listings.filter((l) => l.type === 'villa').map((l) => l.typeLabel));
-    assert.ok(villaLabels.has('Entire villa'));
+    assert.ok(villaLabels.has('Entire villa'), 'villaLabels.has(\'Entire villa\')');
   });
 
   it('keeps every rating exactly representable in each supplier\'s wire units', () => {
@@ -166,7 +158,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
       assert.equal((JSON.parse(JSON.stringify(v / 2)) as number) * 2, v);
       // supplier_c: integer percent.
       const pct = Math.round(v * 10);
-      assert.ok(Math.abs(v * 10 - pct) < 1e-9);
+      assert.ok(Math.abs(v * 10 - pct) < 1e-9, 'Math.abs(v * 10 - pct) < 1e-9');
       assert.equal(pct / 10, v);
     }
   });
@@ -218,7 +210,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
         if (l.rating.count !== canonical[0].rating.count) countsDiffer++;
       }
     }
-    assert.ok(ratingsDiffer > 1_000 && countsDiffer > 1_000);
+    assert.ok(ratingsDiffer > 1_000 && countsDiffer > 1_000, 'ratingsDiffer > 1_000 && countsDiffer > 1_000');
   });
 
   it('varies cross-listed names in the ways content teams do', () => {
@@ -301,7 +293,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
         if (s === 'supplier_b') assert.match(id, /^HB\d{7}$/);
         else {
           assert.match(id, /^[1-9]\d*$/);
-          assert.ok(Number(id) >= SIM_ID_MIN && Number(id) <= SIM_ID_MAX);
+          assert.ok(Number(id) >= SIM_ID_MIN && Number(id) <= SIM_ID_MAX, 'Number(id) >= SIM_ID_MIN && Number(id) <= SIM_ID_MAX');
         }
       }
       const keys = ids.map((id) => Number(s === 'supplier_b' ? id.slice(2) : id));
@@ -309,7 +301,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     }
     const shared = sharedBareIds(world);
     t.diagnostic(`${shared} bare ids name different properties at two suppliers`);
-    assert.ok(shared >= 1_000);
+    assert.ok(shared >= 1_000, 'shared >= 1_000');
   });
 });
 
@@ -325,7 +317,7 @@ describe('generateWorld: small worlds', () => {
   it('has bare ids shared by different properties even in a small world', () => {
     const world = generateWorld({ seed: 7, stays: 3_000 });
     assert.equal(world.properties.length, 3_000);
-    assert.ok(sharedBareIds(world) >= 1);
+    assert.ok(sharedBareIds(world) >= 1, 'sharedBareIds(world) >= 1');
   });
 
   it('handles an empty world and rejects a bad size', () => {

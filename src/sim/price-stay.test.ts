@@ -38,7 +38,7 @@ describe('simQuote: the pricing model', () => {
     world = generateWorld({ seed: 5, stays: 3_000 });
     const free = (l: SimListing): boolean => ALL_DATES.every((d) => !isSoldOut(world, 'supplier_d', l.propertyId, d.checkin));
     roomy = world.listings.supplier_d.find((l) => l.capacity.guests >= 4 && free(l))!;
-    assert.ok(roomy);
+    assert.ok(roomy, 'roomy');
   });
 
   it('is deterministic: the same answer twice, and for another world of the same seed', () => {
@@ -67,11 +67,11 @@ describe('simQuote: the pricing model', () => {
     const id = roomy.supplierStayId;
     const aug = total(world, 'supplier_d', id, party(AUG));
     const nov = total(world, 'supplier_d', id, party(NOV));
-    assert.ok(aug > nov);
+    assert.ok(aug > nov, 'aug > nov');
     assertRatio(aug / nov, SEASON_FACTORS[7] / SEASON_FACTORS[10]);
     // A stay across a month end takes each night's own month.
     const across = total(world, 'supplier_d', id, party({ checkin: '2027-07-28', checkout: '2027-08-03' }));
-    assert.ok(across > 0);
+    assert.ok(across > 0, 'across > 0');
   });
 
   it('prices the party: extra adults, children by age (under 2 free), rooms', () => {
@@ -122,7 +122,7 @@ describe('simQuote: the pricing model', () => {
         if (sellers.length < 2) continue;
         const states = sellers.map(([s, id]) => simQuote(world, s, id, party({ checkin: day, checkout: '2027-03-06', adults: 1 })).available);
         if (isPropertyFull(world, propertyId, day)) {
-          assert.ok(states.every((available) => !available));
+          assert.ok(states.every((available) => !available), 'states.every((available) => !available)');
           full++;
         } else if (states.includes(false) && states.includes(true)) partly++;
       }
@@ -138,11 +138,11 @@ describe('simQuote: the pricing model', () => {
       if (ids.supplier_a === undefined || SUPPLIER_IDS.some((s) => isSoldOut(world, s, propertyId, AUG.checkin))) continue;
       const request = party({ ...AUG, checkout: '2027-08-11', adults: 1 });
       const a = simQuote(world, 'supplier_a', ids.supplier_a, request);
-      assert.ok(a.available && a.currency === 'USD');
+      assert.ok(a.available && a.currency === 'USD', 'a.available && a.currency === \'USD\'');
       for (const s of ['supplier_b', 'supplier_c', 'supplier_d'] as const) {
         if (ids[s] === undefined) continue;
         const q = simQuote(world, s, ids[s], request);
-        assert.ok(q.available);
+        assert.ok(q.available, 'q.available');
         const usd = s === 'supplier_b' ? q.total / SUPPLIER_B_EUR_PER_USD : q.total;
         assert.equal(q.currency, s === 'supplier_b' ? 'EUR' : 'USD');
         assert.ok(Math.abs(usd / a.total - SUPPLIER_MARGINS[s]) < 0.003, `${s} ${usd / a.total}`);
@@ -156,16 +156,16 @@ describe('simQuote: the pricing model', () => {
     const id = world.listings.supplier_a.find((l) => !isSoldOut(world, 'supplier_a', l.propertyId, AUG.checkin))!.supplierStayId;
     const request = party({ ...AUG, checkout: '2027-08-08', adults: 1 });
     const usd = simQuote(world, 'supplier_a', id, request);
-    assert.ok(usd.available);
+    assert.ok(usd.available, 'usd.available');
     assert.equal(Math.round(usd.total * 100), usd.total * 100);
     for (const currency of ['EUR', 'GBP', 'JPY', 'CHF', 'CAD', 'AUD']) {
       const q = simQuote(world, 'supplier_a', id, { ...request, currency });
-      assert.ok(q.available);
+      assert.ok(q.available, 'q.available');
       assert.equal(q.currency, currency);
       const digits = currency === 'JPY' ? 1 : 100;
       assert.equal(q.total, Math.round(usd.total * SUPPLIER_A_RATES.perUsd[currency] * digits) / digits);
     }
-    assert.ok(Number.isInteger((simQuote(world, 'supplier_a', id, { ...request, currency: 'JPY' }) as { total: number }).total));
+    assert.ok(Number.isInteger((simQuote(world, 'supplier_a', id, { ...request, currency: 'JPY' }) as { total: number }).total), 'Number.isInteger((simQuote(world, \'supplier_a\', id, { ...request, currency: \'JPY\' }) as { total: number }).total)');
     assert.deepEqual(simQuote(world, 'supplier_a', id, { ...request, currency: 'BRL' }), usd);
     assert.deepEqual(simQuote(world, 'supplier_a', id, { ...request, currency: 'eur' }), simQuote(world, 'supplier_a', id, { ...request, currency: 'EUR' }));
   });
@@ -175,7 +175,7 @@ describe('simQuote: the pricing model', () => {
     assert.equal(cityFactor('Tokyo', 'JP'), CITY_FACTORS['Tokyo|JP']);
     const other = cityFactor('Lyon', 'FR');
     assert.equal(cityFactor('Lyon', 'FR'), other);
-    assert.ok(other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1]);
+    assert.ok(other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1], 'other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1]');
   });
 
   it('answers ids the supplier does not sell as not available', () => {

@@ -119,8 +119,8 @@ describe('quote APIs over HTTP', () => {
     assert.deepEqual((await post(`${sim.urls.supplier_a}/availability/quotes`, noCurrency)).body, usd.body, 'currency defaults to USD');
     const jpy = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'JPY' });
     assert.equal(jpy.body.currency, 'JPY');
-    assert.ok(Number.isInteger(jpy.body.quotes[0].totalPrice));
-    assert.ok(Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1);
+    assert.ok(Number.isInteger(jpy.body.quotes[0].totalPrice), 'Number.isInteger(jpy.body.quotes[0].totalPrice)');
+    assert.ok(Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1, 'Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1');
   });
 
   it('supplier_b: GET /v2/rates, one EUR amount per night', async () => {
@@ -136,7 +136,7 @@ describe('quote APIs over HTTP', () => {
     assert.equal(rate.nightly.length, 4);
     for (const amount of rate.nightly) assert.equal(Math.round(amount * 100), amount * 100);
     // Thursday, then the dearer Friday and Saturday nights, then Sunday.
-    assert.ok(rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]);
+    assert.ok(rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3], 'rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]');
     assert.equal(rate.nightly[1], rate.nightly[2]);
     assert.deepEqual(unknown, { hotel_id: 'HB0000000', available: false });
     // Without `children`, as many children as `child_ages` lists.
@@ -153,7 +153,7 @@ describe('quote APIs over HTTP', () => {
     assert.deepEqual(sorted(Object.keys(ok)), ['id', 'state', 'total_usd_cents']);
     assert.equal(ok.id, Number(open));
     assert.equal(ok.state, 'OK');
-    assert.ok(Number.isInteger(ok.total_usd_cents));
+    assert.ok(Number.isInteger(ok.total_usd_cents), 'Number.isInteger(ok.total_usd_cents)');
     assert.deepEqual(full, { id: 1, state: 'FULL' });
     // `pax.children` lists ages; `pax.childCount` instead counts children of unknown age; absent units: 1 room.
     const withAges = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open)], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1, children: [6] } });

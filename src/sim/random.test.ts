@@ -17,13 +17,13 @@ describe('createRandom', () => {
     const buckets = new Array<number>(10).fill(0);
     for (let i = 0; i < 100_000; i++) {
       const x = rng.next();
-      assert.ok(x >= 0 && x < 1);
+      assert.ok(x >= 0 && x < 1, 'x >= 0 && x < 1');
       buckets[Math.floor(x * 10)]++;
     }
     for (const n of buckets) assert.ok(n > 9_500 && n < 10_500, `${n}`);
     for (let i = 0; i < 10_000; i++) {
       const k = rng.int(3, 7);
-      assert.ok(Number.isInteger(k) && k >= 3 && k <= 7);
+      assert.ok(Number.isInteger(k) && k >= 3 && k <= 7, 'Number.isInteger(k) && k >= 3 && k <= 7');
     }
   });
 
@@ -36,8 +36,8 @@ describe('createRandom', () => {
       normal += rng.normal(5, 2);
       exponential += rng.exponential(3);
     }
-    assert.ok(Math.abs(normal / n - 5) < 0.05);
-    assert.ok(Math.abs(exponential / n - 3) < 0.1);
+    assert.ok(Math.abs(normal / n - 5) < 0.05, 'Math.abs(normal / n - 5) < 0.05');
+    assert.ok(Math.abs(exponential / n - 3) < 0.1, 'Math.abs(exponential / n - 3) < 0.1');
   });
 });
 
@@ -65,7 +65,7 @@ describe('hashToUnit', () => {
     const buckets = new Array<number>(10).fill(0);
     for (let i = 0; i < 50_000; i++) {
       const x = hashToUnit('k', i);
-      assert.ok(x >= 0 && x < 1);
+      assert.ok(x >= 0 && x < 1, 'x >= 0 && x < 1');
       buckets[Math.floor(x * 10)]++;
     }
     for (const n of buckets) assert.ok(n > 4_600 && n < 5_400, `${n}`);

@@ -99,9 +99,9 @@ function decodeC(i: SupplierCItem): Listing {
   assert.deepEqual(sorted(Object.keys(i.layout)), ['baths', 'bedrooms', 'beds']);
   assert.deepEqual(sorted(Object.keys(i.media)), ['square_logo', 'thumb']);
   assert.equal(typeof i.id, 'number');
-  assert.ok(Number.isInteger(i.rating.pct));
-  assert.ok(!i.type_code.includes('_'));
-  for (const flag of i.flags) assert.ok(flag === 'instant_book' || flag === 'free_cancellation');
+  assert.ok(Number.isInteger(i.rating.pct), 'Number.isInteger(i.rating.pct)');
+  assert.ok(!i.type_code.includes('_'), '!i.type_code.includes(\'_\')');
+  for (const flag of i.flags) assert.ok(flag === 'instant_book' || flag === 'free_cancellation', 'flag === \'instant_book\' || flag === \'free_cancellation\'');
   return {
     supplier: 'supplier_c',
     supplierStayId: String(i.id),
@@ -121,7 +121,7 @@ function decodeC(i: SupplierCItem): Listing {
 function decodeD(l: SupplierDListing): Listing {
   assert.deepEqual(sorted(Object.keys(l)), sorted(FIELDS.supplier_d.record));
   assert.equal(typeof l.listing_id, 'string');
-  assert.ok(['flexible', 'moderate', 'strict'].includes(l.cancellation_policy));
+  assert.ok(['flexible', 'moderate', 'strict'].includes(l.cancellation_policy), '[\'flexible\', \'moderate\', \'strict\'].includes(l.cancellation_policy)');
   const covers = l.photos.filter((p) => p.is_cover);
   assert.equal(covers.length, 1);
   return {
@@ -216,7 +216,7 @@ describe('startSimSuppliers', () => {
   for (const supplier of SUPPLIER_IDS) {
     it(`${supplier}: every listing comes back exactly once, in order, decoding to its canonical values`, async () => {
       const truth = world.listings[supplier];
-      assert.ok(truth.length > 200);
+      assert.ok(truth.length > 200, 'truth.length > 200');
       const got = await readFeed(sim.urls[supplier], supplier, 97);
       assert.equal(got.length, truth.length);
       assert.equal(new Set(got.map((l) => l.supplierStayId)).size, got.length);

@@ -11,7 +11,7 @@ describe('varyName', () => {
       for (let i = 0; i < 200; i++) {
         const varied = varyName(name, 'Paris', rng);
         assert.notEqual(varied, name);
-        assert.ok(varied.trim().length > 0);
+        assert.ok(varied.trim().length > 0, 'varied.trim().length > 0');
       }
     }
   });

@@ -72,7 +72,7 @@ describe('sqlite store', () => {
     await store.close();
   });
 
-  it('writes 160k stays and streams their index rows quickly', async (t) => {
+  it('writes 160k stays and streams their index rows, in order', async (t) => {
     const n = 160_000;
     const stays = syntheticStays(n);
     const store = createSqliteStore({ path: freshPath() });
@@ -93,9 +93,7 @@ describe('sqlite store', () => {
       const readMs = performance.now() - start;
       t.diagnostic(`replaceInventory ${n}: ${writeMs.toFixed(0)} ms; indexRows: ${readMs.toFixed(0)} ms`);
       assert.equal(rows, n);
-      // Generous bounds: they catch a lost prepared statement or transaction, not machine noise.
-      assert.ok(writeMs < 20_000, `replaceInventory took ${writeMs} ms`);
-      assert.ok(readMs < 5_000, `indexRows took ${readMs} ms`);
+      // The times are printed, not asserted: a test holds no wall-clock budget (issue 13).
     } finally {
       await store.close();
     }

@@ -77,7 +77,7 @@ describe('commission reports', () => {
     const records = await collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl }));
     assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['R1', 'Pending', 1234], ['R2', 'Approved', 750], ['R3', 'Canceled', 0]]);
     assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
-    assert.ok(server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2')));
+    assert.ok(server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2')), 'server.requests.some((r) => r.startsWith(\'/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2\'))');
   });
 
   it('supplier_b: cursor pages, Unix seconds, EUR converted at the report\'s own rate, no-shows canceled', async () => {
@@ -86,7 +86,7 @@ describe('commission reports', () => {
     assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['B1', 'Pending', 1234], ['B2', 'Canceled', 0], ['B3', 'Approved', 116]]);
     assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined, supplierStayId: '1048576' }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
     const [since, until] = [FROM.getTime() / 1_000, Math.floor(TO.getTime() / 1_000)];
-    assert.ok(server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2')));
+    assert.ok(server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2')), 'server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes(\'cursor=c2\'))');
   });
 
   it('supplier_c: semicolon CSV by offset, DD/MM/YYYY, one-letter states, US cents', async () => {
@@ -94,7 +94,7 @@ describe('commission reports', () => {
     const records = await collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl }));
     assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['C1', 'Pending', 1234], ['C2', 'Approved', 99], ['C3', 'Canceled', 0]]);
     assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
-    assert.ok(server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2')));
+    assert.ok(server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2')), 'server.requests.some((r) => r.includes(\'from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2\'))');
   });
 
   it('supplier_d: Laravel pages, UTC+01:00 times, commission = total x rate rounded half up', async () => {

@@ -30,11 +30,10 @@ describe('deadlineSignal', () => {
       return waitUnder(deadline.signal, 2_000).then((reason) => ({ reason, timedOut: deadline.timedOut }));
     })();
     setTimeout(() => { collectGarbage(); collectGarbage(); }, 10);
-    const started = Date.now();
+    // waitUnder gives up after 2 s with its own reason: a TimeoutError here is the deadline's.
     const { reason, timedOut } = await waiting;
     assert.ok(isTimeoutReason(reason), `expected a TimeoutError, got ${String(reason)}`);
     assert.equal(timedOut, true);
-    assert.ok(Date.now() - started < 1_000);
   });
 
   it('passes the caller\'s abort on with its reason and does not call it a timeout', async () => {

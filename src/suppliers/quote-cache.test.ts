@@ -75,15 +75,15 @@ describe('quote cache', () => {
     scope.get('1');
     scope.set('3', { available: false });
     assert.equal(cache.size, 2);
-    assert.ok(scope.get('1'));
+    assert.ok(scope.get('1'), 'scope.get(\'1\')');
     assert.equal(scope.get('2'), undefined);
-    assert.ok(scope.get('3'));
+    assert.ok(scope.get('3'), 'scope.get(\'3\')');
   });
 
   it('freezes entries, since every search that hits one shares it', () => {
     const cache = createQuoteCache({ now: () => 0 });
     const scope = cache.scope('supplier_a', REQUEST);
     scope.set('1', { available: true, total: 100, currency: 'EUR' });
-    assert.ok(Object.isFrozen(scope.get('1')));
+    assert.ok(Object.isFrozen(scope.get('1')), 'Object.isFrozen(scope.get(\'1\'))');
   });
 });

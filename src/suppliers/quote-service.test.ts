@@ -116,9 +116,8 @@ describe('quote service', () => {
     const fake = fakeSupplier();
     fake.behaviour = slow(5_000);
     const service = createQuoteService({ supplier: fake.supplier, callTimeoutMs: 50 });
-    const started = Date.now();
+    // The call's deadline, not the caller's 10 s, ended it: a timeout. How soon: bench/timings.ts.
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(10_000));
-    assert.ok(Date.now() - started < 1_000);
     assert.equal(outcome.failure, 'timeout');
     assert.equal(outcome.quotes.get('1'), null);
   });
@@ -257,21 +256,19 @@ describe('quote service over HTTP', () => {
     const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.get('ids')!.split(',').length);
     assert.deepEqual(calls.sort((a, b) => b - a), [50, 50, 20]);
     assert.equal(outcome.quotes.size, 120);
-    assert.ok([...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10));
+    assert.ok([...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10), 'every id priced at 10');
   });
 
   it('returns nulls within the budget when the supplier hangs, queued batches included', async () => {
     reply = () => ({ hang: true, body: null });
     const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }), concurrency: 1 });
     const before = server.requests.length;
-    const started = Date.now();
+    // Answered when the caller's budget ran out (how soon: bench/timings.ts), with a null for every id.
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, AbortSignal.timeout(150));
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 140 && elapsed < 1_000, `took ${elapsed} ms`);
     assert.equal(outcome.failure, 'timeout');
     assert.equal(outcome.asked, true);
     assert.equal(outcome.quotes.size, 250);
-    assert.ok([...outcome.quotes.values()].every((q) => q === null));
+    assert.ok([...outcome.quotes.values()].every((q) => q === null), 'every quote null');
     assert.equal(server.requests.length - before, 1, 'the queued batches were never sent');
   });
 

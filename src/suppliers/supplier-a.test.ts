@@ -90,7 +90,7 @@ describe('supplier_a adapter', () => {
     malformed = true;
     const supplier = createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
       assert.match(error.message, /^supplier_a: page 2\.properties\[0\]\.geo\.latitude: expected a finite number, got string "-33\.86"/);
       return true;
@@ -203,9 +203,8 @@ describe('supplier_a quotes', () => {
 
   it('gives up on a hung supplier when the signal times out', async () => {
     reply = () => ({ hang: true, body: null });
-    const started = Date.now();
+    // The fixture never answers: only the signal can end the call, as a timeout.
     await assert.rejects(supplier().quote(request(), AbortSignal.timeout(100)), expectKind('timeout', /no answer in time/));
-    assert.ok(Date.now() - started < 2_000);
   });
 
   it('re-throws a caller abort that is not a timeout as is', async () => {

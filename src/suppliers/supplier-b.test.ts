@@ -64,7 +64,7 @@ describe('supplier_b adapter', () => {
     body2 = { hotels: [hotel('HB0000003', { kind_id: 99 })], next_cursor: null };
     const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages()), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
       assert.match(error.message, /^supplier_b: page 2\.hotels\[0\]\.kind_id: expected an index into STAY_TYPES/);
       return true;

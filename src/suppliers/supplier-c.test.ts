@@ -72,7 +72,7 @@ describe('supplier_c adapter', () => {
     broken = true;
     const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
       assert.match(error.message, /^supplier_c: body of http:\/\/127\.0\.0\.1:\d+\/feed\/accommodations\?offset=2&limit=2 is not JSON/);
       return true;

@@ -71,7 +71,7 @@ describe('supplier_d adapter', () => {
     malformed = true;
     const supplier = createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
       assert.match(error.message, /^supplier_d: page 2\.data\[0\]\.listing_id: expected a string, got number 13/);
       return true;
@@ -81,7 +81,7 @@ describe('supplier_d adapter', () => {
   it('reports an HTTP error from the feed', async () => {
     const supplier = createSupplierD({ id: 'supplier_d', baseUrl: `${server.baseUrl}/nowhere` });
     await assert.rejects(collectPages(supplier.contentPages()), (error) => {
-      assert.ok(error instanceof SupplierError);
+      assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'http');
       assert.equal(error.status, 404);
       return true;

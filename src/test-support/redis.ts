@@ -52,6 +52,24 @@ export async function deleteRedisKeys(prefix: string, url = TEST_REDIS_URL): Pro
   }
 }
 
+/** How many keys match `pattern` (a Redis glob, e.g. `${prefix}*`). */
+export async function countRedisKeys(pattern: string, url = TEST_REDIS_URL): Promise<number> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1, disconnectTimeout: 100 });
+  client.on('error', () => undefined);
+  try {
+    let count = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      count += keys.length;
+    } while (cursor !== '0');
+    return count;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** A redis:// URL on a loopback port where nothing listens (bound then closed). */
 export async function closedRedisUrl(): Promise<string> {
   const server = net.createServer();

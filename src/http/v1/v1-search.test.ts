@@ -57,24 +57,24 @@ describe('v1 parameters', () => {
 
   test('min and max default to 0 and 1000 USD a night; given ones apply', async () => {
     const res = await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&max=150`);
-    assert.ok(res.body.results.length > 0);
-    for (const r of res.body.results) assert.ok(r.price.total / 3 <= 150 + 0.01);
+    assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
+    for (const r of res.body.results) assert.ok(r.price.total / 3 <= 150 + 0.01, 'r.price.total / 3 <= 150 + 0.01');
     const eur = await t.get(`${V1}?provider=supplier_b&address=Paris&limit=100&currency=EUR&min=200`);
-    for (const r of eur.body.results) assert.ok(toUsd(r.price.total, 'EUR')! / 3 >= 200 - 0.01);
+    for (const r of eur.body.results) assert.ok(toUsd(r.price.total, 'EUR')! / 3 >= 200 - 0.01, 'toUsd(r.price.total, \'EUR\')! / 3 >= 200 - 0.01');
   });
 
   test('minstarrating applies only up to 5 and minguestrating only up to 10', async () => {
     const all = await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100`);
     const four = await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minstarrating=4`);
-    assert.ok(four.body.results.every((r: any) => r.rating.hotelStars >= 4));
-    assert.ok(four.body.meta.count < all.body.meta.count);
+    assert.ok(four.body.results.every((r: any) => r.rating.hotelStars >= 4), 'four.body.results.every((r: any) => r.rating.hotelStars >= 4)');
+    assert.ok(four.body.meta.count < all.body.meta.count, 'four.body.meta.count < all.body.meta.count');
     assert.equal((await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minstarrating=6`)).body.meta.count, all.body.meta.count);
     assert.equal((await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minguestrating=11`)).body.meta.count, all.body.meta.count);
   });
 
   test('type is hotel or rental', async () => {
     const rentals = await t.get(`${V1}?provider=supplier_d&address=Paris&type=rental&limit=50`);
-    assert.ok(rentals.body.results.length > 0);
+    assert.ok(rentals.body.results.length > 0, 'rentals.body.results.length > 0');
     for (const r of rentals.body.results) assert.notEqual(t.listing('supplier_d', r.id).type, 'hotel');
     assertError(await t.get(`${V1}?provider=supplier_d&address=Paris&type=villa`), 400, 'VALIDATION_ERROR');
   });
@@ -90,7 +90,7 @@ describe('v1 parameters', () => {
       }
       if (shared) break;
     }
-    assert.ok(shared);
+    assert.ok(shared, 'shared');
     for (const s of shared.suppliers) {
       const res = await t.get(`${V1}?provider=${s}&hotelids=${shared.id}&checkin=2027-01-12&checkout=2027-01-13&adults=1`);
       for (const r of res.body.results) { assert.equal(r.provider, s); assert.equal(r.id, shared.id); }
@@ -102,12 +102,12 @@ describe('v1 shape and signals', () => {
   test('every field is there; coordinates are null where the supplier blurs them', async () => {
     for (const provider of ['supplier_a', 'supplier_d'] as const) {
       const res = await t.get(`${V1}?provider=${provider}&lat=48.8566&lng=2.3522&aid=blog-1`);
-      assert.ok(res.body.results.length > 0);
+      assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
       for (const r of res.body.results) {
         assert.equal(r.provider, provider);
         for (const field of ['id', 'provider', 'name', 'type', 'location', 'rating', 'price', 'capacity', 'policies', 'media', 'links']) assert.ok(field in r, field);
         assert.equal(typeof r.location.distanceInMeters, 'number');
-        assert.ok(r.location.distanceInMeters <= 10_000);
+        assert.ok(r.location.distanceInMeters <= 10_000, 'r.location.distanceInMeters <= 10_000');
         assert.equal(typeof r.price.total, 'number');
         assert.equal(typeof r.capacity.bedrooms, 'number');
         const book = new URL(r.links.book).searchParams;

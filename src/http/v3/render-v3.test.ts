@@ -98,9 +98,9 @@ describe('the v3 body written as text', () => {
 
   test('clustered answers: clusters with auto, cell ids with top', async () => {
     const auto = await body('nelat=55&nelng=15&swlat=40&swlng=-10&cluster=auto');
-    assert.ok(auto.clusters.length > 0);
+    assert.ok(auto.clusters.length > 0, 'auto.clusters.length > 0');
     const top = await body('nelat=55&nelng=15&swlat=40&swlng=-10&cluster=top&pageSize=50');
-    assert.ok(top.results.every((r: any) => typeof r.cellId === 'string'));
+    assert.ok(top.results.every((r: any) => typeof r.cellId === 'string'), 'top.results.every((r: any) => typeof r.cellId === \'string\')');
   });
 
   test('text that JSON escapes survives: quotes, backslashes, control characters and any script', () => {

@@ -96,15 +96,15 @@ describe('cluster=auto and cluster=true', () => {
     const expected = chooseResolution(boxOf(WESTERN_EUROPE), { targetCells: defaults.clusterTargetCells, maxResolution: defaults.clusterMaxResolution });
     assert.equal(expected, 3);
     assert.deepEqual(body.meta.clustering, { strategy: 'h3', precision: 3, mode: 'auto' });
-    assert.ok(body.clusters.length > 5);
+    assert.ok(body.clusters.length > 5, 'body.clusters.length > 5');
     for (const c of body.clusters) {
       assert.equal(c.type, 'Cluster');
-      assert.ok(isValidCell(c.id));
+      assert.ok(isValidCell(c.id), 'isValidCell(c.id)');
       assert.equal(getResolution(c.id), 3);
-      assert.ok(c.count >= defaults.autoClusterMinStays);
+      assert.ok(c.count >= defaults.autoClusterMinStays, 'c.count >= defaults.autoClusterMinStays');
       const { coordinates, bounds } = c.location;
       assert.ok(bounds.sw.lat <= coordinates.lat && coordinates.lat <= bounds.ne.lat, 'centre inside the bounds');
-      assert.ok(bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng);
+      assert.ok(bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng, 'bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng');
       assert.ok(inBox(boxOf(WESTERN_EUROPE), bounds.sw.lat, bounds.sw.lng) && inBox(boxOf(WESTERN_EUROPE), bounds.ne.lat, bounds.ne.lng), 'bounds within the viewport');
       assert.match(c._links.expand.href, /^http:\/\/gw\.test\/v3\/accommodations\?/);
     }
@@ -131,9 +131,9 @@ describe('cluster=auto and cluster=true', () => {
           const cell = cellOf(r, meta.clustering.precision);
           assert.ok(!clusterIds.has(cell), `${r.id} is in cluster ${cell}`);
           sparsePerCell.set(cell, (sparsePerCell.get(cell) ?? 0) + 1);
-          assert.ok(inBox(boxOf(box), ...coords(r)));
+          assert.ok(inBox(boxOf(box), ...coords(r)), 'inBox(boxOf(box), ...coords(r))');
         }
-        for (const n of sparsePerCell.values()) assert.ok(n < minStays);
+        for (const n of sparsePerCell.values()) assert.ok(n < minStays, 'n < minStays');
         // Every page carries the same clusters (their expand links name no page).
         const page1 = await get(`${V3}?${box}&cluster=${mode}`);
         if (page1.meta.hasMore) assert.deepEqual((await get(`${V3}?${box}&cluster=${mode}&page=2`)).clusters, page1.clusters);
@@ -164,7 +164,7 @@ describe('cluster=auto and cluster=true', () => {
           const { ne, sw } = c.location.bounds;
           assert.ok(lat >= sw.lat && lat <= ne.lat && lng >= sw.lng && lng <= ne.lng, `${r.id} inside the bounds of ${c.id}`);
           assert.ok(!seen.has(r.id), `${r.id} appears twice (sparse or another cluster)`);
-          assert.ok(flat.has(r.id));
+          assert.ok(flat.has(r.id), 'flat.has(r.id)');
           seen.add(r.id);
         }
       }
@@ -189,7 +189,7 @@ describe('cluster=auto and cluster=true', () => {
     assert.ok(auto.meta.total > auto.meta.count, 'dense enough to cluster');
     const forced = await get(`${V3}?${PARIS_CENTRE}&cluster=true`);
     assert.deepEqual(forced.meta.clustering, { strategy: 'h3', precision: 8, mode: 'true' });
-    assert.ok(forced.clusters.length > 0);
+    assert.ok(forced.clusters.length > 0, 'forced.clusters.length > 0');
     const tight = await get(`${V3}?${NOTRE_DAME}&cluster=true`);
     assert.equal(tight.meta.clustering.precision, 8, 'tight viewports clamp to r8');
   });
@@ -197,10 +197,10 @@ describe('cluster=auto and cluster=true', () => {
   test('auto is flat when clustering would not help (every stay fits on the page); true clusters anyway', async () => {
     const auto = await get(`${V3}?${COUNTRYSIDE}&cluster=auto`);
     assertFlat(auto);
-    assert.ok(auto.meta.total > 0 && auto.meta.total <= 10);
+    assert.ok(auto.meta.total > 0 && auto.meta.total <= 10, 'auto.meta.total > 0 && auto.meta.total <= 10');
     const forced = await get(`${V3}?${COUNTRYSIDE}&cluster=true`);
     assert.equal(forced.meta.clustering.mode, 'true');
-    assert.ok(Array.isArray(forced.clusters));
+    assert.ok(Array.isArray(forced.clusters), 'Array.isArray(forced.clusters)');
     // A page big enough for all of France's stays: auto sees no need to cluster.
     const all = await get(`${V3}?nelat=46&nelng=6&swlat=44&swlng=3&cluster=auto&pageSize=100`);
     if (all.meta.total <= 100) assertFlat(all);
@@ -260,7 +260,7 @@ describe('cluster=top', () => {
     const p2 = await get(`${V3}?${WESTERN_EUROPE}&cluster=top&pageSize=10&page=2`);
     assert.equal(p1.meta.hasMore, true);
     const cells1 = new Set(p1.results.map((r: any) => r.cellId));
-    assert.ok(p2.results.every((r: any) => !cells1.has(r.cellId)));
+    assert.ok(p2.results.every((r: any) => !cells1.has(r.cellId)), 'p2.results.every((r: any) => !cells1.has(r.cellId))');
     const last = Math.ceil(p1.meta.total / 10);
     const pl = await get(`${V3}?${WESTERN_EUROPE}&cluster=top&pageSize=10&page=${last}`);
     assert.equal(pl.meta.hasMore, false);
@@ -282,14 +282,14 @@ describe('cluster=top', () => {
     assert.equal(meta.clustering.mode, 'top');
     assert.equal(meta.nights, 3);
     assert.equal(meta.total, dated.results.length);
-    assert.ok(meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates);
+    assert.ok(meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates, 'meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates');
     const cells = dated.results.map((r: any) => r.cellId);
     assert.equal(new Set(cells).size, cells.length, 'one stay per cell');
     for (const r of dated.results) {
       assert.equal(cellOf(r, meta.clustering.precision), r.cellId);
       const entries = Object.values<any>(r.suppliers);
       assert.ok(entries.length > 0, 'a survivor is sold by someone');
-      for (const e of entries) assert.ok(e.price === null || typeof e.price.total === 'number');
+      for (const e of entries) assert.ok(e.price === null || typeof e.price.total === 'number', 'e.price === null || typeof e.price.total === \'number\'');
     }
   });
 });
@@ -313,7 +313,7 @@ describe('precision', () => {
     assert.equal(fine.first.meta.clustering.precision, 15);
     const distinct = new Set((await allPages(`${V3}?${PARIS_CENTRE}`)).results.map((r: any) => cellOf(r, 15)));
     assert.equal(fine.first.meta.total, distinct.size);
-    assert.ok(distinct.size >= flat.meta.total - 1);
+    assert.ok(distinct.size >= flat.meta.total - 1, 'distinct.size >= flat.meta.total - 1');
   });
 
   test('out of range is a 400 VALIDATION_ERROR', async () => {
@@ -367,7 +367,7 @@ describe('cell filter', () => {
     const [clat, clng] = cellToLatLng(cell);
     for (const r of alone.results) {
       assert.equal(cellOf(r, 5), cell);
-      assert.ok(Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1);
+      assert.ok(Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1, 'Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1');
     }
   });
 
@@ -375,7 +375,7 @@ describe('cell filter', () => {
     const cell = latLngToCell(48.8566, 2.3522, 6);
     const hotels = (await allPages(`${V3}?lat=48.8566&lng=2.3522&radius=8000&type=hotel`)).results;
     const both = (await allPages(`${V3}?lat=48.8566&lng=2.3522&radius=8000&type=hotel&cell=${cell}`)).results;
-    assert.ok(both.length > 0 && both.length < hotels.length);
+    assert.ok(both.length > 0 && both.length < hotels.length, 'both.length > 0 && both.length < hotels.length');
     assert.deepEqual(both.map((r: any) => r.id), hotels.filter((r: any) => cellOf(r, 6) === cell).map((r: any) => r.id));
 
     const inside = both[0].id;
@@ -419,8 +419,8 @@ describe('clustering with dates', () => {
     assert.equal(meta.total + inClusters, flat.meta.total, 'the same survivors, split');
     const ids = new Set<string>(clusters.map((c: any) => c.id));
     for (const r of clustered.results) {
-      assert.ok(!ids.has(cellOf(r, meta.clustering.precision)));
-      for (const e of Object.values<any>(r.suppliers)) assert.ok(e.price === null || typeof e.price.total === 'number');
+      assert.ok(!ids.has(cellOf(r, meta.clustering.precision)), '!ids.has(cellOf(r, meta.clustering.precision))');
+      for (const e of Object.values<any>(r.suppliers)) assert.ok(e.price === null || typeof e.price.total === 'number', 'e.price === null || typeof e.price.total === \'number\'');
     }
   });
 

@@ -40,12 +40,12 @@ describe('location rule', () => {
   test('a partial bounding box names the missing corners, as LOCATION_REQUIRED', async () => {
     const res = await t.get(`${V3}?nelat=48.9&nelng=2.4`);
     assertError(res, 400, 'LOCATION_REQUIRED');
-    assert.ok(res.body.details.params.swlat && res.body.details.params.swlng);
+    assert.ok(res.body.details.params.swlat && res.body.details.params.swlng, 'res.body.details.params.swlat && res.body.details.params.swlng');
   });
   test('lat without lng is LOCATION_REQUIRED', async () => {
     const res = await t.get(`${V3}?lat=48.85`);
     assertError(res, 400, 'LOCATION_REQUIRED');
-    assert.ok(res.body.details.params.lng);
+    assert.ok(res.body.details.params.lng, 'res.body.details.params.lng');
   });
   test('out-of-range coordinates are a VALIDATION_ERROR on v3', async () => {
     assertError(await t.get(`${V3}?lat=91&lng=2`), 400, 'VALIDATION_ERROR');
@@ -61,12 +61,12 @@ describe('bounding box search', () => {
     assert.equal(meta.count, 20);
     assert.equal(meta.page, 1);
     assert.equal(meta.hasMore, true);
-    assert.ok(meta.total > 20);
+    assert.ok(meta.total > 20, 'meta.total > 20');
     assert.equal(meta.currency, 'USD');
     assert.deepEqual(meta.unresolved, []);
     for (const r of results) {
-      assert.ok(r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90);
-      assert.ok(r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42);
+      assert.ok(r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90, 'r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90');
+      assert.ok(r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42, 'r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42');
     }
     const scores = results.map((r: any) => score(r.averageRatings));
     for (let i = 1; i < scores.length; i++) assert.ok(scores[i - 1] >= scores[i] - 1e-9, `rank order broken at ${i}`);
@@ -81,7 +81,7 @@ describe('bounding box search', () => {
     const p1 = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=1`)).body;
     const p2 = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=2`)).body;
     const ids1 = new Set(p1.results.map((r: any) => r.id));
-    assert.ok(p2.results.every((r: any) => !ids1.has(r.id)));
+    assert.ok(p2.results.every((r: any) => !ids1.has(r.id)), 'p2.results.every((r: any) => !ids1.has(r.id))');
     assert.match(p2._links.prev.href, /page=1/);
     const last = Math.ceil(p1.meta.total / 10);
     const pl = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=${last}`)).body;
@@ -102,7 +102,7 @@ describe('bounding box search', () => {
     const key = await t.createKey({ aid: 'links-test' });
     const res = await t.get(`${V3}?${PARIS_BOX}&key=${key}`);
     assert.equal(res.status, 200);
-    assert.ok(!JSON.stringify(res.body._links).includes(key));
+    assert.ok(!JSON.stringify(res.body._links).includes(key), '!JSON.stringify(res.body._links).includes(key)');
   });
 });
 
@@ -110,11 +110,11 @@ describe('radius and address search', () => {
   test('a centre with radius returns stays within the radius, distances measured from the centre', async () => {
     const res = await t.get(`${V3}?lat=48.8566&lng=2.3522&radius=1500&pageSize=50`);
     assert.equal(res.status, 200);
-    assert.ok(res.body.results.length > 0);
+    assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
     for (const r of res.body.results) {
       const d = distanceMeters(48.8566, 2.3522, r.location.coordinates.lat, r.location.coordinates.lng);
       assert.ok(d <= 1500, `${d} m is outside the radius`);
-      assert.ok(Math.abs(r.location.distanceInMeters - d) <= 1);
+      assert.ok(Math.abs(r.location.distanceInMeters - d) <= 1, 'Math.abs(r.location.distanceInMeters - d) <= 1');
     }
     const wider = await t.get(`${V3}?lat=48.8566&lng=2.3522&radius=5000`);
     assert.ok(wider.body.meta.total > res.body.meta.total, 'a wider radius finds more');
@@ -129,8 +129,8 @@ describe('radius and address search', () => {
   test('an address resolves to a centre searched with radius, tolerant of case and accents', async () => {
     const a = await t.get(`${V3}?address=Paris&radius=3000`);
     assert.equal(a.status, 200);
-    assert.ok(a.body.meta.total > 0);
-    for (const r of a.body.results) assert.ok(r.location.distanceInMeters <= 3000);
+    assert.ok(a.body.meta.total > 0, 'a.body.meta.total > 0');
+    for (const r of a.body.results) assert.ok(r.location.distanceInMeters <= 3000, 'r.location.distanceInMeters <= 3000');
     const b = await t.get(`${V3}?address=${encodeURIComponent('PÂRIS, France')}&radius=3000`);
     assert.equal(b.body.meta.total, a.body.meta.total);
   });
@@ -138,24 +138,24 @@ describe('radius and address search', () => {
   test('an unresolvable address is a VALIDATION_ERROR naming address', async () => {
     const res = await t.get(`${V3}?address=Qwxzzyplace`);
     assertError(res, 400, 'VALIDATION_ERROR');
-    assert.ok(res.body.details.params.address);
+    assert.ok(res.body.details.params.address, 'res.body.details.params.address');
   });
 });
 
 describe('filters', () => {
   test('provider as single value, comma list and repeated parameter', async () => {
     const single = (await t.get(`${V3}?${PARIS_BOX}&provider=supplier_b&pageSize=30`)).body;
-    assert.ok(single.results.length > 0);
+    assert.ok(single.results.length > 0, 'single.results.length > 0');
     for (const r of single.results) assert.deepEqual(Object.keys(r.suppliers), ['supplier_b']);
     const comma = (await t.get(`${V3}?${PARIS_BOX}&provider=supplier_a,supplier_d&pageSize=30`)).body;
     const repeated = (await t.get(`${V3}?${PARIS_BOX}&provider=supplier_a&provider=supplier_d&pageSize=30`)).body;
     assert.deepEqual(repeated.results.map((r: any) => r.id), comma.results.map((r: any) => r.id));
     for (const r of comma.results) {
       const keys = Object.keys(r.suppliers);
-      assert.ok(keys.length > 0 && keys.every((k) => k === 'supplier_a' || k === 'supplier_d'));
+      assert.ok(keys.length > 0 && keys.every((k) => k === 'supplier_a' || k === 'supplier_d'), 'keys.length > 0 && keys.every((k) => k === \'supplier_a\' || k === \'supplier_d\')');
     }
     const all = (await t.get(`${V3}?${PARIS_BOX}`)).body;
-    assert.ok(single.meta.total < all.meta.total);
+    assert.ok(single.meta.total < all.meta.total, 'single.meta.total < all.meta.total');
   });
 
   test('an unknown provider is a VALIDATION_ERROR', async () => {
@@ -164,11 +164,11 @@ describe('filters', () => {
 
   test('type hotel, rental, concrete types, and rental absorbing its concrete types', async () => {
     const hotels = (await t.get(`${V3}?${PARIS_BOX}&type=hotel&pageSize=50`)).body;
-    assert.ok(hotels.results.length > 0);
+    assert.ok(hotels.results.length > 0, 'hotels.results.length > 0');
     for (const r of hotels.results) assert.equal(typeOf(r), 'hotel');
     const rentals = (await t.get(`${V3}?${PARIS_BOX}&type=rental&pageSize=50`)).body;
-    assert.ok(rentals.results.length > 0);
-    for (const r of rentals.results) assert.ok((RENTAL_TYPES as readonly string[]).includes(typeOf(r)));
+    assert.ok(rentals.results.length > 0, 'rentals.results.length > 0');
+    for (const r of rentals.results) assert.ok((RENTAL_TYPES as readonly string[]).includes(typeOf(r)), '(RENTAL_TYPES as readonly string[]).includes(typeOf(r))');
     const apartments = (await t.get(`${V3}?${PARIS_BOX}&type=apartment&pageSize=50`)).body;
     for (const r of apartments.results) assert.equal(typeOf(r), 'apartment');
     const both = (await t.get(`${V3}?${PARIS_BOX}&type=hotel,apartment`)).body;
@@ -187,9 +187,9 @@ describe('filters', () => {
       assert.ok(res.meta.total > 0 && res.meta.total < all, `${param} filters something`);
       for (const r of res.results) {
         const a = r.averageRatings;
-        if (param === 'minstarrating') assert.ok(a.hotelStars !== null && a.hotelStars >= value);
-        if (param === 'minguestrating') assert.ok(a.value >= value);
-        if (param === 'minratingcount') assert.ok(a.count >= value);
+        if (param === 'minstarrating') assert.ok(a.hotelStars !== null && a.hotelStars >= value, 'a.hotelStars !== null && a.hotelStars >= value');
+        if (param === 'minguestrating') assert.ok(a.value >= value, 'a.value >= value');
+        if (param === 'minratingcount') assert.ok(a.count >= value, 'a.count >= value');
       }
       assert.equal((await t.get(`${V3}?${PARIS_BOX}&${param}=0`)).body.meta.total, all, `${param}=0 is no filter`);
     }
@@ -207,13 +207,13 @@ describe('result shape', () => {
       assert.equal(typeof r.id, 'string');
       assert.equal(typeof r.name, 'string');
       assert.equal(typeof r.type, 'string');
-      assert.ok(r.type.length > 0);
+      assert.ok(r.type.length > 0, 'r.type.length > 0');
       assert.equal(typeof r.location.address, 'string');
-      assert.ok(typeof r.capacity.guests === 'number' && typeof r.capacity.bathrooms === 'number');
+      assert.ok(typeof r.capacity.guests === 'number' && typeof r.capacity.bathrooms === 'number', 'typeof r.capacity.guests === \'number\' && typeof r.capacity.bathrooms === \'number\'');
       const entries = Object.entries<any>(r.suppliers);
-      assert.ok(entries.length >= 1);
+      assert.ok(entries.length >= 1, 'entries.length >= 1');
       for (const [supplier, e] of entries) {
-        assert.ok((SUPPLIER_IDS as readonly string[]).includes(supplier));
+        assert.ok((SUPPLIER_IDS as readonly string[]).includes(supplier), '(SUPPLIER_IDS as readonly string[]).includes(supplier)');
         assert.equal(typeof e.link, 'string');
         assert.equal(typeof e.media.thumbnail, 'string');
         assert.equal(typeof e.media.logoSquare, 'string');
@@ -268,14 +268,14 @@ describe('hotelids', () => {
     const res = (await t.get(`${V3}?hotelids=${id}`)).body;
     assert.equal(res.meta.total, 2);
     const found = res.results.flatMap((r: any) => Object.keys(r.suppliers));
-    for (const s of suppliers) assert.ok(found.includes(s));
+    for (const s of suppliers) assert.ok(found.includes(s), 'found.includes(s)');
   });
 
   test('a prefix resolves exactly one; prefixed, bare and service ids mix; misses are unresolved', async () => {
     const { id, suppliers } = overlappingId();
     const pre = (await t.get(`${V3}?hotelids=${suppliers[0]}:${id}`)).body;
     assert.equal(pre.meta.total, 1);
-    assert.ok(suppliers[0] in pre.results[0].suppliers);
+    assert.ok(suppliers[0] in pre.results[0].suppliers, 'suppliers[0] in pre.results[0].suppliers');
     const serviceId = pre.results[0].id;
     const b = t.world.listings.supplier_b[0].supplierStayId;
     const mixed = (await t.get(`${V3}?hotelids=${serviceId},${b},nope-123,supplier_c:0`)).body;
@@ -316,7 +316,7 @@ describe('hotelsearch', () => {
   test('finds hotels by name, ordered by distance', async () => {
     const word = hotelNear().name.split(' ').sort((a, b) => b.length - a.length)[0];
     const res = (await t.get(`${V3}?hotelsearch=${encodeURIComponent(word.toUpperCase())}&lat=48.8566&lng=2.3522&pageSize=50`)).body;
-    assert.ok(res.results.length > 0);
+    assert.ok(res.results.length > 0, 'res.results.length > 0');
     for (const r of res.results) assert.equal(typeOf(r), 'hotel');
     const d = res.results.map((r: any) => r.location.distanceInMeters);
     for (let i = 1; i < d.length; i++) assert.ok(d[i - 1] <= d[i], 'ordered by distance');

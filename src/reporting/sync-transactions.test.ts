@@ -1,0 +1,135 @@
+// The commission sync against the simulated suppliers over HTTP: what the incremental pull can
+// miss (a change the supplier publishes later than the overlap), and the reconciliation that
+// finds it and says so.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
+import type { KeyStore } from '../auth/key-store.ts';
+import type { ClickStore } from '../clicks/click-store.ts';
+import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
+import { stateAt, type SimBooking } from '../sim/bookings.ts';
+import { generateWorld, type World } from '../sim/generate-world.ts';
+import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { createSupplierA } from '../suppliers/supplier-a.ts';
+import { createSupplierB } from '../suppliers/supplier-b.ts';
+import { createSupplierC } from '../suppliers/supplier-c.ts';
+import { createSupplierD } from '../suppliers/supplier-d.ts';
+import type { Supplier } from '../suppliers/supplier.ts';
+import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
+import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
+import type { TransactionStore } from './transaction-store.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const T0 = Date.UTC(2026, 10, 21, 10);
+
+let now = T0;
+let world: World;
+let sim: SimSuppliers;
+let suppliers: Supplier[];
+let clicks: ClickStore;
+let keys: KeyStore;
+
+before(async () => {
+  world = generateWorld({ seed: 5, stays: 600 });
+  sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
+  suppliers = [
+    createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }), createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
+    createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }), createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
+  ];
+  clicks = createSqliteClickStore({ path: ':memory:' });
+  keys = createSqliteKeyStore({ path: ':memory:' });
+});
+after(async () => {
+  await Promise.all([sim.close(), clicks.close(), keys.close()]);
+});
+
+/** Lands clicks on supplier_c's booking page until one books (which does is a function of the click id). */
+async function book(prefix: string): Promise<SimBooking> {
+  const listings = world.listings.supplier_c;
+  for (let i = 0; i < 500; i++) {
+    const before = sim.ledger.bookings('supplier_c').length;
+    const id = listings[i % listings.length].supplierStayId;
+    await (await fetch(`${sim.urls.supplier_c}/deeplink?id=${encodeURIComponent(id)}&aff=aff-late&click=${prefix}-${i}`)).arrayBuffer();
+    const booked = sim.ledger.bookings('supplier_c');
+    if (booked.length > before) return booked[booked.length - 1];
+  }
+  throw new Error('no landing booked');
+}
+
+describe('commission sync: late records', () => {
+  let store: TransactionStore;
+  before(() => {
+    store = createSqliteTransactionStore({ path: ':memory:' });
+  });
+  after(async () => {
+    await store.close();
+  });
+
+  it('the incremental pull misses a booking published later than the overlap; the reconciliation finds it and reports it', async () => {
+    const overlapMs = DAY;
+    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), overlapMs, reconcileDays: 30 });
+    assert.ok((await sync.syncAll()).every((r) => r.ok), 'the first pull');
+
+    const booking = await book('late');
+    const onTime = await book('on-time');
+    // supplier_c's back office enters the booking two days after each of its changes.
+    const lagMs = overlapMs + DAY;
+    sim.ledger.delayReports('supplier_c', booking.bookingId, lagMs);
+
+    // The gateway pulls every 6 hours for a week: each pull re-reads a day before the previous end.
+    for (let pulls = 0; pulls < 28; pulls++) {
+      now += 6 * HOUR;
+      assert.ok((await sync.syncAll()).every((r) => r.ok), `pull ${pulls}`);
+    }
+    assert.ok(await store.get('supplier_c', onTime.bookingId), 'a booking published on time is pulled');
+    assert.equal(await store.get('supplier_c', booking.bookingId), null, 'the late booking was never in a pulled period');
+
+    const seen: SupplierSyncResult[] = [];
+    const results = await sync.reconcileAll({ onResult: (r) => seen.push(r) });
+    assert.equal(seen.length, 4, 'each supplier heard of as it ends');
+    assert.ok(results.every((r) => r.ok && r.kind === 'reconciliation'), JSON.stringify(results));
+    const c = results.find((r) => r.supplier === 'supplier_c')!;
+    assert.equal(c.from, new Date(now - 30 * DAY).toISOString(), 'the last 30 days');
+    const published = stateAt(booking, now - lagMs + 1)!;
+    assert.deepEqual(c.missed, [{ bookingId: booking.bookingId, lastUpdated: new Date(published.at).toISOString(), kind: 'new' }]);
+    assert.equal(c.inserted, 1);
+    for (const r of results.filter((x) => x.supplier !== 'supplier_c')) assert.deepEqual(r.missed, [], r.supplier);
+    assert.equal((await store.get('supplier_c', booking.bookingId))?.lastUpdated, new Date(published.at).toISOString());
+
+    // Nothing more to find the next time.
+    const again = await sync.reconcileAll();
+    assert.ok(again.every((r) => r.ok && r.missed.length === 0), JSON.stringify(again));
+  });
+
+  it('the schedule reconciles on its first pull and then whenever the last reconciliation is a day old', async () => {
+    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now) });
+    const kinds: string[] = [];
+    let heard: () => void = () => undefined;
+    const pulls = (n: number) => new Promise<void>((resolve) => {
+      heard = () => {
+        if (kinds.length >= n) resolve();
+      };
+    });
+    let ran = pulls(3);
+    sync.start({ intervalMs: 1, reconcileIntervalMs: DAY }, {
+      onRun: (results) => {
+        kinds.push(results[0].kind);
+        heard();
+      },
+      onError: (error) => assert.fail(String(error)),
+    });
+    try {
+      await ran;
+      assert.deepEqual(kinds.slice(0, 3), ['reconciliation', 'incremental', 'incremental']);
+      const moved = kinds.length;
+      ran = pulls(moved + 2);
+      now += DAY;
+      await ran;
+      // The pull in flight when the clock moved may be an incremental one; the one after it is due.
+      assert.ok(kinds.slice(moved, moved + 2).includes('reconciliation'), kinds.join(', '));
+    } finally {
+      await sync.stop();
+    }
+  });
+});
