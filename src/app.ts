@@ -20,6 +20,7 @@ import type { Services } from './http/route-context.ts';
 import { ensureInventory } from './inventory/ingest.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
 import { buildStayIndex } from './inventory/stay-index.ts';
+import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
@@ -152,7 +153,7 @@ export function createApp(options: AppOptions): App {
       limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
     },
     tracking,
-    reporting: { transactions },
+    reporting: { transactions, summary: createPartnerSummaries({ clicks, transactions, keys: keyStore }) },
     trustedProxies: options.trustedProxies,
   });
 

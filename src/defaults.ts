@@ -195,6 +195,16 @@ export const defaults = {
    * would take 140 ms). ~200 bytes each.
    */
   reportingPageCursors: 10_000,
+  /** Campaigns listed by `GET /v1/reporting/summary` unless `top` says otherwise, and its maximum. */
+  summaryTop: 10,
+  summaryMaxTop: 100,
+  /** Latest transactions a summary lists (the hub's table; the CSV download has them all). */
+  summaryLatest: 20,
+  /**
+   * The longest period a summary covers, in days: two years of months is what a chart shows
+   * readably, and it bounds the work of one request (docs/decisions.md 33).
+   */
+  summaryMaxDays: 731,
   /** The demo partner created on the first start with the simulated suppliers (README, "Reporting"). */
   demoAid: 'demo',
   demoThirdParty: 'demo-platform',

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
 import { Violations } from '../errors/api-error.ts';
 import { CSV_HEADER } from '../reporting/transaction-csv.ts';
+import type { PartnerSummaries, SummaryQuery } from '../reporting/partner-summary.ts';
 import type { TransactionQuery, TransactionStore } from '../reporting/transaction-store.ts';
 import { DATE_FILTERS, REPORT_FORMATS, type DateFilter, type ReportFormat } from '../reporting/transaction.ts';
 import { requireKey } from './access-control.ts';
@@ -16,9 +17,12 @@ import { parseCalendarDate } from './search-params.ts';
 
 export interface Reporting {
   transactions: TransactionStore;
+  /** A partner's figures by month, campaign, device and supplier (the hub's). */
+  summary: PartnerSummaries;
 }
 
 export const REPORTING_PATH = '/v1/reporting/transactions';
+export const SUMMARY_PATH = '/v1/reporting/summary';
 
 export const reportingQuerySchema = Type.Partial(Type.Object({
   thirdParty: Type.String({ maxLength: 64, description: 'a platform name of at most 64 characters' }),
@@ -48,6 +52,32 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
   }
 
   // docs/decisions.md 3: not a real YYYY-MM-DD date -> INVALID_DATE_FORMAT; a reversed range -> VALIDATION_ERROR.
+  const { start, end } = readPeriod(p, v, now);
+  v.throwIfAny();
+
+  return {
+    query: {
+      partnerId,
+      dateFilter: (p.dateFilter ?? 'lastUpdatedDate') as DateFilter,
+      startDate: day(start!),
+      endDate: day(end!),
+      limit: p.limit ?? defaults.reportingLimit,
+      page: p.page ?? 0,
+    },
+    format: (p.format ?? 'csv') as ReportFormat,
+  };
+}
+
+export const summaryQuerySchema = Type.Partial(Type.Object({
+  startDate: Type.String(),
+  endDate: Type.String(),
+  top: Type.Integer({ minimum: 1, maximum: defaults.summaryMaxTop, description: `an integer from 1 to ${defaults.summaryMaxTop}` }),
+  key: Type.String(),
+}));
+const parseSummaryQuery = compileQuery(summaryQuerySchema);
+
+/** The period of a request (`startDate`, `endDate`: defaults, format and order as the transactions route), violations recorded. */
+function readPeriod(p: { startDate?: string; endDate?: string }, v: Violations, now: Date): { start: number | null; end: number | null } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const date = (param: 'startDate' | 'endDate', text: string | undefined, fallback: number): number | null => {
     if (text === undefined) return fallback;
@@ -62,19 +92,19 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
     const which = p.startDate === undefined ? ' (by default, a year before today)' : p.endDate === undefined ? ' (by default, today)' : '';
     v.add('startDate', `startDate ${day(start)} is after endDate ${day(end)}${which}`);
   }
-  v.throwIfAny();
+  return { start, end };
+}
 
-  return {
-    query: {
-      partnerId,
-      dateFilter: (p.dateFilter ?? 'lastUpdatedDate') as DateFilter,
-      startDate: day(start!),
-      endDate: day(end!),
-      limit: p.limit ?? defaults.reportingLimit,
-      page: p.page ?? 0,
-    },
-    format: (p.format ?? 'csv') as ReportFormat,
-  };
+/** A summary request, or every violation in one 400 (docs/decisions.md 33). */
+function readSummaryRequest(raw: RawQuery, partnerId: string, now: Date): SummaryQuery {
+  const v = new Violations();
+  const p = parseSummaryQuery(raw, v);
+  const { start, end } = readPeriod(p, v, now);
+  if (start !== null && end !== null && start <= end && (end - start) / 86_400_000 + 1 > defaults.summaryMaxDays) {
+    v.add('endDate', `the period is ${(end - start) / 86_400_000 + 1} days; a summary covers at most ${defaults.summaryMaxDays} days (two years of months to chart)`);
+  }
+  v.throwIfAny();
+  return { partnerId, startDate: day(start!), endDate: day(end!), top: p.top ?? defaults.summaryTop, latest: defaults.summaryLatest };
 }
 
 export function registerReportingRoutes(app: FastifyInstance, context: RouteContext, reporting: Reporting): void {
@@ -110,5 +140,15 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
       .type('text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="transactions-${query.startDate}-${query.endDate}-page-${query.page}.csv"`)
       .send(stream);
+  });
+
+  // JSON only: the hub charts it. Same key rules and limits as the transactions route; the key's
+  // partner is the only one whose figures can be read (no parameter names a partner).
+  app.get(SUMMARY_PATH, { config: { apiKey: 'required' } }, async (request, reply) => {
+    const auth = requireKey(request);
+    const query = readSummaryRequest(request.query as RawQuery, auth.partnerId, context.now());
+    const summary = await reporting.summary.summarize(query);
+    reply.header('Cache-Control', 'private, no-store');
+    return reply.type('application/json; charset=utf-8').send({ statusCode: 200, ...summary, thirdParties: auth.thirdParties });
   });
 }
