@@ -20,6 +20,10 @@ export interface Config {
   bookingUrlTemplates: Partial<Record<SupplierId, string>>;
   /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
   reportSyncIntervalMs: number;
+  /** A raster tile template for the map (STAYGATE_MAP_TILES_URL); null = the offline basemap. */
+  mapTilesUrl: string | null;
+  /** Credit shown for those tiles (STAYGATE_MAP_TILES_ATTRIBUTION). */
+  mapTilesAttribution: string | null;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -55,5 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
       .filter(([, template]) => template !== undefined && template !== '')),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
+    mapTilesUrl: env.STAYGATE_MAP_TILES_URL || null,
+    mapTilesAttribution: env.STAYGATE_MAP_TILES_ATTRIBUTION || null,
   };
 }

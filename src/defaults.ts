@@ -116,6 +116,14 @@ export const defaults = {
    */
   goKeylessPerMinute: 60,
   /**
+   * Keyless requests per client IP per minute on the map page and its search (`/map`,
+   * `/map/v3/accommodations`; docs/decisions.md 31). A traveller panning and zooming settles on a
+   * new viewport every few seconds, and each costs the page two searches (the clustered map and the
+   * list of the best stays): a brisk minute is 30-60 of them. 120 leaves room for that, for a
+   * couple of people behind one address, and still stops a scraper at 2 a second.
+   */
+  mapKeylessPerMinute: 120,
+  /**
    * How old the server's in-memory keys may get before it reads the key store's change counter
    * (one tiny query): a key created, granted or revoked by the CLI works, or stops, within this
    * (the issue asks for one second), and requests cost no database read.

@@ -55,6 +55,8 @@ const app = createApp({
   trustedProxies: config.trustedProxies,
   bookingUrlTemplates: config.bookingUrlTemplates,
   reportSyncIntervalMs: config.reportSyncIntervalMs,
+  mapTilesUrl: config.mapTilesUrl,
+  mapTilesAttribution: config.mapTilesAttribution,
   // The demo partner only ever meets the simulated suppliers: never real ones.
   demo: simulator !== null,
 });
