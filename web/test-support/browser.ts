@@ -30,7 +30,8 @@ export interface BrowserRig {
   base: string;
   browser: Browser;
   open(options?: { width?: number; height?: number; isMobile?: boolean }): Promise<PageWatch>;
-  screenshot(page: Page, name: string): Promise<string>;
+  /** Writes .screenshots/<name>.png (the whole page with `fullPage`). */
+  screenshot(page: Page, name: string, options?: { fullPage?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -71,9 +72,9 @@ export async function startBrowserRig(options: TestAppOptions = {}): Promise<Bro
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       return { page, problems, requests };
     },
-    async screenshot(page, name) {
+    async screenshot(page, name, { fullPage = false } = {}) {
       const file = path.join(SCREENSHOTS, `${name}.png`);
-      await page.screenshot({ path: file });
+      await page.screenshot({ path: file, fullPage });
       return file;
     },
     async close() {
