@@ -316,7 +316,8 @@ map.on('moveend', () => {
   rememberView();
   drawLabels();
   clearTimeout(timer);
-  timer = setTimeout(() => void search(), DEBOUNCE_MS);
+  // The first view is searched at once; later ones once the map has settled.
+  timer = setTimeout(() => void search(), searches === 0 ? 0 : DEBOUNCE_MS);
 });
 map.setView([start.lat, start.lng], start.zoom);
 banner(settings.message);
