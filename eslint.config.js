@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/', '.scratch/'] },
+  { ignores: ['node_modules/', 'data/', '.bench/', '.scratch/', 'web/dist/', '.screenshots/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,7 +12,7 @@ export default tseslint.config(
   },
   {
     // Tests read JSON bodies whose shape is what they assert; typing each would restate the presenter.
-    files: ['**/*.test.ts', 'src/test-support/**'],
+    files: ['**/*.test.ts', 'src/test-support/**', 'web/test-support/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

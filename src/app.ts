@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaults } from './defaults.ts';
 import { createGazetteerGeocoder } from './geo/gazetteer-geocoder.ts';
 import type { Geocoder } from './geo/geocoder.ts';
@@ -20,6 +21,7 @@ import type { Services } from './http/route-context.ts';
 import { ensureInventory } from './inventory/ingest.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
 import { buildStayIndex } from './inventory/stay-index.ts';
+import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
@@ -65,7 +67,7 @@ export interface AppOptions {
   /** How long a Redis call may take before the limiter falls back to memory (tests on a loaded machine allow more). */
   redisCommandTimeoutMs?: number;
   /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
-  rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number }>;
+  rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number; mapKeyless: number }>;
   /** Milliseconds clock of the rate limiter (tests); absent = monotonic in memory, Redis's own clock with Redis. */
   rateLimitClock?: () => number;
   /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
@@ -85,6 +87,11 @@ export interface AppOptions {
   demo?: boolean;
   /** Backdated clicks of the demo partner (defaults.demoClicks). */
   demoClicks?: number;
+  /** Where the built pages are (web/build.ts); default web/dist of this package. */
+  webDir?: string;
+  /** A raster tile template for the map instead of the offline basemap (STAYGATE_MAP_TILES_URL). */
+  mapTilesUrl?: string | null;
+  mapTilesAttribution?: string | null;
 }
 
 export interface App {
@@ -172,8 +179,15 @@ export function createApp(options: AppOptions): App {
       clock: options.rateLimitClock,
     },
     tracking,
-    reporting: { transactions },
+    reporting: { transactions, summary: createPartnerSummaries({ clicks, transactions, keys: keyStore }) },
     trustedProxies: options.trustedProxies,
+    pages: {
+      dir: options.webDir ?? fileURLToPath(new URL('../web/dist/', import.meta.url)),
+      geocode: (address) => geocoder.geocode(address),
+      tilesUrl: options.mapTilesUrl ?? null,
+      tilesAttribution: options.mapTilesAttribution ?? null,
+      keylessPerMinute: options.rateLimits?.mapKeyless ?? defaults.mapKeylessPerMinute,
+    },
   });
 
   const ready = (async () => {

@@ -25,6 +25,10 @@ export interface Config {
   /** How often a pull is a reconciliation (STAYGATE_REPORT_RECONCILE_MS; 0 = only on demand), and of how many days (STAYGATE_REPORT_RECONCILE_DAYS). */
   reportReconcileIntervalMs: number;
   reportReconcileDays: number;
+  /** A raster tile template for the map (STAYGATE_MAP_TILES_URL); null = the offline basemap. */
+  mapTilesUrl: string | null;
+  /** Credit shown for those tiles (STAYGATE_MAP_TILES_ATTRIBUTION). */
+  mapTilesAttribution: string | null;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,5 +67,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportSyncOverlapMs: int(env, 'STAYGATE_REPORT_SYNC_OVERLAP_MS', defaults.reportSyncOverlapMs),
     reportReconcileIntervalMs: int(env, 'STAYGATE_REPORT_RECONCILE_MS', defaults.reportReconcileIntervalMs),
     reportReconcileDays: int(env, 'STAYGATE_REPORT_RECONCILE_DAYS', defaults.reportReconcileDays),
+    mapTilesUrl: env.STAYGATE_MAP_TILES_URL || null,
+    mapTilesAttribution: env.STAYGATE_MAP_TILES_ATTRIBUTION || null,
   };
 }

@@ -117,6 +117,14 @@ export const defaults = {
    */
   goKeylessPerMinute: 60,
   /**
+   * Keyless requests per client IP per minute on the map page and its search (`/map`,
+   * `/map/v3/accommodations`; docs/decisions.md 39). A traveller panning and zooming settles on a
+   * new viewport every few seconds, and each costs the page two searches (the clustered map and the
+   * list of the best stays): a brisk minute is 30-60 of them. 120 leaves room for that, for a
+   * couple of people behind one address, and still stops a scraper at 2 a second.
+   */
+  mapKeylessPerMinute: 120,
+  /**
    * How old the server's in-memory keys may get before it reads the key store's change counter
    * (one tiny query): a key created, granted or revoked by the CLI works, or stops, within this
    * (the issue asks for one second), and requests cost no database read.
@@ -224,6 +232,16 @@ export const defaults = {
    * would take 140 ms). ~200 bytes each.
    */
   reportingPageCursors: 10_000,
+  /** Campaigns listed by `GET /v1/reporting/summary` unless `top` says otherwise, and its maximum. */
+  summaryTop: 10,
+  summaryMaxTop: 100,
+  /** Latest transactions a summary lists (the hub's table; the CSV download has them all). */
+  summaryLatest: 20,
+  /**
+   * The longest period a summary covers, in days: two years of months is what a chart shows
+   * readably, and it bounds the work of one request (docs/decisions.md 41).
+   */
+  summaryMaxDays: 731,
   /** The demo partner created on the first start with the simulated suppliers (README, "Reporting"). */
   demoAid: 'demo',
   demoThirdParty: 'demo-platform',

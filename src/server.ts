@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
-import { writeSimulatorAddress } from './simulator-address.ts';
+import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
 
 const config = readConfig();
@@ -20,12 +20,17 @@ interface SimulatorUrls {
 }
 
 async function startSimulator(): Promise<SimulatorUrls> {
+  // Back on the previous run's ports when they are free: the store holds the media URLs the
+  // simulated feeds named, with those ports (sim/main.ts).
+  const previous = readSimulatorAddress(config.dataDir);
+  const ports = previous === null ? '' : Object.entries(previous.urls).map(([id, url]) => `${id}=${new URL(url).port}`).join(',');
   const child = fork(new URL('./sim/main.ts', import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays),
       // The suppliers keep the clicks that reached them, so their bookings outlive a restart.
       STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
+      STAYGATE_SIM_PORTS: ports,
     },
   });
   const stop = () => child.kill();
@@ -53,6 +58,8 @@ const app = createApp({
   reportSyncOverlapMs: config.reportSyncOverlapMs,
   reportReconcileIntervalMs: config.reportReconcileIntervalMs,
   reportReconcileDays: config.reportReconcileDays,
+  mapTilesUrl: config.mapTilesUrl,
+  mapTilesAttribution: config.mapTilesAttribution,
   // The demo partner only ever meets the simulated suppliers: never real ones.
   demo: simulator !== null,
 });

@@ -33,6 +33,24 @@ export function runClickStoreContract(name: string, makeStore: () => Promise<Cli
       assert.deepEqual(await store.get(['b', 'zzz', 'a']), [b, a]);
     });
 
+    it('counts the clicks of the given aids in [from, to) by month, campaign, device and supplier', async () => {
+      await store.record(click('a', '2026-01-31T23:59:59.999Z'));
+      await store.record(click('b', '2026-02-01T00:00:00.000Z', { campaign: null, device: 'desktop' }));
+      await store.record(click('c', '2026-02-10T00:00:00.000Z', { aid: 'aff-2', supplier: 'supplier_a' }));
+      await store.record(click('d', '2026-03-01T00:00:00.000Z'));
+      await store.record(click('e', '2026-02-11T00:00:00.000Z', { aid: 'someone-else' }));
+      await store.record(click('f', '2026-02-12T00:00:00.000Z', { aid: null }));
+      const count = async (by: 'month' | 'campaign' | 'device' | 'supplier', aids = ['aff-1', 'aff-2']) =>
+        (await store.count({ aids, from: '2026-01-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', by }))
+          .sort((x, y) => String(x.key).localeCompare(String(y.key)));
+      assert.deepEqual(await count('month'), [{ key: '2026-01', clicks: 1 }, { key: '2026-02', clicks: 2 }]);
+      assert.deepEqual(await count('campaign'), [{ key: null, clicks: 1 }, { key: 'spring-email', clicks: 2 }]);
+      assert.deepEqual(await count('device'), [{ key: 'desktop', clicks: 1 }, { key: 'mobile', clicks: 2 }]);
+      assert.deepEqual(await count('supplier'), [{ key: 'supplier_a', clicks: 1 }, { key: 'supplier_b', clicks: 2 }]);
+      assert.deepEqual(await count('month', ['aff-2']), [{ key: '2026-02', clicks: 1 }]);
+      assert.deepEqual(await count('month', []), []);
+    });
+
     it('lists the latest first, as many as asked', async () => {
       for (let i = 0; i < 5; i++) await store.record(click(`c${i}`, `2026-11-21T10:00:0${i}.000Z`));
       assert.deepEqual((await store.recent(3)).map((c) => c.id), ['c4', 'c3', 'c2']);

@@ -25,6 +25,20 @@ export interface Click {
   device: DeviceClass;
 }
 
+/** What clicks can be counted by: the UTC month of the click (`YYYY-MM`), its campaign, device or supplier. */
+export const TALLY_DIMENSIONS = ['month', 'campaign', 'device', 'supplier'] as const;
+export type TallyDimension = (typeof TALLY_DIMENSIONS)[number];
+
+export interface ClickCountQuery {
+  /** The affiliate ids whose clicks count (a partner's: reporting/partner-summary.ts). */
+  aids: readonly string[];
+  /** ISO 8601 UTC, inclusive. */
+  from: string;
+  /** ISO 8601 UTC, exclusive. */
+  to: string;
+  by: TallyDimension;
+}
+
 /**
  * Where clicks are kept. SQLite in the gateway's data file by default; every implementation
  * runs the contract suite in click-store-contract.ts.
@@ -36,5 +50,11 @@ export interface ClickStore {
   get(ids: readonly string[]): Promise<Click[]>;
   /** The latest clicks, newest first. */
   recent(limit: number): Promise<Click[]>;
+  /**
+   * Clicks of `aids` in [from, to) counted by one dimension, in the database (a partner's year is
+   * tens of thousands of clicks: never read them to count them). `key` null: a click without a
+   * campaign. Groups without clicks are absent; order unspecified.
+   */
+  count(query: ClickCountQuery): Promise<{ key: string | null; clicks: number }[]>;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
+import type Database from 'better-sqlite3';
 import { openSqlite } from '../store/open-sqlite.ts';
 import type { SupplierId } from '../types.ts';
-import type { Click, ClickStore, DeviceClass } from './click-store.ts';
+import type { Click, ClickStore, DeviceClass, TallyDimension } from './click-store.ts';
 
 export interface SqliteClickStoreOptions {
   /** The gateway's database file (`<data dir>/staygate.sqlite`), or ':memory:'. */
@@ -19,7 +20,12 @@ const SCHEMA = `
     device TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS clicks_at ON clicks (at);
+  -- A partner's clicks of a period (count): its aids' ranges of time.
+  CREATE INDEX IF NOT EXISTS clicks_aid_at ON clicks (aid, at);
 `;
+
+/** The SQL of each tally dimension; `at` is fixed-width ISO 8601, so its first 7 characters are the month. */
+const KEY: Record<TallyDimension, string> = { month: 'substr(at, 1, 7)', campaign: 'campaign', device: 'device', supplier: 'supplier' };
 
 interface Row {
   id: string;
@@ -47,6 +53,9 @@ export function createSqliteClickStore(options: SqliteClickStoreOptions): ClickS
     VALUES (@id, @at, @aid, @campaign, @stayId, @supplier, @supplierStayId, @device)`);
   const selectOne = db.prepare<[string], Row>('SELECT * FROM clicks WHERE id = ?');
   const selectRecent = db.prepare<[number], Row>('SELECT * FROM clicks ORDER BY at DESC, rowid DESC LIMIT ?');
+  const counts = Object.fromEntries(Object.entries(KEY).map(([by, key]) => [by, db.prepare<[string, string, string], { key: string | null; clicks: number }>(
+    `SELECT ${key} AS key, count(*) AS clicks FROM clicks
+      WHERE aid IN (SELECT value FROM json_each(?)) AND at >= ? AND at < ? GROUP BY 1`)])) as Record<TallyDimension, Database.Statement<[string, string, string], { key: string | null; clicks: number }>>;
   let closed = false;
   return {
     async record(click) {
@@ -62,6 +71,10 @@ export function createSqliteClickStore(options: SqliteClickStoreOptions): ClickS
     },
     async recent(limit) {
       return selectRecent.all(limit).map(toClick);
+    },
+    async count({ aids, from, to, by }) {
+      if (aids.length === 0) return [];
+      return counts[by].all(JSON.stringify(aids), from, to);
     },
     async close() {
       if (closed) return;

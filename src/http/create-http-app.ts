@@ -9,6 +9,7 @@ import { isValidHost } from './host-header.ts';
 import { requestIdOf } from './request-id.ts';
 import { registerAccessControl, type AccessControl } from './access-control.ts';
 import { registerGoRoutes, type Tracking } from './go-routes.ts';
+import { registerPageRoutes, type Pages } from './page-routes.ts';
 import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   tracking?: Tracking;
   /** Partner reporting (`/v1/reporting/transactions`); absent = no such route. */
   reporting?: Reporting;
+  /** The map and hub pages and their assets; absent = no such routes. */
+  pages?: Pages;
   /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
   trustedProxies?: string[];
   /** How long a client may take to send its headers (Node's default, 60 s, when absent; tests set less). */
@@ -164,9 +167,10 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   registerDocsRoutes(app);
   registerV1Routes(app, context);
   registerV2Routes(app, context);
-  registerV3Routes(app, context);
+  registerV3Routes(app, context, { mapKeylessPerMinute: options.pages?.keylessPerMinute });
   if (options.tracking !== undefined) registerGoRoutes(app, context, options.tracking);
   if (options.reporting !== undefined) registerReportingRoutes(app, context, options.reporting);
+  if (options.pages !== undefined) registerPageRoutes(app, options.pages);
 
   for (const url of getRoutes.splice(0)) {
     app.route({

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
@@ -32,6 +32,8 @@ export interface UnifiedSearchRoute {
   present(result: SearchResult, query: SearchQuery, context: PresentContext): unknown;
   /** A version may narrow the errors it answers with (v2 never answers 503). */
   mapError?(error: ApiError): ApiError;
+  /** This route's own keyless allowance (the map page's search, docs/decisions.md 39); absent = the demo allowance. */
+  keylessPerMinute?: number;
 }
 
 const parseQuery = compileQuery(unifiedQuerySchema);
@@ -43,7 +45,8 @@ const parseQuery = compileQuery(unifiedQuerySchema);
  * If-None-Match costs no search; a dated search's tag adds the prices and totals it found.
  */
 export function registerUnifiedSearch(app: FastifyInstance, context: RouteContext, route: UnifiedSearchRoute): void {
-  app.get(route.url, { schema: { response: { 200: route.responseSchema, 304: Type.Null() } } }, async (request, reply) => {
+  const config: FastifyContextConfig = route.keylessPerMinute === undefined ? {} : { rateLimit: { keyless: route.keylessPerMinute } };
+  app.get(route.url, { config, schema: { response: { 200: route.responseSchema, 304: Type.Null() } } }, async (request, reply) => {
     try {
       const services = context.services();
       const violations = new Violations();

@@ -7,7 +7,8 @@ import type { DeviceClass } from '../clicks/click-store.ts';
 import type { BookingStatus } from '../suppliers/supplier.ts';
 import { csvLine } from './transaction-csv.ts';
 import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
-import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore } from './transaction-store.ts';
+import type { TallyDimension } from '../clicks/click-store.ts';
+import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore, TransactionTally } from './transaction-store.ts';
 
 export interface SqliteTransactionStoreOptions {
   /** The gateway's database file (`<data dir>/staygate.sqlite`), or ':memory:'. */
@@ -115,6 +116,9 @@ function bounds(query: TransactionQuery): [string, string] {
   return [query.startDate, `${query.endDate}T24`];
 }
 
+/** The SQL of each tally dimension; `booked_at` is fixed-width ISO 8601, so its first 7 characters are the month. */
+const TALLY_KEY: Record<TallyDimension, string> = { month: 'substr(booked_at, 1, 7)', campaign: 'campaign', device: 'device', supplier: 'supplier' };
+
 /** CSV lines per chunk read and written: a line is ~200-250 bytes, a chunk ~60 KB. */
 const CHUNK_LINES = 250;
 
@@ -176,6 +180,14 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   const selectSync = db.prepare<[string], { synced_through: string; synced_at: string }>('SELECT synced_through, synced_at FROM report_sync WHERE supplier = ?');
   const bump = db.prepare("UPDATE transactions_meta SET value = value + 1 WHERE name = 'version'");
   const assign = db.prepare('UPDATE transactions SET partner_id = ? WHERE aid = ? AND partner_id IS NULL');
+  // Summaries read the (partner_id, booked_at, ...) index: one range scan of the partner's period.
+  const tallies = Object.fromEntries(Object.entries(TALLY_KEY).map(([by, key]) => [by, db.prepare<[string, string, string], TransactionTally>(
+    `SELECT ${key} AS key, status, count(*) AS bookings, sum(commission_cents) AS commissionCents FROM transactions
+      WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? GROUP BY 1, 2`)])) as Record<TallyDimension, Database.Statement<[string, string, string], TransactionTally>>;
+  const selectLatest = db.prepare<[string, string, string, number], Row>(`SELECT ${ROW_COLUMNS} FROM transactions
+    WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT ?`);
+  // As bounds() above: the days' own text, the end day followed by 'T24'.
+  const bookedBounds = (startDate: string, endDate: string): [string, string] => [startDate, `${endDate}T24`];
   const unownedAids = db.prepare<[], { aid: string }>('SELECT DISTINCT aid FROM transactions WHERE partner_id IS NULL AND aid IS NOT NULL');
 
   // Lines rendered by an older CSV_FORMAT are rendered again, once.
@@ -331,6 +343,12 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
       })();
     },
     csvPage,
+    async tally({ partnerId, startDate, endDate, by }) {
+      return tallies[by].all(partnerId, ...bookedBounds(startDate, endDate));
+    },
+    async latest({ partnerId, startDate, endDate, limit }) {
+      return selectLatest.all(partnerId, ...bookedBounds(startDate, endDate), limit).map((row) => toRecord(toRow(row)));
+    },
     async get(supplier, bookingId) {
       const row = selectOne.get(supplier, bookingId);
       return row === undefined ? null : toRow(row);

@@ -114,6 +114,29 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
       assert.equal(stats.bySupplier.supplier_a.transactions, 4);
     });
 
+    it("tallies a partner's bookings of whole booked UTC days by month, campaign, device and supplier, per status", async () => {
+      await store.applyReport('supplier_a', [
+        row('T1', { bookedAt: '2026-01-31T23:59:59.999Z', commissionCents: 1000 }),
+        row('T2', { bookedAt: '2026-02-01T00:00:00.000Z', commissionCents: 250, status: 'Approved', device: 'desktop', campaign: null }),
+        row('T3', { bookedAt: '2026-02-03T00:00:00.000Z', commissionCents: 0, status: 'Canceled' }),
+        row('T4', { bookedAt: '2026-03-01T00:00:00.000Z', commissionCents: 999 }),
+        row('X1', { bookedAt: '2026-02-02T00:00:00.000Z', partnerId: 'p2', aid: 'aff-2', commissionCents: 777 }),
+      ], SYNC);
+      await store.applyReport('supplier_c', [row('T5', { supplier: 'supplier_c', bookedAt: '2026-02-27T00:00:00.000Z', commissionCents: 5 })], SYNC);
+      const tally = async (by: 'month' | 'campaign' | 'device' | 'supplier', partnerId = 'p1') =>
+        (await store.tally({ partnerId, startDate: '2026-01-31', endDate: '2026-02-28', by }))
+          .map((t) => `${t.key}|${t.status}|${t.bookings}|${t.commissionCents}`).sort();
+      assert.deepEqual(await tally('month'), ['2026-01|Pending|1|1000', '2026-02|Approved|1|250', '2026-02|Canceled|1|0', '2026-02|Pending|1|5']);
+      assert.deepEqual(await tally('campaign'), ['null|Approved|1|250', 'spring-mail|Canceled|1|0', 'spring-mail|Pending|2|1005']);
+      assert.deepEqual(await tally('device'), ['desktop|Approved|1|250', 'mobile|Canceled|1|0', 'mobile|Pending|2|1005']);
+      assert.deepEqual(await tally('supplier'), ['supplier_a|Approved|1|250', 'supplier_a|Canceled|1|0', 'supplier_a|Pending|1|1000', 'supplier_c|Pending|1|5']);
+      assert.deepEqual(await tally('month', 'p2'), ['2026-02|Pending|1|777']);
+      assert.deepEqual(await tally('month', 'nobody'), []);
+      const latest = await store.latest({ partnerId: 'p1', startDate: '2026-01-31', endDate: '2026-02-28', limit: 3 });
+      assert.deepEqual(latest.map((r) => r.bookingId), ['T5', 'T3', 'T2']);
+      assert.equal(latest[0].provider, 'supplier_c');
+    });
+
     it('filters on the chosen date by whole UTC days, inclusive, and orders by it', async () => {
       await store.applyReport('supplier_d', [
         row('D1', { supplier: 'supplier_d', bookedAt: '2026-01-31T23:59:59.000Z', startDate: '2026-03-01', endDate: '2026-03-03', lastUpdated: '2026-05-01T00:00:00.000Z' }),

@@ -1,3 +1,5 @@
+import type { TallyDimension } from '../clicks/click-store.ts';
+import type { BookingStatus } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
 import type { DateFilter, TransactionRecord, TransactionRow } from './transaction.ts';
 
@@ -12,6 +14,24 @@ export interface TransactionQuery {
   limit: number;
   /** Zero-indexed. */
   page: number;
+}
+
+/** A partner's bookings of a period, by the day they were booked (the summary's basis). */
+export interface TallyQuery {
+  partnerId: string;
+  /** YYYY-MM-DD, UTC, inclusive: days of `bookedDate`. */
+  startDate: string;
+  endDate: string;
+  by: TallyDimension;
+}
+
+/** One group of a tally: bookings and commission (USD cents) per status. */
+export interface TransactionTally {
+  /** The month (`YYYY-MM`), campaign (null: none), device or supplier. */
+  key: string | null;
+  status: BookingStatus;
+  bookings: number;
+  commissionCents: number;
 }
 
 export interface ApplyReportResult {
@@ -73,6 +93,13 @@ export interface TransactionStore {
    * never held whole. Breaking off the iteration releases what it holds.
    */
   csvPage(query: TransactionQuery): AsyncIterable<string>;
+  /**
+   * A partner's bookings booked in [startDate, endDate] counted by one dimension and status, in
+   * the database (groups without bookings are absent; order unspecified).
+   */
+  tally(query: TallyQuery): Promise<TransactionTally[]>;
+  /** The partner's `limit` most recently booked transactions in [startDate, endDate] (booked days), newest first. */
+  latest(query: Omit<TallyQuery, 'by'> & { limit: number }): Promise<TransactionRecord[]>;
   get(supplier: SupplierId, bookingId: string): Promise<TransactionRow | null>;
   stats(): Promise<TransactionStats>;
   close(): Promise<void>;

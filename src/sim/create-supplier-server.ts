@@ -30,6 +30,8 @@ export interface SupplierRoute {
   path: string;
   /** Waits the supplier's latency before answering: the live (quote) APIs do, the content feeds need not. */
   latency?: boolean;
+  /** `path` is a prefix: the route answers every path under it that no exact route takes (media). */
+  prefix?: boolean;
   handle(request: SupplierRequest): SupplierResponse | Promise<SupplierResponse>;
 }
 
@@ -129,7 +131,13 @@ export const MALFORMED_BODY = '{"status":"ok","results":[{"id":';
 
 export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupplierServerOptions): SupplierServer {
   const byPath = new Map<string, Map<string, SupplierRoute>>();
+  const prefixes = new Map<string, Map<string, SupplierRoute>>();
   for (const route of routes) {
+    if (route.prefix) {
+      const methods = prefixes.get(route.path) ?? new Map<string, SupplierRoute>();
+      prefixes.set(route.path, methods.set(route.method, route));
+      continue;
+    }
     const methods = byPath.get(route.path) ?? new Map<string, SupplierRoute>();
     methods.set(route.method, route);
     byPath.set(route.path, methods);
@@ -146,7 +154,7 @@ export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupp
   });
 
   async function dispatch(request: SupplierRequest): Promise<SupplierResponse> {
-    const methods = byPath.get(request.path);
+    const methods = byPath.get(request.path) ?? [...prefixes].find(([prefix]) => request.path.startsWith(prefix))?.[1];
     if (!methods) return { status: 404, body: errorBody(404, `no route for ${request.path}`) };
     const route = methods.get(request.method);
     if (!route) {

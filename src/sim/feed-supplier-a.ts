@@ -1,5 +1,6 @@
 // supplier_a's content feed: numbered pages, camelCase, numeric ids (see README.md).
 import type { SimListing } from './generate-world.ts';
+import { requestBase } from './media.ts';
 import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, type SupplierRoute } from './create-supplier-server.ts';
 import { splitAddress } from './split-address.ts';
 
@@ -26,7 +27,7 @@ export interface SupplierAPage {
   properties: SupplierAProperty[];
 }
 
-export function renderSupplierAProperty(listing: SimListing): SupplierAProperty {
+export function renderSupplierAProperty(listing: SimListing, base = ''): SupplierAProperty {
   return {
     propertyId: Number(listing.supplierStayId),
     propertyName: listing.name,
@@ -43,8 +44,8 @@ export function renderSupplierAProperty(listing: SimListing): SupplierAProperty 
     },
     policies: { instantConfirmation: listing.policies.instantBook, freeCancellation: listing.policies.freeCancellation },
     images: [
-      { kind: 'thumbnail', url: listing.media.thumbnail },
-      { kind: 'logo', url: listing.media.logoSquare },
+      { kind: 'thumbnail', url: `${base}${listing.media.thumbnail}` },
+      { kind: 'logo', url: `${base}${listing.media.logoSquare}` },
     ],
   };
 }
@@ -54,7 +55,9 @@ export function supplierAContentRoute(listings: readonly SimListing[]): Supplier
   return {
     method: 'GET',
     path: SUPPLIER_A_CONTENT_PATH,
-    handle({ query }) {
+    handle({ query, headers }) {
+      // Media URLs name this server as the request reached it (media.ts).
+      const base = requestBase(headers);
       const page = readIntegerParam(query, 'page', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 });
       const pageSize = readIntegerParam(query, 'pageSize', { min: 1, max: FEED_MAX_PAGE_SIZE, fallback: FEED_DEFAULT_PAGE_SIZE });
       const start = (page - 1) * pageSize;
@@ -63,7 +66,7 @@ export function supplierAContentRoute(listings: readonly SimListing[]): Supplier
         pageSize,
         totalPages: Math.ceil(listings.length / pageSize),
         totalCount: listings.length,
-        properties: listings.slice(start, start + pageSize).map(renderSupplierAProperty),
+        properties: listings.slice(start, start + pageSize).map((listing) => renderSupplierAProperty(listing, base)),
       };
       return ok(body);
     },

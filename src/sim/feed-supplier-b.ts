@@ -1,6 +1,7 @@
 // supplier_b's content feed: cursor pages, snake_case, "HB" + 7 digit ids (see README.md).
 import { STAY_TYPES } from '../types.ts';
 import type { SimListing } from './generate-world.ts';
+import { requestBase } from './media.ts';
 import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, SupplierHttpError, type SupplierRoute } from './create-supplier-server.ts';
 import { splitAddress } from './split-address.ts';
 
@@ -34,7 +35,7 @@ export interface SupplierBPage {
   next_cursor: string | null;
 }
 
-export function renderSupplierBHotel(listing: SimListing): SupplierBHotel {
+export function renderSupplierBHotel(listing: SimListing, base = ''): SupplierBHotel {
   const { line1, city, countryCode } = splitAddress(listing.address);
   return {
     hotel_id: listing.supplierStayId,
@@ -56,8 +57,8 @@ export function renderSupplierBHotel(listing: SimListing): SupplierBHotel {
     bathroom_count: listing.capacity.bathrooms,
     instant_confirmation: listing.policies.instantBook,
     free_cancellation: listing.policies.freeCancellation,
-    photo_url: listing.media.thumbnail,
-    logo_url: listing.media.logoSquare,
+    photo_url: `${base}${listing.media.thumbnail}`,
+    logo_url: `${base}${listing.media.logoSquare}`,
   };
 }
 
@@ -80,13 +81,15 @@ export function supplierBContentRoute(listings: readonly SimListing[]): Supplier
   return {
     method: 'GET',
     path: SUPPLIER_B_CONTENT_PATH,
-    handle({ query }) {
+    handle({ query, headers }) {
+      // Media URLs name this server as the request reached it (media.ts).
+      const base = requestBase(headers);
       const limit = readIntegerParam(query, 'limit', { min: 1, max: FEED_MAX_PAGE_SIZE, fallback: FEED_DEFAULT_PAGE_SIZE });
       const cursor = query.get('cursor');
       const offset = cursor === null ? 0 : decodeCursor(cursor, listings.length);
       const end = Math.min(offset + limit, listings.length);
       const body: SupplierBPage = {
-        hotels: listings.slice(offset, end).map(renderSupplierBHotel),
+        hotels: listings.slice(offset, end).map((listing) => renderSupplierBHotel(listing, base)),
         next_cursor: end < listings.length ? encodeCursor(end) : null,
       };
       return ok(body);

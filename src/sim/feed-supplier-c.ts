@@ -1,5 +1,6 @@
 // supplier_c's content feed: offset/limit, compact records, numeric ids sharing supplier_a's range.
 import type { SimListing } from './generate-world.ts';
+import { requestBase } from './media.ts';
 import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, type SupplierRoute } from './create-supplier-server.ts';
 
 export const SUPPLIER_C_CONTENT_PATH = '/feed/accommodations';
@@ -27,7 +28,7 @@ export interface SupplierCPage {
   items: SupplierCItem[];
 }
 
-export function renderSupplierCItem(listing: SimListing): SupplierCItem {
+export function renderSupplierCItem(listing: SimListing, base = ''): SupplierCItem {
   const flags: SupplierCItem['flags'] = [];
   if (listing.policies.instantBook) flags.push('instant_book');
   if (listing.policies.freeCancellation) flags.push('free_cancellation');
@@ -44,7 +45,7 @@ export function renderSupplierCItem(listing: SimListing): SupplierCItem {
     sleeps: listing.capacity.guests,
     layout: { bedrooms: listing.capacity.bedrooms, beds: listing.capacity.beds, baths: listing.capacity.bathrooms },
     flags,
-    media: { thumb: listing.media.thumbnail, square_logo: listing.media.logoSquare },
+    media: { thumb: `${base}${listing.media.thumbnail}`, square_logo: `${base}${listing.media.logoSquare}` },
   };
 }
 
@@ -53,14 +54,16 @@ export function supplierCContentRoute(listings: readonly SimListing[]): Supplier
   return {
     method: 'GET',
     path: SUPPLIER_C_CONTENT_PATH,
-    handle({ query }) {
+    handle({ query, headers }) {
+      // Media URLs name this server as the request reached it (media.ts).
+      const base = requestBase(headers);
       const offset = readIntegerParam(query, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
       const limit = readIntegerParam(query, 'limit', { min: 1, max: FEED_MAX_PAGE_SIZE, fallback: FEED_DEFAULT_PAGE_SIZE });
       const body: SupplierCPage = {
         total: listings.length,
         offset,
         limit,
-        items: listings.slice(offset, offset + limit).map(renderSupplierCItem),
+        items: listings.slice(offset, offset + limit).map((listing) => renderSupplierCItem(listing, base)),
       };
       return ok(body);
     },

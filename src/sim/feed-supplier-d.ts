@@ -1,5 +1,6 @@
 // supplier_d's content feed: numbered pages in a Laravel-style envelope, numeric-string ids.
 import type { SimListing } from './generate-world.ts';
+import { MEDIA_PATHS, requestBase } from './media.ts';
 import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, type SupplierRoute } from './create-supplier-server.ts';
 
 export const SUPPLIER_D_CONTENT_PATH = '/api/listings';
@@ -36,13 +37,15 @@ export interface SupplierDPage {
  * marketplace where hosts reorder photos: the thumbnail is the photo flagged `is_cover`.
  * A non-free cancellation is `moderate` or `strict`, chosen from the id so that it is stable.
  */
-export function renderSupplierDListing(listing: SimListing): SupplierDListing {
+export function renderSupplierDListing(listing: SimListing, base = ''): SupplierDListing {
   const n = Number(listing.supplierStayId);
   const photoCount = 1 + (n % 3);
   const coverAt = Math.floor(n / 3) % photoCount;
+  // The cover is photo 1 (the thumbnail); the others are numbered 2, 3 in the order shown.
+  let next = 2;
   const photos = Array.from({ length: photoCount }, (_v, i) => i === coverAt
-    ? { url: listing.media.thumbnail, is_cover: true }
-    : { url: `https://photos.supplier-d.example/listings/${listing.supplierStayId}/${i + 1}.jpg`, is_cover: false });
+    ? { url: `${base}${listing.media.thumbnail}`, is_cover: true }
+    : { url: `${base}${MEDIA_PATHS.supplier_d.photo(listing.supplierStayId, next++)}`, is_cover: false });
   return {
     listing_id: listing.supplierStayId,
     headline: listing.name,
@@ -61,7 +64,7 @@ export function renderSupplierDListing(listing: SimListing): SupplierDListing {
     instant_book: listing.policies.instantBook,
     cancellation_policy: listing.policies.freeCancellation ? 'flexible' : n % 2 === 0 ? 'moderate' : 'strict',
     photos,
-    brand_logo: listing.media.logoSquare,
+    brand_logo: `${base}${listing.media.logoSquare}`,
   };
 }
 
@@ -70,12 +73,14 @@ export function supplierDContentRoute(listings: readonly SimListing[]): Supplier
   return {
     method: 'GET',
     path: SUPPLIER_D_CONTENT_PATH,
-    handle({ query }) {
+    handle({ query, headers }) {
+      // Media URLs name this server as the request reached it (media.ts).
+      const base = requestBase(headers);
       const page = readIntegerParam(query, 'page', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 });
       const perPage = readIntegerParam(query, 'per_page', { min: 1, max: FEED_MAX_PAGE_SIZE, fallback: FEED_DEFAULT_PAGE_SIZE });
       const start = (page - 1) * perPage;
       const body: SupplierDPage = {
-        data: listings.slice(start, start + perPage).map(renderSupplierDListing),
+        data: listings.slice(start, start + perPage).map((listing) => renderSupplierDListing(listing, base)),
         // Laravel reports last_page 1 for an empty collection.
         meta: { current_page: page, last_page: Math.max(1, Math.ceil(listings.length / perPage)), per_page: perPage, total: listings.length },
       };

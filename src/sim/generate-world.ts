@@ -3,6 +3,7 @@
 import { distanceMeters } from '../geo/distance.ts';
 import type { Capacity, Listing, Policies, RentalType, StayType, SupplierId } from '../types.ts';
 import { loadCities, type SimCity } from './load-cities.ts';
+import { MEDIA_PATHS } from './media-paths.ts';
 import { nameChainHotel, nameIndependentHotel, nameKey, nameRental } from './name-property.ts';
 import { createRandom, createWeightedPicker, type Random } from './random.ts';
 import { typeLabel, type HotelStyle } from './type-label.ts';
@@ -73,19 +74,10 @@ const HOTEL_SUPPLIER_RENTAL_SHARE: Partial<Record<RentalType, number>> = {
   residence: 0.6,
 };
 
-const LOGOS: Record<SupplierId, string> = {
-  supplier_a: 'https://img.supplier-a.example/brand/logo-square.png',
-  supplier_b: 'https://cdn.supplier-b.example/logo/square-256.png',
-  supplier_c: 'https://media.supplier-c.example/logo-sq.png',
-  supplier_d: 'https://photos.supplier-d.example/brand/logo-square.png',
-};
-
-const THUMBNAILS: Record<SupplierId, (id: string) => string> = {
-  supplier_a: (id) => `https://img.supplier-a.example/p/${id}/thumb.jpg`,
-  supplier_b: (id) => `https://cdn.supplier-b.example/hotels/${id}/photo-main.jpg`,
-  supplier_c: (id) => `https://media.supplier-c.example/acc/${id}/t.jpg`,
-  supplier_d: (id) => `https://photos.supplier-d.example/listings/${id}/cover.jpg`,
-};
+// Media are paths on the supplier's own server (media.ts serves them); each feed writes them as
+// absolute URLs under the address it was reached at.
+const LOGOS = (supplier: SupplierId): string => MEDIA_PATHS[supplier].logo;
+const THUMBNAILS = (supplier: SupplierId, id: string): string => MEDIA_PATHS[supplier].photo(id, 1);
 
 // --- rental type mix -------------------------------------------------------------------------------
 
@@ -422,7 +414,7 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
           },
           capacity: { ...capacity },
           policies: makePolicies(rng, type, supplier),
-          media: { thumbnail: '', logoSquare: LOGOS[supplier] },
+          media: { thumbnail: '', logoSquare: LOGOS(supplier) },
         });
       });
     }
@@ -471,7 +463,7 @@ function assignIds(rng: Random, listings: Record<SupplierId, SimListing[]>): voi
   }
 
   for (const supplier of Object.keys(listings) as SupplierId[]) {
-    for (const listing of listings[supplier]) listing.media.thumbnail = THUMBNAILS[supplier](listing.supplierStayId);
+    for (const listing of listings[supplier]) listing.media.thumbnail = THUMBNAILS(supplier, listing.supplierStayId);
     // Feed order: by id, as a supplier's database would page it. b's ids have a fixed width.
     const order = listings[supplier].map((listing) => ({
       listing,

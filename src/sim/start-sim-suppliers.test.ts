@@ -194,7 +194,10 @@ async function readFeed(base: string, supplier: SupplierId, pageSize: number): P
   }
 }
 
-const withoutTruth = ({ propertyId: _propertyId, ...listing }: SimListing): Listing => listing;
+/** What the feed at `base` says of a listing: the ground truth, its media paths under that address. */
+const asFed = ({ propertyId: _propertyId, ...listing }: SimListing, base: string): Listing => ({
+  ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
+});
 
 describe('startSimSuppliers', () => {
   let world: World;
@@ -220,9 +223,31 @@ describe('startSimSuppliers', () => {
       const got = await readFeed(sim.urls[supplier], supplier, 97);
       assert.equal(got.length, truth.length);
       assert.equal(new Set(got.map((l) => l.supplierStayId)).size, got.length);
-      got.forEach((listing, i) => assert.deepEqual(listing, withoutTruth(truth[i])));
+      got.forEach((listing, i) => assert.deepEqual(listing, asFed(truth[i], sim.urls[supplier])));
     });
   }
+
+  it('serves every picture its feed names, the same bytes each time, and 404 for a listing it does not sell', async () => {
+    for (const supplier of SUPPLIER_IDS) {
+      const [first] = await readFeed(sim.urls[supplier], supplier, 1).then((all) => all.slice(0, 1));
+      for (const url of [first.media.thumbnail, first.media.logoSquare]) {
+        assert.ok(url.startsWith(`${sim.urls[supplier]}/`), url);
+        const one = await fetch(url);
+        assert.equal(one.status, 200, url);
+        assert.equal(one.headers.get('content-type'), 'image/svg+xml');
+        const text = await one.text();
+        assert.match(text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+        assert.ok(text.length < 8_000, `${url}: ${text.length} bytes`);
+        assert.equal(await (await fetch(url)).text(), text);
+      }
+      const other = first.media.thumbnail.replace(`/${first.supplierStayId}/`, '/0/');
+      assert.equal((await fetch(other)).status, 404);
+    }
+    // supplier_d's extra photos are served too, and differ from the cover.
+    const d = ((await getJson(`${sim.urls.supplier_d}/api/listings?per_page=20`)).body as SupplierDPage).data.find((l) => l.photos.length === 3)!;
+    const bodies = await Promise.all(d.photos.map(async (p) => (await fetch(p.url)).text()));
+    assert.equal(new Set(bodies).size, 3);
+  });
 
   it('pages the same way twice (stable order)', async () => {
     const first = await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=100&limit=50`);

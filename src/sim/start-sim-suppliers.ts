@@ -9,6 +9,7 @@ import { supplierBContentRoute } from './feed-supplier-b.ts';
 import { supplierCContentRoute } from './feed-supplier-c.ts';
 import { supplierDContentRoute } from './feed-supplier-d.ts';
 import type { World } from './generate-world.ts';
+import { mediaRoute } from './media.ts';
 import { parseFaultMode, parseSimFaults } from './parse-sim-faults.ts';
 import { preparePricing } from './price-stay.ts';
 import { supplierAQuoteRoute } from './quote-supplier-a.ts';
@@ -76,13 +77,13 @@ export interface SimSuppliers {
 
 /**
  * The routes each supplier serves: its content feed, its quote API (which waits its latency), its
- * booking page (landings go to the ledger) and its commission report.
+ * booking page (landings go to the ledger), its commission report and its pictures (media.ts).
  */
 const ROUTES: Record<SupplierId, (world: World, ledger: BookingLedger) => SupplierRoute[]> = {
-  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a, ledger), supplierAReportRoute(ledger)],
-  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b, ledger), supplierBReportRoute(ledger)],
-  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c, ledger), supplierCReportRoute(ledger)],
-  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d, ledger), supplierDReportRoute(ledger)],
+  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a, ledger), supplierAReportRoute(ledger), mediaRoute('supplier_a', world.listings.supplier_a)],
+  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b, ledger), supplierBReportRoute(ledger), mediaRoute('supplier_b', world.listings.supplier_b)],
+  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c, ledger), supplierCReportRoute(ledger), mediaRoute('supplier_c', world.listings.supplier_c)],
+  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d, ledger), supplierDReportRoute(ledger), mediaRoute('supplier_d', world.listings.supplier_d)],
 };
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {

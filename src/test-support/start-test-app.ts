@@ -51,7 +51,7 @@ export interface TestAppOptions {
  * Rate limits in tests, unless a test sets its own (`app: { rateLimits }`): high enough that suites
  * making many requests from one address are never limited by accident.
  */
-export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyless: 1_000_000 };
+export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyless: 1_000_000, mapKeyless: 1_000_000 };
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });

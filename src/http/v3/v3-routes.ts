@@ -1,17 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { deeplinks, expandLink, pageLinks } from '../links.ts';
 import type { RouteContext } from '../route-context.ts';
-import { registerUnifiedSearch } from '../unified-search-route.ts';
+import type { SearchQuery } from '../../search/search-query.ts';
+import type { SearchResult } from '../../search/search-result.ts';
+import { registerUnifiedSearch, type PresentContext } from '../unified-search-route.ts';
 import { renderV3 } from './render-v3.ts';
 import { v3ResponseSchema } from './v3-response-schema.ts';
 
-export function registerV3Routes(app: FastifyInstance, context: RouteContext): void {
-  registerUnifiedSearch(app, context, {
-    url: '/v3/accommodations',
+/** The v3 search as the map page calls it: same parameters and body, a traveller's allowance (docs/decisions.md 39). */
+export const MAP_SEARCH_PATH = '/map/v3/accommodations';
+
+/**
+ * `/v3/accommodations`, and, when `mapKeylessPerMinute` is given, the same search at
+ * MAP_SEARCH_PATH with that keyless allowance per IP (its own bucket).
+ */
+export function registerV3Routes(app: FastifyInstance, context: RouteContext, options: { mapKeylessPerMinute?: number } = {}): void {
+  const route = {
     responseSchema: v3ResponseSchema,
-    present: (result, query, { base, path, rawQuery, link, ignored }) => renderV3(
+    present: (result: SearchResult, query: SearchQuery, { base, path, rawQuery, link, ignored }: PresentContext) => renderV3(
       result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
       (cellId) => expandLink(base, path, rawQuery, cellId), ignored,
     ),
-  });
+  };
+  registerUnifiedSearch(app, context, { url: '/v3/accommodations', ...route });
+  if (options.mapKeylessPerMinute !== undefined) registerUnifiedSearch(app, context, { url: MAP_SEARCH_PATH, ...route, keylessPerMinute: options.mapKeylessPerMinute });
 }

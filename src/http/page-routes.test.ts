@@ -1,0 +1,94 @@
+// The pages' routes (page-routes.ts) on a stand-in build, and the map's own search allowance
+// (docs/decisions.md 39). The pages themselves are tested in a browser (web/*.browser.test.ts).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+
+let t: TestApp;
+let web: string;
+const JS = 'console.log("map");'.repeat(50);
+
+before(async () => {
+  web = mkdtempSync(path.join(tmpdir(), 'staygate-web-'));
+  writeFileSync(path.join(web, 'map.html'), '<script type="application/json" id="config">{"config":"here"}</script>');
+  writeFileSync(path.join(web, 'hub.html'), '<h1>hub</h1>');
+  writeFileSync(path.join(web, 'map.js'), JS);
+  writeFileSync(path.join(web, 'map.js.gz'), gzipSync(JS));
+  t = await startTestApp({ stays: 1_500, app: { webDir: web, rateLimits: { keyless: 2, keyed: 100, goKeyless: 100, mapKeyless: 3 } } });
+});
+after(async () => {
+  await t.close();
+  rmSync(web, { recursive: true, force: true });
+});
+
+const config = (html: string) => JSON.parse(/id="config">(.*)<\/script>/.exec(html)![1]);
+const from = (ip: string) => ({ remoteAddress: ip });
+
+describe('page routes', () => {
+  it('/map writes its start view into the page: from lat/lng/zoom, or the address geocoded', async () => {
+    const byPoint = await t.app.http.inject({ url: '/map?lat=41.39&lng=2.17&zoom=11&aid=x', ...from('10.0.0.1') });
+    assert.equal(byPoint.statusCode, 200);
+    assert.match(String(byPoint.headers['content-type']), /^text\/html/);
+    assert.match(String(byPoint.headers['content-security-policy']), /frame-ancestors \*/);
+    assert.deepEqual(config(byPoint.body).view, { lat: 41.39, lng: 2.17, zoom: 11 });
+    assert.equal(config(byPoint.body).searchPath, '/map/v3/accommodations');
+    assert.equal(config(byPoint.body).tiles, null);
+    const byAddress = config((await t.app.http.inject({ url: '/map?address=Paris', ...from('10.0.0.1') })).body);
+    assert.ok(Math.abs(byAddress.view.lat - 48.86) < 0.1 && byAddress.view.zoom === 12, JSON.stringify(byAddress));
+    // An unknown place is said on the page; what the address says cannot close the script element.
+    const unknown = await t.app.http.inject({ url: `/map?address=${encodeURIComponent('</script><script>alert(1)</script>')}`, ...from('10.0.0.1') });
+    assert.ok(!unknown.body.includes('</script><script>'), '!unknown.body.includes(\'</script><script>\')');
+    assert.equal(config(unknown.body).view, null);
+    assert.match(config(unknown.body).message, /No place called/);
+  });
+
+  it('/hub may not be framed and leaks no referrer', async () => {
+    const res = await t.app.http.inject({ url: '/hub', ...from('10.0.0.2') });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  });
+
+  it('/assets: gzipped when accepted, revalidated by ETag, unknown names a JSON 404, never limited', async () => {
+    const plain = await t.app.http.inject({ url: '/assets/map.js', ...from('10.0.0.3') });
+    assert.equal(plain.body, JS);
+    assert.match(String(plain.headers['content-type']), /^text\/javascript/);
+    assert.equal(plain.headers['x-ratelimit-limit'], undefined);
+    const gz = await t.app.http.inject({ url: '/assets/map.js', headers: { 'accept-encoding': 'gzip, br' }, ...from('10.0.0.3') });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.ok(gz.rawPayload.length < JS.length, 'gz.rawPayload.length < JS.length');
+    const again = await t.app.http.inject({ url: '/assets/map.js', headers: { 'if-none-match': String(plain.headers.etag) }, ...from('10.0.0.3') });
+    assert.equal(again.statusCode, 304);
+    for (const name of ['nope.js', 'map.html', '..%2Fmap.js']) {
+      const missing = await t.app.http.inject({ url: `/assets/${name}`, ...from('10.0.0.3') });
+      assert.equal(missing.statusCode, 404, name);
+      assert.equal(missing.json().code, 'NOT_FOUND');
+    }
+  });
+
+  it("the map's search is the v3 search with its own per-IP allowance: a traveller is not held to the demo's", async () => {
+    const box = 'nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&cluster=auto';
+    const ip = from('10.0.0.4');
+    for (let i = 0; i < 2; i++) assert.equal((await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...ip })).statusCode, 200);
+    assert.equal((await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...ip })).statusCode, 429, 'the demo allowance is spent');
+    const map = await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip });
+    assert.equal(map.statusCode, 200);
+    assert.equal(map.headers['x-ratelimit-limit'], '3');
+    const api = await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...from('10.0.0.5') });
+    assert.deepEqual(map.json().results.map((r: any) => r.id), api.json().results.map((r: any) => r.id));
+    assert.equal(map.json().clusters.length, api.json().clusters.length);
+    for (let i = 0; i < 2; i++) assert.equal((await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip })).statusCode, 200);
+    const refused = await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().code, 'RATE_LIMIT_EXCEEDED');
+    // Bad input is the search's own 400.
+    const bad = await t.app.http.inject({ url: '/map/v3/accommodations?nelat=49', ...from('10.0.0.6') });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().code, 'LOCATION_REQUIRED');
+  });
+});

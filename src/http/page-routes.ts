@@ -1,0 +1,143 @@
+// The two pages people look at (README, "Pages"): `/map`, the embeddable stays map, and `/hub`, the
+// partner hub; and `/assets/*`, the bundles web/build.ts writes (nothing built is committed: the
+// build runs before `npm start` and `npm test`). The pages are static HTML; the map's page gets its
+// configuration (start view, tile source) written into it here.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.ts';
+import type { GeocodedPlace } from '../geo/geocoder.ts';
+import { MAP_SEARCH_PATH } from './v3/v3-routes.ts';
+
+export interface Pages {
+  /** Where web/build.ts wrote the bundles (web/dist by default). */
+  dir: string;
+  /** Resolves the map's `?address=` to its start view. */
+  geocode(address: string): Promise<GeocodedPlace | null>;
+  /** A raster tile template (`https://tiles.example/{z}/{x}/{y}.png`) in place of the offline basemap; null = offline. */
+  tilesUrl: string | null;
+  tilesAttribution: string | null;
+  /** Keyless requests per IP per minute on the pages (and the map's search, registered with v3). */
+  keylessPerMinute: number;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzip: Buffer | null;
+  etag: string;
+}
+
+/**
+ * The built files, read once (they are small and never change while the server runs). Read on
+ * first use rather than at registration, so a gateway created before the build still serves them.
+ */
+function assetsOf(dir: string): () => Map<string, Asset> {
+  let assets: Map<string, Asset> | null = null;
+  return () => {
+    if (assets !== null) return assets;
+    const found = new Map<string, Asset>();
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      throw new ApiError('NOT_READY', `The pages are not built (no ${dir}): run npm run build`);
+    }
+    for (const name of names) {
+      const type = TYPES[path.extname(name)];
+      if (type === undefined) continue;
+      const body = readFileSync(path.join(dir, name));
+      let gzip: Buffer | null = null;
+      try {
+        gzip = readFileSync(path.join(dir, `${name}.gz`));
+      } catch {
+        // no compressed twin: sent as it is
+      }
+      found.set(name, { type, body, gzip, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    }
+    assets = found;
+    return found;
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, body: Buffer = asset.body): FastifyReply {
+  reply.type(asset.type).header('Vary', 'Accept-Encoding').header('X-Content-Type-Options', 'nosniff');
+  const gzipOk = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  if (body === asset.body && asset.gzip !== null && gzipOk) return reply.header('Content-Encoding', 'gzip').send(asset.gzip);
+  return reply.send(body);
+}
+
+/** `<script>` content must not close its element: `<` is written as a JSON escape. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
+
+const number = (text: unknown, min: number, max: number): number | null => {
+  if (typeof text !== 'string' || !/^-?\d+(\.\d+)?$/.test(text)) return null;
+  const value = Number(text);
+  return value >= min && value <= max ? value : null;
+};
+
+export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
+  const assets = assetsOf(pages.dir);
+  const config = { rateLimit: { keyless: pages.keylessPerMinute } };
+  const page = (name: string) => {
+    const asset = assets().get(name);
+    if (asset === undefined) throw new ApiError('NOT_READY', `The pages are not built (no ${name}): run npm run build`);
+    return asset;
+  };
+
+  // The map is meant to be framed by partners' sites (frame-ancestors *). Its scripts, styles and
+  // searches come from here only; pictures may come from any supplier's host.
+  app.get('/map', { config }, async (request, reply) => {
+    const q = request.query as Record<string, unknown>;
+    const lat = number(q.lat, -85, 85);
+    const lng = number(q.lng, -180, 180);
+    const zoom = number(q.zoom, 1, 18);
+    let view: { lat: number; lng: number; zoom: number; label?: string } | null = lat !== null && lng !== null ? { lat, lng, zoom: zoom ?? 13 } : null;
+    let message: string | null = null;
+    if (view === null && typeof q.address === 'string' && q.address.trim() !== '') {
+      const place = await pages.geocode(q.address.slice(0, 200));
+      if (place === null) message = `No place called "${q.address.slice(0, 200)}" was found.`;
+      else view = { lat: place.lat, lng: place.lng, zoom: zoom ?? 12, label: place.label };
+    }
+    const settings = {
+      view,
+      message,
+      searchPath: MAP_SEARCH_PATH,
+      tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
+    };
+    const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));
+    reply.header('Content-Security-Policy', "default-src 'self'; img-src * data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors *");
+    reply.header('Cache-Control', 'no-cache');
+    return send(request, reply, page('map.html'), Buffer.from(html));
+  });
+
+  // The hub holds a partner's key: never framed (clickjacking), never leaking its URL elsewhere.
+  app.get('/hub', { config }, async (request, reply) => {
+    reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-cache');
+    return send(request, reply, page('hub.html'));
+  });
+
+  // Static and small: not rate limited (a page load asks for five or six of them at once).
+  app.get('/assets/:name', { config: { rateLimit: false } }, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const asset = name.endsWith('.html') ? undefined : assets().get(name);
+    if (asset === undefined) throw new ApiError('NOT_FOUND', `No asset "${name}"`);
+    // Revalidated on every use (a rebuild changes them under the same name), 304 while unchanged.
+    reply.header('Cache-Control', 'no-cache').header('ETag', asset.etag);
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return send(request, reply, asset);
+  });
+}

@@ -1,0 +1,104 @@
+// The stays map in headless Chromium (no GPU): it loads in a viewport, searches it with
+// cluster=auto, searches again when zoomed out, zooms into a cell on a click, and at street level
+// lists stays whose booking links are /go deeplinks with the page's aid and campaign. No console
+// error, and no request off the machine (web/test-support/browser.ts fails on either).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startBrowserRig, type BrowserRig, type PageWatch } from './test-support/browser.ts';
+
+let rig: BrowserRig;
+before(async () => {
+  rig = await startBrowserRig({ stays: 8_000 });
+});
+after(() => rig?.close());
+
+const PARAMS = 'aid=partner-x&campaign=spring-promo&checkin=2026-12-10&checkout=2026-12-13';
+
+/** Searches the map's page made, in order, as URLs. */
+const searches = (watch: PageWatch) => watch.requests.filter((u) => u.includes('/map/v3/accommodations?')).map((u) => new URL(u));
+/** Waits until the page has drawn a search newer than the `n`th. */
+const searched = (page: Page, n: number) => page.waitForFunction((after) => Number(document.body.dataset.searched ?? 0) > after, n);
+const searchedCount = (page: Page) => page.evaluate(() => Number(document.body.dataset.searched ?? 0));
+const zoomOf = (page: Page) => Number(new URL(page.url()).searchParams.get('zoom'));
+
+describe('the map page', () => {
+  it('draws the clusters of its viewport, searches again when zoomed out, and zooms into a cell on a click', async () => {
+    const watch = await rig.open();
+    const { page } = watch;
+    await page.goto(`${rig.base}/map?lat=48.8566&lng=2.3522&zoom=9&${PARAMS}`);
+    await searched(page, 0);
+    const first = searches(watch).find((u) => u.searchParams.get('cluster') === 'auto')!;
+    assert.ok(first, 'a search with cluster=auto');
+    for (const name of ['nelat', 'nelng', 'swlat', 'swlng']) assert.ok(Number.isFinite(Number(first.searchParams.get(name))), name);
+    assert.equal(first.searchParams.get('aid'), 'partner-x');
+    assert.equal(first.searchParams.get('checkin'), '2026-12-10');
+    assert.ok(await page.locator('.cluster span').count() > 0, 'clusters drawn');
+    assert.ok(await page.locator('.leaflet-overlay-pane canvas, .leaflet-basemap-pane canvas').count() > 0, 'the offline basemap is drawn on a canvas');
+    await rig.screenshot(page, 'map-clusters');
+
+    // Zooming out searches the larger viewport.
+    const before = await searchedCount(page);
+    const width = (u: URL) => Number(u.searchParams.get('nelng')) - Number(u.searchParams.get('swlng'));
+    await page.locator('.leaflet-control-zoom-out').click();
+    await searched(page, before);
+    const zoomedOut = searches(watch).filter((u) => u.searchParams.get('cluster') === 'auto').at(-1)!;
+    assert.ok(width(zoomedOut) > width(first) * 1.5, `${width(zoomedOut)} vs ${width(first)}`);
+    assert.equal(zoomOf(page), 8);
+
+    // A click on a cluster zooms into its cell and searches it.
+    const again = await searchedCount(page);
+    await page.locator('.cluster span').first().click();
+    await searched(page, again);
+    assert.ok(zoomOf(page) > 8, `zoom ${zoomOf(page)}`);
+    await rig.screenshot(page, 'map-cell-clicked');
+    assert.deepEqual(watch.problems, []);
+  });
+
+  it('at street level shows each stay with its price, and lists /go links with the page\'s aid and campaign that open a new tab', async () => {
+    const watch = await rig.open();
+    const { page } = watch;
+    // The densest spot of the test world's Paris: a stay with many neighbours.
+    const paris = rig.t.world.listings.supplier_a.filter((l) => Math.abs(l.lat - 48.8566) < 0.05 && Math.abs(l.lng - 2.3522) < 0.08);
+    const spot = paris[0];
+    assert.ok(spot, 'a stay in Paris');
+    await page.goto(`${rig.base}/map?lat=${spot.lat}&lng=${spot.lng}&zoom=15&${PARAMS}`);
+    await searched(page, 0);
+    assert.equal(await page.locator('.cluster span').count(), 0, 'no clusters at street level');
+    const markers = await page.locator('.stay span').allTextContents();
+    assert.ok(markers.length > 0, 'stays drawn');
+    assert.ok(markers.some((text) => /^\$\d/.test(text)), `prices on the markers: ${markers.join(' | ')}`);
+    const links = await page.locator('#list a.book').evaluateAll((as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, target: (a as HTMLAnchorElement).target, rel: (a as HTMLAnchorElement).rel })));
+    assert.ok(links.length > 0, 'stays listed');
+    for (const link of links) {
+      const url = new URL(link.href);
+      assert.equal(url.origin, rig.base);
+      assert.match(url.pathname, /^\/go\/[^/]+$/);
+      assert.equal(url.searchParams.get('aid'), 'partner-x');
+      assert.equal(url.searchParams.get('campaign'), 'spring-promo');
+      assert.equal(url.searchParams.get('checkin'), '2026-12-10');
+      assert.equal(link.target, '_blank');
+      assert.match(link.rel, /noopener/);
+    }
+    // Thumbnails come from the simulated suppliers themselves, on this machine, and load.
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#list img.thumb')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0));
+    assert.ok(watch.requests.some((u) => /^http:\/\/127\.0\.0\.1:\d+\/.*\.svg$/.test(u) && !u.startsWith(rig.base)), 'pictures from the simulated suppliers');
+    await rig.screenshot(page, 'map-street');
+
+    // The link goes where a traveller expects: through /go to the supplier's booking page.
+    const go = await fetch(links[0].href, { redirect: 'manual' });
+    assert.equal(go.status, 302);
+    assert.deepEqual(watch.problems, []);
+  });
+
+  it('opens on an address, and fits a phone', async () => {
+    const watch = await rig.open({ width: 390, height: 780, isMobile: true });
+    const { page } = watch;
+    await page.goto(`${rig.base}/map?address=Paris&${PARAMS}`);
+    await searched(page, 0);
+    assert.ok(Math.abs(Number(new URL(page.url()).searchParams.get('lat')) - 48.85) < 0.1, 'Math.abs(Number(new URL(page.url()).searchParams.get(\'lat\')) - 48.85) < 0.1');
+    assert.ok(await page.locator('#list li').count() > 0, 'await page.locator(\'#list li\').count() > 0');
+    await rig.screenshot(page, 'map-phone');
+    assert.deepEqual(watch.problems, []);
+  });
+});

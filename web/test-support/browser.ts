@@ -1,0 +1,86 @@
+// Browser tests: a gateway on a small simulated world listening on loopback, the pages built, and
+// Debian's Chromium driven by playwright-core (installed by .ci/run when missing). Every page is
+// watched: a console error, an uncaught exception or a request to a host off this machine fails
+// the test (requests off the machine are also blocked, so none ever leaves).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, type TestApp, type TestAppOptions } from '../../src/test-support/start-test-app.ts';
+import { buildWeb } from '../build.ts';
+
+export const CHROMIUM = process.env.STAYGATE_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** Screenshots of the tests (git-ignored): look at them. */
+export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.screenshots');
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export interface PageWatch {
+  page: Page;
+  /** Console errors, page errors and off-machine requests seen so far. */
+  problems: string[];
+  /** Every URL the page requested. */
+  requests: string[];
+}
+
+export interface BrowserRig {
+  t: TestApp;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  browser: Browser;
+  open(options?: { width?: number; height?: number; isMobile?: boolean }): Promise<PageWatch>;
+  /** Writes .screenshots/<name>.png (the whole page with `fullPage`). */
+  screenshot(page: Page, name: string, options?: { fullPage?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+let built: Promise<unknown> | null = null;
+
+export async function startBrowserRig(options: TestAppOptions = {}): Promise<BrowserRig> {
+  built ??= buildWeb();
+  await built;
+  // Links are written with the request's own host (127.0.0.1:<port>), not a made-up public URL.
+  const t = await startTestApp({ ...options, app: { publicUrl: null, ...options.app } });
+  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.http.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    t,
+    base,
+    browser,
+    async open({ width = 1280, height = 800, isMobile = false } = {}) {
+      const context = await browser.newContext({ viewport: { width, height }, isMobile, hasTouch: isMobile, deviceScaleFactor: 1 });
+      contexts.push(context);
+      const problems: string[] = [];
+      const requests: string[] = [];
+      // Nothing leaves the machine: a request to any other host is refused and reported.
+      await context.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK.has(url.hostname)) return route.continue();
+        problems.push(`request off the machine: ${url.href}`);
+        return route.abort();
+      });
+      const page = await context.newPage();
+      page.on('request', (request) => requests.push(request.url()));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      return { page, problems, requests };
+    },
+    async screenshot(page, name, { fullPage = false } = {}) {
+      const file = path.join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file, fullPage });
+      return file;
+    },
+    async close() {
+      for (const context of contexts) await context.close();
+      await browser.close();
+      await t.close();
+    },
+  };
+}
