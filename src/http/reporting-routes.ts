@@ -2,7 +2,7 @@
 // (spec: reporting endpoint; docs/decisions.md 8). The key says who the partner is; `thirdParty` must
 // be one of the platforms registered for the key. Every rule broken is listed in one 400.
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
 import { Violations } from '../errors/api-error.ts';
@@ -21,14 +21,29 @@ export interface Reporting {
 export const REPORTING_PATH = '/v1/reporting/transactions';
 
 export const reportingQuerySchema = Type.Partial(Type.Object({
-  thirdParty: Type.String({ maxLength: 64, description: 'a platform name of at most 64 characters' }),
-  startDate: Type.String(),
-  endDate: Type.String(),
-  dateFilter: Type.Union(DATE_FILTERS.map((f) => Type.Literal(f)), { description: `one of ${DATE_FILTERS.join(', ')}` }),
-  limit: Type.Integer({ minimum: 1, maximum: defaults.reportingLimit, description: `an integer from 1 to ${defaults.reportingLimit}` }),
-  page: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'a zero-indexed page number: an integer of at least 0' }),
-  format: Type.Union(REPORT_FORMATS.map((f) => Type.Literal(f)), { description: `one of ${REPORT_FORMATS.join(', ')}` }),
-  key: Type.String(),
+  thirdParty: Type.String({
+    maxLength: 64, expected: 'a platform name of at most 64 characters',
+    description: 'Required: the platform registered for the key (`staygate keys create --third-party`); another one is 400.', examples: ['demo-platform'],
+  }),
+  startDate: Type.String({ description: 'First day `YYYY-MM-DD` (UTC, included) of the range on the `dateFilter` date. Default a year before today.', examples: ['2026-01-01'] }),
+  endDate: Type.String({ description: 'Last day `YYYY-MM-DD` (UTC, included). Default today. Before `startDate`: 400.', examples: ['2026-06-30'] }),
+  dateFilter: Type.Union(DATE_FILTERS.map((f) => Type.Literal(f)), {
+    expected: `one of ${DATE_FILTERS.join(', ')}`,
+    description: 'Which date the range applies to: `bookedDate`, `startDate` (check-in), `endDate` (check-out) or `lastUpdatedDate` (default).', examples: ['bookedDate'],
+  }),
+  limit: Type.Integer({
+    minimum: 1, maximum: defaults.reportingLimit, expected: `an integer from 1 to ${defaults.reportingLimit}`,
+    description: `Records per page, 1 to ${defaults.reportingLimit}. Default ${defaults.reportingLimit}.`, examples: [100],
+  }),
+  page: Type.Integer({
+    minimum: 0, maximum: 10_000_000, expected: 'a zero-indexed page number: an integer of at least 0',
+    description: 'Zero-indexed page. Default 0. A page with fewer than `limit` records is the last (JSON: `meta.hasMore`).', examples: [0],
+  }),
+  format: Type.Union(REPORT_FORMATS.map((f) => Type.Literal(f)), {
+    expected: `one of ${REPORT_FORMATS.join(', ')}`,
+    description: '`csv` (text/csv, default, streamed) or `json`.', examples: ['json'],
+  }),
+  key: Type.String({ description: 'API key, for spreadsheets that import a CSV from a URL and cannot set the `X-API-KEY` header.' }),
 }));
 
 const parseQuery = compileQuery(reportingQuerySchema);

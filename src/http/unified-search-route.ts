@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 // The v1 200 body: every field required, one supplier per result.
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
