@@ -20,6 +20,17 @@ export interface Config {
   bookingUrlTemplates: Partial<Record<SupplierId, string>>;
   /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
   reportSyncIntervalMs: number;
+  /** Origins browsers may call from (STAYGATE_CORS_ORIGINS, comma-separated; `*` = any). */
+  corsOrigins: string[];
+  /** Who may read /metrics (STAYGATE_METRICS_ALLOW: `loopback`, `any`, addresses, CIDRs). */
+  metricsAllow: string[];
+  /** `json` (one object per line, for machines) or `pretty` (pino-pretty, for people): LOG_FORMAT. */
+  logFormat: 'json' | 'pretty';
+}
+
+function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
+  const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.length === 0 ? [...fallback] : items;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -28,6 +39,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
   return value;
+}
+
+function logFormat(text: string | undefined): 'json' | 'pretty' {
+  if (text === undefined || text === '' || text === 'json') return 'json';
+  if (text === 'pretty') return 'pretty';
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${text}"`);
 }
 
 /**
@@ -55,5 +72,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
       .filter(([, template]) => template !== undefined && template !== '')),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
+    corsOrigins: list(env, 'STAYGATE_CORS_ORIGINS', defaults.corsOrigins),
+    metricsAllow: list(env, 'STAYGATE_METRICS_ALLOW', defaults.metricsAllow),
+    logFormat: logFormat(env.LOG_FORMAT),
   };
 }

@@ -58,6 +58,11 @@ export const defaults = {
    * 1.5.0; we date the deprecation at our first release of v3.
    */
   v1DeprecatedAt: '2026-11-21T00:00:00Z',
+  /**
+   * When v1 may stop answering (RFC 8594 `Sunset` header on every v1 answer): a year after its
+   * deprecation, the notice partners usually get to move an integration.
+   */
+  v1SunsetAt: '2027-11-21T00:00:00Z',
 
   /** Entity resolution: listings further apart than this are never the same property. */
   mergeMaxDistanceMeters: 150,
@@ -115,6 +120,30 @@ export const defaults = {
    * not meet a 429, while a click flood from one address still stops.
    */
   goKeylessPerMinute: 60,
+  /**
+   * Keyless requests per client IP per minute on each documentation page and on /openapi.json:
+   * people reading and tools fetching, never the 5-per-minute search allowance (a page's scripts
+   * and styles are not limited at all: they are static files a browser fetches together).
+   */
+  docsKeylessPerMinute: 60,
+
+  // Web conventions (http/create-http-app.ts).
+  /** Origins allowed to call the API from a browser (STAYGATE_CORS_ORIGINS): any, as keys travel in a header, never a cookie. */
+  corsOrigins: ['*'] as readonly string[],
+  /** How long a browser may reuse a CORS preflight's answer: ten minutes spares a widget a preflight per search. */
+  corsMaxAgeSeconds: 600,
+  /**
+   * Bodies smaller than this are sent uncompressed: a small error body or a one-stay page gains a
+   * few bytes and costs a compressor's set-up (compression figures: bench/README.md).
+   */
+  compressThresholdBytes: 1_024,
+  /**
+   * Brotli quality 4 (of 11): near gzip's speed with smaller output on JSON; the higher qualities
+   * cost several times the CPU for a few percent (bench/README.md, static-search with Accept-Encoding).
+   */
+  brotliQuality: 4,
+  /** Who may read GET /metrics (STAYGATE_METRICS_ALLOW): the machine itself, where a Prometheus agent usually scrapes from. */
+  metricsAllow: ['loopback'] as readonly string[],
   /**
    * How old the server's in-memory keys may get before it reads the key store's change counter
    * (one tiny query): a key created, granted or revoked by the CLI works, or stops, within this

@@ -45,7 +45,12 @@ const app = createApp({
   dataDir: config.dataDir,
   supplierUrls: config.supplierUrls ?? simulator!.urls,
   publicUrl: config.publicUrl,
-  logger: { level: config.logLevel },
+  // LOG_FORMAT=pretty: pino-pretty in pino's worker thread, so formatting never holds up a request.
+  logger: config.logFormat === 'pretty'
+    ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+    : { level: config.logLevel },
+  corsOrigins: config.corsOrigins,
+  metricsAllow: config.metricsAllow,
   redisUrl: config.redisUrl,
   trustedProxies: config.trustedProxies,
   bookingUrlTemplates: config.bookingUrlTemplates,

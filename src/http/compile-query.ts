@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Violations } from '../errors/api-error.ts';
+import { UNKNOWN_PARAMETER } from './links.ts';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -26,7 +27,7 @@ export function compileQuery<S extends TObject>(schema: S): (raw: RawQuery, viol
       const key = arrayKeys.has(rawKey) || !rawKey.endsWith('[]') ? rawKey : rawKey.slice(0, -2);
       if (!(key in properties)) {
         // Reported, not silently dropped: a misspelt `pagesize` must not look applied (docs/decisions.md 31).
-        violations.ignore(rawKey, 'unknown parameter');
+        violations.ignore(rawKey, UNKNOWN_PARAMETER);
         continue;
       }
       const value = raw[rawKey];

@@ -1,6 +1,11 @@
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
+import { constants as zlib } from 'node:zlib';
+import { Type } from 'typebox';
+import { defaults } from '../defaults.ts';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 import { jsonSafeUrl } from '../json-safe-url.ts';
 import { errorBody, toApiError } from './error-body.ts';
@@ -11,6 +16,9 @@ import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
+import { registerMetrics, type MetricsOptions } from './metrics-route.ts';
+import { registerOpenApi } from './openapi.ts';
+import { errorResponses } from './route-schemas.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
 import { registerV2Routes } from './v2/v2-routes.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
@@ -30,10 +38,28 @@ export interface HttpAppOptions {
   reporting?: Reporting;
   /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
   trustedProxies?: string[];
+  /** Origins a browser may call from (`*` = any); default defaults.corsOrigins. */
+  corsOrigins?: readonly string[];
+  /** GET /metrics and the request timings; absent = no metrics. */
+  metrics?: MetricsOptions;
 }
 
-// Every route is a GET; other methods on a known path are a 405 with an Allow header.
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Health checks and scrapes: their request log lines are debug, not info (every few seconds, all alike). */
+    probe?: boolean;
+  }
+}
+
+/** Response headers a browser script may read (CORS): rate limits, request ids, caching, deprecation. */
+const EXPOSED_HEADERS = [
+  'X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy',
+  'Retry-After', 'X-Cache', 'ETag', 'Deprecation', 'Sunset', 'Link',
+];
+
+// Every route is a GET; other methods on a known path are a 405 with an Allow header. OPTIONS is
+// the CORS preflight, answered by @fastify/cors.
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * Redacts `key=` values: an API key must never reach a log line. The name is compared decoded
@@ -65,6 +91,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       },
     },
     genReqId: requestIdOf,
+    // One line per request, written in onResponse below, at debug for probes.
+    disableRequestLogging: true,
     // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
     trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
@@ -88,6 +116,25 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   });
 
+  // Query strings are parsed by compile-query.ts (every failure in one 400, numbers read as people
+  // write them); the route schemas name them for the OpenAPI document, not for Fastify to check.
+  app.setValidatorCompiler(() => () => true);
+  registerOpenApi(app);
+  // gzip or brotli when the client asks (Accept-Encoding), for JSON, CSV and the docs' text.
+  void app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: defaults.compressThresholdBytes,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: defaults.brotliQuality } },
+  });
+  const origins = options.corsOrigins ?? defaults.corsOrigins;
+  void app.register(cors, {
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'HEAD'],
+    allowedHeaders: ['X-API-KEY', 'If-None-Match', 'Accept'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: defaults.corsMaxAgeSeconds,
+  });
+
   // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
   const getRoutes: string[] = [];
   app.addHook('onRoute', (route) => {
@@ -103,6 +150,13 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     done();
   });
   if (options.access !== undefined) registerAccessControl(app, options.access);
+  if (options.metrics !== undefined) registerMetrics(app, options.metrics);
+  app.addHook('onResponse', (request, reply, done) => {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (request.routeOptions.config?.probe === true) request.log.debug(line, 'request completed');
+    else request.log.info(line, 'request completed');
+    done();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
@@ -133,30 +187,46 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   };
 
-  app.get('/health', { config: { rateLimit: false } }, async (_request, reply) => {
-    const services = options.services();
-    if (services === null) {
-      const error = new ApiError('NOT_READY', 'The index is being built');
-      return reply.code(503).header('Retry-After', '5').send(errorBody(error, _request.id));
-    }
-    return { status: 'ok', stays: services.inventory.stays, inventoryVersion: services.inventory.version };
-  });
-  registerDocsRoutes(app);
-  registerV1Routes(app, context);
-  registerV2Routes(app, context);
-  registerV3Routes(app, context);
-  if (options.tracking !== undefined) registerGoRoutes(app, context, options.tracking);
-  if (options.reporting !== undefined) registerReportingRoutes(app, context, options.reporting);
-
-  for (const url of getRoutes.splice(0)) {
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      handler: async (request, reply) => {
-        const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
-        return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+  // Routes in a plugin of their own, registered after the plugins above have loaded: the OpenAPI
+  // generator sees each route as it is added.
+  void app.register(async (api) => {
+    api.get('/health', {
+      schema: {
+        tags: ['operations'],
+        summary: 'Health: 200 once the index is built',
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            stays: Type.Integer({ description: 'Stays in the search index.' }),
+            inventoryVersion: Type.String({ description: 'The content version served.' }),
+          }),
+          ...errorResponses(503),
+        },
       },
+      config: { rateLimit: false, probe: true },
+    }, async () => {
+      const services = options.services();
+      if (services === null) throw new ApiError('NOT_READY', 'The index is being built', { headers: { 'Retry-After': '5' } });
+      return { status: 'ok' as const, stays: services.inventory.stays, inventoryVersion: services.inventory.version };
     });
-  }
+    registerDocsRoutes(api);
+    registerV1Routes(api, context);
+    registerV2Routes(api, context);
+    registerV3Routes(api, context);
+    if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
+    if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
+
+    for (const url of getRoutes.splice(0)) {
+      api.route({
+        method: [...OTHER_METHODS],
+        url,
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
+          return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+        },
+      });
+    }
+  });
   return app;
 }
