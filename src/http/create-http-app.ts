@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { constants as zlib } from 'node:zlib';
@@ -82,6 +82,22 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
 
+/**
+ * Fastify's request log lines, at debug for probes (`config: { probe: true }`: /health, /metrics):
+ * a load balancer asking every few seconds would otherwise fill the info log with identical lines.
+ */
+class ProbeAwareLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (request.routeOptions.config?.probe === true) request.log.debug({ req: request }, 'incoming request');
+    else super.incomingRequest(request, reply, metadata);
+  }
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (error === null && request.routeOptions.config?.probe === true) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else super.requestCompleted(error, request, reply, metadata);
+  }
+}
+
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger === false ? false : {
@@ -91,8 +107,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       },
     },
     genReqId: requestIdOf,
-    // One line per request, written in onResponse below, at debug for probes.
-    disableRequestLogging: true,
+    logController: new ProbeAwareLogController(),
     // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
     trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
@@ -151,12 +166,6 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   });
   if (options.access !== undefined) registerAccessControl(app, options.access);
   if (options.metrics !== undefined) registerMetrics(app, options.metrics);
-  app.addHook('onResponse', (request, reply, done) => {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (request.routeOptions.config?.probe === true) request.log.debug(line, 'request completed');
-    else request.log.info(line, 'request completed');
-    done();
-  });
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
