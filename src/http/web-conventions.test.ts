@@ -113,6 +113,19 @@ describe('unknown query parameters', () => {
   });
 });
 
+describe('addresses in any script', () => {
+  it('resolve to their city on every version', async () => {
+    const key = await t.createKey({ aid: 'aff-scripts' });
+    for (const [address, city] of [['東京', 'Tokyo'], ['Москва', 'Moscow'], ['القاهرة', 'Cairo'], ['München', 'Munich'], ['Zürich', 'Zürich']]) {
+      for (const version of ['v1', 'v2', 'v3']) {
+        const url = `/${version}/accommodations?address=${encodeURIComponent(address)}&provider=supplier_a`;
+        const res = await t.get(url, { 'x-api-key': key });
+        assert.equal(res.status, 200, `${version} ${address} (${city}): ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+    }
+  });
+});
+
 describe('what spends no search allowance', () => {
   it('docs, the OpenAPI document, static files, favicons and unknown paths', async () => {
     const ip = freshIp();
