@@ -2,6 +2,7 @@
 // gateway runs, and on demand (`staygate transactions sync`). Each supplier's report of a period
 // is read in full, attributed through the clicks and the API keys, and applied in one database
 // transaction; a supplier that fails leaves nothing half-applied and is asked again next time.
+import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import type { Click, ClickStore } from '../clicks/click-store.ts';
 import { defaults } from '../defaults.ts';
@@ -38,6 +39,8 @@ export interface SupplierSyncResult {
   unknownClicks: number;
   /** Why it failed (nothing of this report was applied). */
   error?: string;
+  /** It failed because nothing answered at the supplier's address (no connection at all). */
+  unreachable?: boolean;
   ms: number;
 }
 
@@ -126,6 +129,7 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
       Object.assign(result, applied, { ok: true, unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length });
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
+      if (error instanceof SupplierError && error.kind === 'network') result.unreachable = true;
     }
     result.ms = Math.round(performance.now() - started);
     return result;
