@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { logOptions } from './log-options.ts';
 import { writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
 
@@ -45,10 +46,7 @@ const app = createApp({
   dataDir: config.dataDir,
   supplierUrls: config.supplierUrls ?? simulator!.urls,
   publicUrl: config.publicUrl,
-  // LOG_FORMAT=pretty: pino-pretty in pino's worker thread, so formatting never holds up a request.
-  logger: config.logFormat === 'pretty'
-    ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
-    : { level: config.logLevel },
+  logger: logOptions(config.logLevel, config.logFormat),
   corsOrigins: config.corsOrigins,
   metricsAllow: config.metricsAllow,
   redisUrl: config.redisUrl,
