@@ -138,10 +138,12 @@ export const defaults = {
    */
   compressThresholdBytes: 1_024,
   /**
-   * Brotli quality 4 (of 11): near gzip's speed with smaller output on JSON; the higher qualities
-   * cost several times the CPU for a few percent (bench/README.md, static-search with Accept-Encoding).
+   * Brotli quality 2 (of 11). Measured on our JSON: a 10-stay v3 page (8.5 KB) takes ~31 us at
+   * quality 2 (1,747 B), ~86 us at 4 (1,616 B), gzip level 6 ~33 us (1,672 B); an 87 KB clustered
+   * answer ~240 us at 2 (13.4 KB), ~470 us at 4 (12.5 KB), gzip ~810 us (12.5 KB). Quality 2 costs
+   * a small page what gzip does and a large one a third of it, for ~7% more bytes.
    */
-  brotliQuality: 4,
+  brotliQuality: 2,
   /**
    * Bodies up to this size are compressed in one synchronous zlib call rather than through a
    * stream: on this 2-core machine @fastify/compress would stream anything over 8 KB (a 10-stay v3
