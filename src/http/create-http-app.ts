@@ -132,6 +132,13 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   });
 
+  // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
+  const getRoutes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.push(route.url);
+  });
+
   // Query strings are parsed by compile-query.ts (every failure in one 400, numbers read as people
   // write them); the route schemas name them for the OpenAPI document, not for Fastify to check.
   app.setValidatorCompiler(() => () => true);
@@ -150,13 +157,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     allowedHeaders: ['X-API-KEY', 'If-None-Match', 'Accept'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: defaults.corsMaxAgeSeconds,
-  });
-
-  // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
-  const getRoutes: string[] = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('GET')) getRoutes.push(route.url);
+    // An OPTIONS that is no preflight (no Origin) gets the same 204, not a plain-text 400.
+    strictPreflight: false,
   });
 
   app.decorateRequest('auth', null as unknown as RequestAuth);

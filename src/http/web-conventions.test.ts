@@ -72,6 +72,18 @@ describe('CORS', () => {
     }
   });
 
+  it('an OPTIONS that is no preflight is a 204 too, never a plain-text error; other methods are 405 on every route', async () => {
+    for (const url of ['/v3/accommodations', '/nowhere']) {
+      const res = await t.app.http.inject({ method: 'OPTIONS', url });
+      assert.equal(res.statusCode, 204, url);
+    }
+    for (const url of ['/openapi.json', '/docs', '/health', '/metrics']) {
+      const res = await t.app.http.inject({ method: 'POST', url });
+      assert.equal(res.statusCode, 405, url);
+      assert.equal(res.json().code, 'METHOD_NOT_ALLOWED', url);
+    }
+  });
+
   it('allowed origins are configurable: another origin gets no CORS grant', async () => {
     const only = await startTestApp({ stays: 300, app: { corsOrigins: ['https://partner.example'], geocoder: { geocode: async () => null } } });
     try {
