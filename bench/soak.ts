@@ -653,7 +653,7 @@ async function main(): Promise<number> {
   const txBefore = db.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
   db.close();
   log(`gateways killed; ${storedIds.size} clicks stored; ${txBefore} transactions held; final sync`);
-  let syncOut = '';
+  let syncOut: string;
   try {
     syncOut = await cli(['transactions', 'sync'], env);
   } catch (error) {

@@ -4,6 +4,7 @@
 // drives them from this process over loopback, with a partner key as real traffic has.
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
+import { get } from 'node:http';
 import path from 'node:path';
 import { createBenchKey } from './bench-key.ts';
 
@@ -38,10 +39,21 @@ async function serve(): Promise<void> {
 
 let key = '';
 
-async function measure(url: string): Promise<{ rps: number; p50: number }> {
-  const result = await autocannon({ url: url + PATH, connections: 10, duration: DURATION_S, headers: { 'x-api-key': key } });
+async function measure(url: string, encoding = 'identity'): Promise<{ rps: number; p50: number }> {
+  const result = await autocannon({ url: url + PATH, connections: 10, duration: DURATION_S, headers: { 'x-api-key': key, 'accept-encoding': encoding } });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50 };
+}
+
+/** Bytes on the wire for one answer in this encoding (node:http does not decode, unlike fetch). */
+function wireBytes(url: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'x-api-key': key, 'accept-encoding': encoding } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('end', () => resolve(bytes));
+    }).on('error', reject);
+  });
 }
 
 async function drive(): Promise<void> {
@@ -54,15 +66,24 @@ async function drive(): Promise<void> {
   console.log(`response: ${urls.count} results of ${urls.total}, ${urls.bytes} bytes`);
   await measure(urls.gateway); // warm-up: JIT and the stay cache
   await measure(urls.bare);
-  const ratios: number[] = [];
+  // The cost of compression: the same search asked with Accept-Encoding gzip and br, against the
+  // same uncompressed baseline (a client that asks pays the CPU; one that does not, nothing).
+  const ratios: Record<string, number[]> = { identity: [], gzip: [], br: [] };
   for (let round = 1; round <= 3; round++) {
-    const g = await measure(urls.gateway);
     const b = await measure(urls.bare);
-    ratios.push(g.rps / b.rps);
-    console.log(`round ${round}: gateway ${Math.round(g.rps)} req/s (p50 ${g.p50} ms), bare ${Math.round(b.rps)} req/s (p50 ${b.p50} ms), ratio ${(g.rps / b.rps).toFixed(2)}`);
+    const line = [`round ${round}: bare ${Math.round(b.rps)} req/s (p50 ${b.p50} ms)`];
+    for (const encoding of Object.keys(ratios)) {
+      const g = await measure(urls.gateway, encoding);
+      ratios[encoding].push(g.rps / b.rps);
+      line.push(`${encoding} ${Math.round(g.rps)} req/s (p50 ${g.p50} ms, ratio ${(g.rps / b.rps).toFixed(2)})`);
+    }
+    console.log(line.join(', '));
   }
-  ratios.sort((a, b) => a - b);
-  console.log(`median ratio gateway/bare: ${ratios[1].toFixed(2)} (target >= 0.50)`);
+  for (const [encoding, list] of Object.entries(ratios)) {
+    list.sort((a, b) => a - b);
+    console.log(`median ratio gateway/bare, Accept-Encoding: ${encoding}: ${list[1].toFixed(2)}${encoding === 'identity' ? ' (target >= 0.50)' : ''}`);
+  }
+  for (const encoding of ['gzip', 'br']) console.log(`${encoding}: ${urls.bytes} bytes sent as ${await wireBytes(urls.gateway + PATH, encoding)}`);
   child.disconnect();
 }
 

@@ -15,6 +15,7 @@ import { createSqliteKeyStore } from './auth/sqlite-key-store.ts';
 import { compileBookingTemplate } from './clicks/booking-url.ts';
 import { createSqliteClickStore } from './clicks/sqlite-click-store.ts';
 import { createHttpApp } from './http/create-http-app.ts';
+import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/go-routes.ts';
 import { createClickReplay } from './http/replay-clicks.ts';
 import type { Services } from './http/route-context.ts';
@@ -76,6 +77,10 @@ export interface AppOptions {
   bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
   /** How old the in-memory API keys may get before the key store is checked for changes. */
   keyRefreshMs?: number;
+  /** Origins browsers may call from; default defaults.corsOrigins (any). */
+  corsOrigins?: readonly string[];
+  /** Who may read /metrics; default defaults.metricsAllow (loopback). */
+  metricsAllow?: readonly string[];
   /** Pull the suppliers' commission reports this often once ready; 0 or null = only on demand. Default defaults.reportSyncIntervalMs. */
   reportSyncIntervalMs?: number | null;
   /** Each pull re-reads this much before the end of the previous one (defaults.reportSyncOverlapMs). */
@@ -144,6 +149,8 @@ export function createApp(options: AppOptions): App {
     () => http.log.info(`rate limits shared through Redis at ${redisName}`),
     () => undefined, // the first hit tells
   );
+  // Process metrics only where a real server runs: tests start many gateways in one process.
+  const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
   const suppliers = createSuppliers(options.supplierUrls);
   const sync = createTransactionSync({
     suppliers, store: transactions, clicks, keys: keyStore, now, overlapMs: options.reportSyncOverlapMs, reconcileDays: options.reportReconcileDays,
@@ -151,6 +158,7 @@ export function createApp(options: AppOptions): App {
   const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({
     supplier,
     now: options.clock,
+    observer: metrics.quotes,
     callTimeoutMs: options.quoteCallTimeoutMs,
     onBreakerTransition: (to, cause) => {
       const line = { supplier: supplier.id, breaker: to, cause };
@@ -161,6 +169,10 @@ export function createApp(options: AppOptions): App {
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
   const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   let services: Services | null = null;
+  metrics.setSources({
+    breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
+    inventory: () => services?.inventory ?? null,
+  });
   const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
@@ -177,7 +189,11 @@ export function createApp(options: AppOptions): App {
       limiter,
       limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
       clock: options.rateLimitClock,
+      windowMs,
+      onRefused: (endpoint) => metrics.rateLimited(endpoint),
     },
+    corsOrigins: options.corsOrigins,
+    metrics: { metrics, allow: options.metricsAllow ?? defaults.metricsAllow },
     tracking,
     reporting: { transactions, summary: createPartnerSummaries({ clicks, transactions, keys: keyStore }) },
     trustedProxies: options.trustedProxies,

@@ -29,6 +29,17 @@ export interface Config {
   mapTilesUrl: string | null;
   /** Credit shown for those tiles (STAYGATE_MAP_TILES_ATTRIBUTION). */
   mapTilesAttribution: string | null;
+  /** Origins browsers may call from (STAYGATE_CORS_ORIGINS, comma-separated; `*` = any). */
+  corsOrigins: string[];
+  /** Who may read /metrics (STAYGATE_METRICS_ALLOW: `loopback`, `any`, addresses, CIDRs). */
+  metricsAllow: string[];
+  /** `json` (one object per line, for machines) or `pretty` (pino-pretty, for people): LOG_FORMAT. */
+  logFormat: 'json' | 'pretty';
+}
+
+function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
+  const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.length === 0 ? [...fallback] : items;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -37,6 +48,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
   return value;
+}
+
+function logFormat(text: string | undefined): 'json' | 'pretty' {
+  if (text === undefined || text === '' || text === 'json') return 'json';
+  if (text === 'pretty') return 'pretty';
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${text}"`);
 }
 
 /**
@@ -69,5 +86,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportReconcileDays: int(env, 'STAYGATE_REPORT_RECONCILE_DAYS', defaults.reportReconcileDays),
     mapTilesUrl: env.STAYGATE_MAP_TILES_URL || null,
     mapTilesAttribution: env.STAYGATE_MAP_TILES_ATTRIBUTION || null,
+    corsOrigins: list(env, 'STAYGATE_CORS_ORIGINS', defaults.corsOrigins),
+    metricsAllow: list(env, 'STAYGATE_METRICS_ALLOW', defaults.metricsAllow),
+    logFormat: logFormat(env.LOG_FORMAT),
   };
 }

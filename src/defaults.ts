@@ -58,6 +58,11 @@ export const defaults = {
    * 1.5.0; we date the deprecation at our first release of v3.
    */
   v1DeprecatedAt: '2026-11-21T00:00:00Z',
+  /**
+   * When v1 may stop answering (RFC 8594 `Sunset` header on every v1 answer): a year after its
+   * deprecation, the notice partners usually get to move an integration.
+   */
+  v1SunsetAt: '2027-11-21T00:00:00Z',
 
   /** Entity resolution: listings further apart than this are never the same property. */
   mergeMaxDistanceMeters: 150,
@@ -124,6 +129,40 @@ export const defaults = {
    * couple of people behind one address, and still stops a scraper at 2 a second.
    */
   mapKeylessPerMinute: 120,
+  /**
+   * Keyless requests per client IP per minute on each documentation page and on /openapi.json:
+   * people reading and tools fetching, never the 5-per-minute search allowance (a page's scripts
+   * and styles are not limited at all: they are static files a browser fetches together).
+   */
+  docsKeylessPerMinute: 60,
+
+  // Web conventions (http/create-http-app.ts).
+  /** Origins allowed to call the API from a browser (STAYGATE_CORS_ORIGINS): any, as keys travel in a header, never a cookie. */
+  corsOrigins: ['*'] as readonly string[],
+  /** How long a browser may reuse a CORS preflight's answer: ten minutes spares a widget a preflight per search. */
+  corsMaxAgeSeconds: 600,
+  /**
+   * Bodies smaller than this are sent uncompressed: a small error body or a one-stay page gains a
+   * few bytes and costs a compressor's set-up (compression figures: bench/README.md).
+   */
+  compressThresholdBytes: 1_024,
+  /**
+   * Brotli quality 2 (of 11). Measured on our JSON: a 10-stay v3 page (8.5 KB) takes ~31 us at
+   * quality 2 (1,747 B), ~86 us at 4 (1,616 B), gzip level 6 ~33 us (1,672 B); an 87 KB clustered
+   * answer ~240 us at 2 (13.4 KB), ~470 us at 4 (12.5 KB), gzip ~810 us (12.5 KB). Quality 2 costs
+   * a small page what gzip does and a large one a third of it, for ~7% more bytes.
+   */
+  brotliQuality: 2,
+  /**
+   * Bodies up to this size are compressed in one synchronous zlib call rather than through a
+   * stream: on this 2-core machine @fastify/compress would stream anything over 8 KB (a 10-stay v3
+   * page is ~9 KB), and the stream's set-up cost more than the compression itself (static-search
+   * ratio with gzip 0.30 streamed). A 256 KB body takes ~2 ms to gzip; larger ones, and every
+   * streamed CSV page, still go through the stream.
+   */
+  compressSyncMaxBytes: 262_144,
+  /** Who may read GET /metrics (STAYGATE_METRICS_ALLOW): the machine itself, where a Prometheus agent usually scrapes from. */
+  metricsAllow: ['loopback'] as readonly string[],
   /**
    * How old the server's in-memory keys may get before it reads the key store's change counter
    * (one tiny query): a key created, granted or revoked by the CLI works, or stops, within this

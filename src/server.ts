@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
+import { logOptions } from './log-options.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
 
@@ -50,7 +51,9 @@ const app = createApp({
   dataDir: config.dataDir,
   supplierUrls: config.supplierUrls ?? simulator!.urls,
   publicUrl: config.publicUrl,
-  logger: { level: config.logLevel },
+  logger: logOptions(config.logLevel, config.logFormat),
+  corsOrigins: config.corsOrigins,
+  metricsAllow: config.metricsAllow,
   redisUrl: config.redisUrl,
   trustedProxies: config.trustedProxies,
   bookingUrlTemplates: config.bookingUrlTemplates,

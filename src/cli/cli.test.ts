@@ -2,6 +2,11 @@
 // the data folder of a running gateway, whose answers change within a second without a restart.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
@@ -99,5 +104,72 @@ describe('staygate keys', () => {
     const json = JSON.parse((await run('keys', 'list', '--json')).stdout);
     assert.ok(json.length >= 2, 'json.length >= 2');
     assert.ok(json.every((k: object) => !('hash' in k)), 'json.every((k: object) => !(\'hash\' in k))');
+  });
+});
+
+describe('staygate --version and --help', () => {
+  it('--version prints the package version, from any folder', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const res = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, [BIN, '--version'], { cwd: tmpdir() }, (error, stdout) => resolve({ code: error === null ? 0 : (error.code as number), stdout }));
+    });
+    assert.equal(res.code, 0);
+    assert.equal(res.stdout.trim(), `staygate ${version}`);
+  });
+
+  it('--help on every command and sub-command says how to use that one, exit 0', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--help'], /staygate keys <command>/],
+      [['-h'], /staygate transactions <command>/],
+      [['keys', '--help'], /keys create\|grant\|revoke\|list/],
+      [['keys', 'create', '--help'], /--third-party <name>[\s\S]*--pending/],
+      [['keys', 'create', '--aid', 'x', '-h'], /--third-party <name>/],
+      [['keys', 'grant', '--help'], /Usage: staygate keys grant/],
+      [['keys', 'revoke', '--help'], /Usage: staygate keys revoke/],
+      [['keys', 'list', '--help'], /Usage: staygate keys list/],
+      [['transactions', '--help'], /transactions sync\|status/],
+      [['transactions', 'sync', '--help'], /Usage: staygate transactions sync/],
+      [['transactions', 'status', '--help'], /Usage: staygate transactions status/],
+    ];
+    for (const [args, expected] of cases) {
+      const out: string[] = [];
+      // No data folder at all: help needs none.
+      const code = await main(args, { out: (l) => out.push(l), err: () => undefined }, { STAYGATE_DATA_DIR: path.join(tmpdir(), 'staygate-no-such-folder') });
+      assert.equal(code, 0, args.join(' '));
+      assert.match(out.join('\n'), expected, args.join(' '));
+    }
+  });
+});
+
+describe('staygate on the wrong folder or without a server', () => {
+  it('refuses a data folder without a database, and creates nothing there', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'staygate-empty-'));
+    try {
+      const err: string[] = [];
+      const code = await main(['keys', 'list'], { out: () => undefined, err: (l) => err.push(l) }, { STAYGATE_DATA_DIR: empty });
+      assert.equal(code, 1);
+      assert.match(err.join('\n'), /no staygate database in .*STAYGATE_DATA_DIR/s);
+      assert.deepEqual(readdirSync(empty), []);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('says once that no supplier answers, instead of a failure per supplier', async () => {
+    // Four addresses where nothing listens: a port bound and closed again.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const env: NodeJS.ProcessEnv = { STAYGATE_DATA_DIR: t.dataDir };
+    for (const id of ['A', 'B', 'C', 'D']) env[`STAYGATE_SUPPLIER_${id}_URL`] = `http://127.0.0.1:${port}`;
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
+    assert.equal(code, 1);
+    assert.deepEqual(out, []);
+    assert.equal(err.length, 1, err.join('\n'));
+    assert.match(err[0], new RegExp(`no supplier answered at 127\\.0\\.0\\.1:${port}`));
+    assert.doesNotMatch(err[0], /fetch failed/);
   });
 });

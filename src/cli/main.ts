@@ -1,6 +1,7 @@
 // The `staygate` command (bin/staygate.js runs it): operators manage API keys in the data folder
 // the server uses (STAYGATE_DATA_DIR), and pull the suppliers' commission reports on demand. A
 // running server sees every key change within a second.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSuppliers } from '../app.ts';
@@ -15,8 +16,12 @@ import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 
+const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
+       staygate --version | --help
+       staygate <command> [<sub-command>] --help
 
   keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
       Creates a key and prints it as the last line. It is shown only this once: only its hash is kept.
@@ -33,9 +38,63 @@ const USAGE = `Usage: staygate keys <command>
                                 the incremental pulls had missed (changes published later than the overlap).
   transactions status           Transactions held, per supplier, and the period synced.
 
-The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data), beside the
-inventory. The suppliers are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server
-running on the same data folder.`;
+The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the
+folder you run it in), beside the inventory: the server makes it on its first start. The suppliers
+are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on the same data folder.`;
+
+/** Help of each command and sub-command (`staygate keys create --help`). */
+const HELP: Record<string, string> = {
+  keys: `Usage: staygate keys create|grant|revoke|list ...
+
+  keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
+  keys grant <key | key id>
+  keys revoke <key | key id>
+  keys list [--json]
+
+Run "staygate keys <command> --help" for one command.`,
+  'keys create': `Usage: staygate keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
+
+Creates an API key for a partner and prints it as the last line, once: only its hash is kept.
+  --aid <aid>            the affiliate id written into every link the key's searches return (required)
+  --third-party <name>   a platform the key may report for (GET /v1/reporting/transactions?thirdParty=); repeatable
+  --limit <n>            requests per minute per endpoint (default ${defaults.keyedPerMinute})
+  --partner <id>         the partner owning the key (default: the aid)
+  --pending              no API access until "staygate keys grant", as a key made in the partner dashboard`,
+  'keys grant': `Usage: staygate keys grant <key | key id>
+
+Gives a pending key API access. A revoked key cannot be granted again: create a new one.`,
+  'keys revoke': `Usage: staygate keys revoke <key | key id>
+
+Revokes a key for good; a running server refuses it within a second.`,
+  'keys list': `Usage: staygate keys list [--json]
+
+Lists every key: id, status, partner, aid, limit, third parties, creation time. Never a secret.`,
+  transactions: `Usage: staygate transactions sync|status
+
+  transactions sync      Pulls every supplier's commission report now.
+  transactions status    Transactions held, per supplier, and the period synced.
+
+Run "staygate transactions <command> --help" for one command.`,
+  'transactions sync': `Usage: staygate transactions sync
+
+Pulls every supplier's commission report now, as the server does every 5 minutes, and prints a line
+per supplier once its report is stored. Exit 1 if one failed. The suppliers are
+STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on this data folder.`,
+  'transactions status': `Usage: staygate transactions status
+
+Transactions held, how many belong to no partner, and per supplier the period of changes synced.`,
+};
+
+/** The help asked for, if any: `--help`/`-h` anywhere after the command names it belongs to. */
+function helpFor(argv: string[]): string | null {
+  if (!argv.some((arg) => arg === '--help' || arg === '-h')) return null;
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  for (let n = Math.min(2, words.length); n > 0; n--) {
+    const text = HELP[words.slice(0, n).join(' ')];
+    if (text !== undefined) return text;
+  }
+  return USAGE;
+}
 
 export interface CliIo {
   out(line: string): void;
@@ -112,6 +171,14 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
   }
 }
 
+/** One line for a server that is not there: not four "fetch failed" lines. */
+function unreachableMessage(urls: Record<string, string>, dataDir: string, fromSimulator: boolean): string {
+  const where = [...new Set(Object.values(urls).map((url) => new URL(url).host))].join(', ');
+  return fromSimulator
+    ? `staygate: no supplier answered at ${where}: the simulated suppliers run with the server. Is it running (npm start) on ${dataDir}?`
+    : `staygate: no supplier answered at ${where} (STAYGATE_SUPPLIER_<A..D>_URL): are they up and reachable from here?`;
+}
+
 async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys: KeyStore, args: string[], io: CliIo): Promise<number> {
   const [given, ...rest] = args;
   const full = given === 'sync' && rest.length === 1 && rest[0] === '--full';
@@ -132,7 +199,8 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
     }
   }
   if (command !== 'sync' && command !== 'reconcile') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
-  const urls = readConfig(env).supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
+  const configured = readConfig(env).supplierUrls;
+  const urls = configured ?? readSimulatorAddress(dataDir)?.urls;
   if (urls === undefined) {
     io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
     return 1;
@@ -145,8 +213,14 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
       suppliers: createSuppliers(urls), store, clicks, keys, overlapMs: config.reportSyncOverlapMs, reconcileDays: config.reportReconcileDays,
     });
     // Each line is printed once its report is in the database: what is printed survives a crash.
-    const onResult = (r: SupplierSyncResult) => io.out(describeSync(r));
+    const lines: string[] = [];
+    const onResult = (r: SupplierSyncResult) => (r.unreachable ? lines.push(describeSync(r)) : io.out(describeSync(r)));
     const results = command === 'reconcile' ? await sync.reconcileAll({ onResult }) : await sync.syncAll({ onResult });
+    if (results.every((r) => r.unreachable)) {
+      io.err(unreachableMessage(urls, dataDir, configured === null));
+      return 1;
+    }
+    for (const line of lines) io.out(line);
     const failed = results.filter((r) => !r.ok).length;
     const missed = results.reduce((a, r) => a + r.missed.length, 0);
     io.out(command === 'reconcile'
@@ -161,15 +235,31 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
 /** Runs the CLI; resolves with the exit code (0 done, 1 refused, 2 wrong usage). */
 export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, ...args] = argv;
-  if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+  if (group === '--version' || group === '-v' || group === 'version') {
+    io.out(`staygate ${VERSION}`);
+    return 0;
+  }
+  if (group === undefined || group === 'help') {
     io.out(USAGE);
     return group === undefined ? 2 : 0;
+  }
+  const help = helpFor(argv);
+  if (help !== null) {
+    io.out(help);
+    return 0;
   }
   let store = null;
   try {
     if (group !== 'keys' && group !== 'transactions') throw new UsageError(`unknown command "${group}"`);
     const dataDir = readConfig(env).dataDir;
-    store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+    const database = path.join(dataDir, 'staygate.sqlite');
+    // Never a new empty database: a key made there would work nowhere (the server reads its own folder).
+    if (!existsSync(database)) {
+      io.err(`staygate: no staygate database in ${dataDir}. Run this on the data folder of the server (STAYGATE_DATA_DIR, ` +
+        'default ./data of the folder the server runs in), or start the server once (npm start) to make it.');
+      return 1;
+    }
+    store = createSqliteKeyStore({ path: database });
     if (group === 'transactions') return await transactionsCommand(dataDir, env, store, args, io);
     await keysCommand(createKeyAdmin(store), args, io);
     return 0;

@@ -27,6 +27,21 @@ describe('gazetteer geocoder', () => {
     assert.equal(await labelOf('Saint Louis'), 'St. Louis, Missouri, United States');
   });
 
+  it('reads city names in any language and script (GeoNames alternate names)', async () => {
+    assert.equal(await labelOf('東京'), 'Tokyo, Japan');
+    assert.equal(await labelOf('Москва'), 'Moscow, Russia');
+    assert.equal(await labelOf('القاهرة'), 'Cairo, Egypt');
+    assert.equal(await labelOf('München'), 'Munich, Germany');
+    assert.equal(await labelOf('Zürich'), 'Zürich, Switzerland');
+    assert.equal(await labelOf('Αθήνα'), 'Athens, Greece');
+    assert.equal(await labelOf('서울'), 'Seoul, South Korea');
+    assert.equal(await labelOf('Monaco di Baviera'), 'Munich, Germany');
+    // With the rest of an address, as other segments are read.
+    assert.equal(await labelOf('Красная площадь, Москва, Россия'), 'Moscow, Russia');
+    // A city's own name is never taken for another city's alternate name.
+    assert.equal(await labelOf('Paris'), 'Paris, France');
+  });
+
   it('settles ambiguity by population', async () => {
     assert.equal(await labelOf('London'), 'London, United Kingdom');
     assert.equal(await labelOf('Paris'), 'Paris, France');

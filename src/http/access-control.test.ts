@@ -119,7 +119,6 @@ describe('rate limits', () => {
       [SEARCH, 200],
       ['/v3/accommodations?pageSize=3', 400],
       [`${SEARCH}&key=bad`, 401],
-      ['/nowhere', 404],
     ];
     for (const [url, status] of cases) {
       const res = await get(url, { ip });
@@ -127,7 +126,14 @@ describe('rate limits', () => {
       assert.equal(res.headers['x-ratelimit-limit'], '5', url);
       assert.match(String(res.headers['x-ratelimit-remaining']), /^\d$/, url);
       assert.equal(res.headers['x-ratelimit-reset'], '0', url);
+      // The IETF draft's fields say the same, in seconds.
+      assert.equal(res.headers['ratelimit-policy'], '"keyless";q=5;w=60', url);
+      assert.equal(res.headers.ratelimit, `"keyless";r=${res.headers['x-ratelimit-remaining']};t=0`, url);
     }
+    // Unknown paths spend no allowance and say none.
+    const nowhere = await get('/nowhere', { ip });
+    assert.equal(nowhere.status, 404);
+    assert.equal(nowhere.headers['x-ratelimit-limit'], undefined);
     const post = await t.app.http.inject({ method: 'POST', url: '/v3/accommodations', remoteAddress: ip });
     assert.equal(post.statusCode, 405);
     assert.equal(post.headers['x-ratelimit-limit'], '5');
@@ -149,6 +155,7 @@ describe('rate limits', () => {
     const refused = await get(SEARCH, { ip });
     assert.equal(refused.status, 429);
     assert.equal(refused.headers['retry-after'], '48');
+    assert.equal(refused.headers.ratelimit, '"keyless";r=0;t=48', 'the IETF field says the same wait, in seconds');
     assert.equal(refused.headers['x-ratelimit-remaining'], '0');
     assert.equal(refused.headers['x-ratelimit-reset'], '47500');
     assert.equal(refused.body.code, 'RATE_LIMIT_EXCEEDED');

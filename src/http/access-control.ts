@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyVerifier, VerifiedKey } from '../auth/key-verifier.ts';
 import type { RateLimiter } from '../auth/rate-limiter.ts';
+import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { RequestAuth } from './request-auth.ts';
 
@@ -22,6 +23,10 @@ export interface AccessControl {
   limits: RateLimits;
   /** Milliseconds clock of the limiter's windows (default monotonic): when a guessing IP's keys are checked again. */
   clock?: () => number;
+  /** The limiter's window, for the RateLimit-Policy header's `w` (seconds); default defaults.rateWindowMs. */
+  windowMs?: number;
+  /** Told of every 429, by endpoint (the metrics' rate-limit refusals). */
+  onRefused?: (endpoint: string) => void;
 }
 
 declare module 'fastify' {
@@ -64,10 +69,18 @@ export function presentedKey(request: FastifyRequest): string | null {
   return fromQuery !== undefined && fromQuery.trim() !== '' ? fromQuery.trim() : null;
 }
 
-function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, resetMs: number): void {
+/**
+ * The spec's X-RateLimit-* (reset in milliseconds), and the same figures as the IETF httpapi
+ * draft's structured fields (draft-ietf-httpapi-ratelimit-headers-08 and later, times in seconds):
+ * `RateLimit-Policy: "keyless";q=5;w=60` and `RateLimit: "keyless";r=4;t=0`. The policy is named
+ * for whose allowance it is (the client IP's, or the key's), so a client can tell which it spends.
+ */
+function setRateHeaders(reply: FastifyReply, policy: 'keyless' | 'key', limit: number, remaining: number, resetMs: number, windowSeconds: number): void {
   reply.header('X-RateLimit-Limit', String(limit));
   reply.header('X-RateLimit-Remaining', String(remaining));
   reply.header('X-RateLimit-Reset', String(Math.ceil(resetMs)));
+  reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=${windowSeconds}`);
+  reply.header('RateLimit', `"${policy}";r=${remaining};t=${Math.ceil(resetMs / 1_000)}`);
 }
 
 /** The bucket of an IP's failed key checks, on every endpoint at once. */
@@ -82,6 +95,7 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
   const guessing = new Map<string, number>();
   const clock = access.clock ?? (() => performance.now());
 
+  const windowSeconds = Math.round((access.windowMs ?? defaults.rateWindowMs) / 1_000);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
     // Unlimited routes (health checks) take no key at all: checking one there would be an
@@ -112,8 +126,11 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
       if (failed.remaining === 0) guessing.set(request.ip, clock() + failed.resetMs);
     }
 
-    // Counted before the key is judged: an invalid key is counted against the client's IP too.
-    {
+    // Counted before the key is judged: an invalid key is counted against the client's IP, so
+    // guessing keys is as limited as any other keyless request. Unknown paths (a browser's
+    // /favicon.ico, a scanner) and CORS preflights (OPTIONS, sent by the browser before the real
+    // request, which is counted) spend no allowance (docs/decisions.md 16).
+    if (!request.is404 && request.method !== 'OPTIONS') {
       // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
       const endpoint = request.routeOptions.url ?? '(no route)';
       const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;
@@ -121,10 +138,11 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
         ? verified.limitPerMinute ?? access.limits.keyed
         : (config.rateLimit?.keyless ?? access.limits.keyless);
       const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
-      setRateHeaders(reply, decision.limit, decision.remaining, decision.resetMs);
+      setRateHeaders(reply, verified !== null ? 'key' : 'keyless', decision.limit, decision.remaining, decision.resetMs, windowSeconds);
       // An invalid key is told so even when the IP's allowance is spent: a 429 would hide that
       // the key is wrong (the IP's headers above still say when it may try again).
       if (!decision.allowed && !(key !== null && verified === null)) {
+        access.onRefused?.(endpoint);
         const seconds = String(Math.max(1, Math.ceil(decision.resetMs / 1_000)));
         throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`, {
           details: { limit, retryAfter: seconds },

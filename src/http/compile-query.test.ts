@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { Violations } from '../errors/api-error.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 
 const parse = compileQuery(Type.Partial(Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90, description: 'a number from -90 to 90' }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, description: 'an integer from 1 to 100' }),
+  lat: Type.Number({ minimum: -90, maximum: 90, expected: 'a number from -90 to 90' }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, expected: 'an integer from 1 to 100' }),
   provider: Type.Array(Type.String()),
   lang: Type.String({ pattern: '^[a-z]{2}$' }),
 })));

@@ -1,6 +1,12 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cors from '@fastify/cors';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
+import { constants as zlib } from 'node:zlib';
+import { Type } from 'typebox';
+import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { jsonSafeUrl } from '../json-safe-url.ts';
 import { errorBody, toApiError } from './error-body.ts';
@@ -14,6 +20,9 @@ import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
+import { registerMetrics, type MetricsOptions } from './metrics-route.ts';
+import { registerOpenApi } from './openapi.ts';
+import { errorResponses } from './route-schemas.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
 import { registerV2Routes } from './v2/v2-routes.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
@@ -37,6 +46,10 @@ export interface HttpAppOptions {
   trustedProxies?: string[];
   /** How long a client may take to send its headers (Node's default, 60 s, when absent; tests set less). */
   headersTimeoutMs?: number;
+  /** Origins a browser may call from (`*` = any); default defaults.corsOrigins. */
+  corsOrigins?: readonly string[];
+  /** GET /metrics and the request timings; absent = no metrics. */
+  metrics?: MetricsOptions;
 }
 
 /** The error of a request Node could not read: too large, too slow, or not HTTP. */
@@ -58,8 +71,22 @@ function answerOnSocket(socket: Socket, error: ApiError): void {
   );
 }
 
-// Every route is a GET; other methods on a known path are a 405 with an Allow header.
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Health checks and scrapes: their request log lines are debug, not info (every few seconds, all alike). */
+    probe?: boolean;
+  }
+}
+
+/** Response headers a browser script may read (CORS): rate limits, request ids, caching, deprecation. */
+const EXPOSED_HEADERS = [
+  'X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy',
+  'Retry-After', 'X-Cache', 'ETag', 'Deprecation', 'Sunset', 'Link',
+];
+
+// Every route is a GET; other methods on a known path are a 405 with an Allow header. OPTIONS is
+// the CORS preflight, answered by @fastify/cors.
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Redacts the value of every spelling of `key` (key-param.ts): an API key must never reach a log line. */
 export function redactUrl(url: string): string {
@@ -71,6 +98,22 @@ export function redactUrl(url: string): string {
     return isKeyParamName(name) ? `${name}=[REDACTED]` : pair;
   });
   return `${url.slice(0, q + 1)}${pairs.join('&')}`;
+}
+
+/**
+ * Fastify's request log lines, at debug for probes (`config: { probe: true }`: /health, /metrics):
+ * a load balancer asking every few seconds would otherwise fill the info log with identical lines.
+ */
+class ProbeAwareLogController extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (request.routeOptions.config?.probe === true) request.log.debug({ req: request }, 'incoming request');
+    else super.incomingRequest(request, reply, metadata);
+  }
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
+    if (error === null && request.routeOptions.config?.probe === true) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else super.requestCompleted(error, request, reply, metadata);
+  }
 }
 
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
@@ -86,6 +129,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     http: { requireHostHeader: false, ...(options.headersTimeoutMs === undefined ? {} : {
       headersTimeout: options.headersTimeoutMs, requestTimeout: options.headersTimeoutMs * 2, connectionsCheckingInterval: Math.max(10, options.headersTimeoutMs / 4),
     }) },
+    logController: new ProbeAwareLogController(),
     // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
     trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
     // Errors Fastify raises before routing (a path with broken percent-encoding) get our body too.
@@ -112,6 +156,28 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     if (methods.includes('GET')) getRoutes.push(route.url);
   });
 
+  // Query strings are parsed by compile-query.ts (every failure in one 400, numbers read as people
+  // write them); the route schemas name them for the OpenAPI document, not for Fastify to check.
+  app.setValidatorCompiler(() => () => true);
+  registerOpenApi(app);
+  // gzip or brotli when the client asks (Accept-Encoding), for JSON, CSV and the docs' text.
+  void app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: defaults.compressThresholdBytes,
+    syncThreshold: defaults.compressSyncMaxBytes,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: defaults.brotliQuality } },
+  });
+  const origins = options.corsOrigins ?? defaults.corsOrigins;
+  void app.register(cors, {
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'HEAD'],
+    allowedHeaders: ['X-API-KEY', 'If-None-Match', 'Accept'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: defaults.corsMaxAgeSeconds,
+    // An OPTIONS that is no preflight (no Origin) gets the same 204, not a plain-text 400.
+    strictPreflight: false,
+  });
+
   app.decorateRequest('auth', null as unknown as RequestAuth);
   // Callback style, not async: a hook on every request should not cost a promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -126,6 +192,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     done();
   });
   if (options.access !== undefined) registerAccessControl(app, options.access);
+  if (options.metrics !== undefined) registerMetrics(app, options.metrics);
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
@@ -156,31 +223,49 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   };
 
-  app.get('/health', { config: { rateLimit: false } }, async (_request, reply) => {
-    const services = options.services();
-    if (services === null) {
-      const error = new ApiError('NOT_READY', 'The index is being built');
-      return reply.code(503).header('Retry-After', '5').send(errorBody(error, _request.id));
-    }
-    return { status: 'ok', stays: services.inventory.stays, inventoryVersion: services.inventory.version };
-  });
-  registerDocsRoutes(app);
-  registerV1Routes(app, context);
-  registerV2Routes(app, context);
-  registerV3Routes(app, context, { mapKeylessPerMinute: options.pages?.keylessPerMinute });
-  if (options.tracking !== undefined) registerGoRoutes(app, context, options.tracking);
-  if (options.reporting !== undefined) registerReportingRoutes(app, context, options.reporting);
-  if (options.pages !== undefined) registerPageRoutes(app, options.pages);
-
-  for (const url of getRoutes.splice(0)) {
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      handler: async (request, reply) => {
-        const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
-        return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+  // Routes in a plugin of their own, registered after the plugins above have loaded: the OpenAPI
+  // generator sees each route as it is added.
+  void app.register(async (api) => {
+    // The TypeBox type provider types the handler's answer by the route's response schema: a health
+    // body that drifted from its schema would not compile.
+    api.withTypeProvider<TypeBoxTypeProvider>().get('/health', {
+      schema: {
+        tags: ['operations'],
+        summary: 'Health: 200 once the index is built',
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            stays: Type.Integer({ description: 'Stays in the search index.' }),
+            inventoryVersion: Type.String({ description: 'The content version served.' }),
+          }),
+          ...errorResponses(503),
+        },
       },
+      config: { rateLimit: false, probe: true },
+    }, async () => {
+      const services = options.services();
+      if (services === null) throw new ApiError('NOT_READY', 'The index is being built', { headers: { 'Retry-After': '5' } });
+      return { status: 'ok' as const, stays: services.inventory.stays, inventoryVersion: services.inventory.version };
     });
-  }
+    registerDocsRoutes(api);
+    registerV1Routes(api, context);
+    registerV2Routes(api, context);
+    registerV3Routes(api, context, { mapKeylessPerMinute: options.pages?.keylessPerMinute });
+    if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
+    if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
+    if (options.pages !== undefined) registerPageRoutes(api, options.pages);
+
+    for (const url of getRoutes.splice(0)) {
+      api.route({
+        method: [...OTHER_METHODS],
+        url,
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
+          return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+        },
+      });
+    }
+  });
   return app;
 }

@@ -14,7 +14,9 @@ import { compileQuery, type RawQuery } from './compile-query.ts';
 import { effectiveLinkParams } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { parseStayDates, TRIP_PARAMS, toSearchQuery } from './search-params.ts';
+import { errorResponses, OPTIONAL_KEY } from './route-schemas.ts';
 import { unifiedQuerySchema } from './unified-query-schema.ts';
+import { Type, type TSchema } from 'typebox';
 
 export interface Tracking {
   clicks: ClickStore;
@@ -25,6 +27,18 @@ export interface Tracking {
 }
 
 const parseQuery = compileQuery(unifiedQuerySchema);
+
+/** What a deeplink carries: the affiliate parameters, and on dated searches the stay priced. */
+const goQuerySchema = Type.Pick(unifiedQuerySchema, ['aid', 'campaign', 'checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms']);
+const redirectResponse = Type.Null({ description: 'Found: `Location` is the supplier\'s booking page, carrying the affiliate id and the click id. A HEAD counts no click.' });
+
+function goSchema(summary: string, description: string, params: TSchema) {
+  return {
+    tags: ['deeplinks'], summary, description, security: OPTIONAL_KEY,
+    params, querystring: goQuerySchema,
+    response: { 302: redirectResponse, ...errorResponses(400, 404, 429, 503) },
+  };
+}
 
 /** 128 random bits, URL-safe: unguessable, so a click id in a report cannot be forged for another click. */
 export function newClickId(): string {
@@ -84,7 +98,13 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     return reply.code(302).headers({ Location: location, 'Cache-Control': 'no-store' }).send();
   }
 
-  app.get('/go/:supplier/:supplierStayId', { config }, async (request, reply) => {
+  app.get('/go/:supplier/:supplierStayId', {
+    config,
+    schema: goSchema('Book with one supplier', 'Records a click and redirects to this supplier\'s booking page for the stay (a result\'s `suppliers.<supplier>.link`).', Type.Object({
+      supplier: Type.String({ description: 'A supplier identifier.', examples: ['supplier_a'] }),
+      supplierStayId: Type.String({ description: 'The stay\'s id at that supplier.', examples: ['A100234'] }),
+    })),
+  }, async (request, reply) => {
     const services = context.services();
     linkOf(request); // a malformed aid or campaign is a 400 before anything is looked up
     const { supplier, supplierStayId } = request.params as { supplier: string; supplierStayId: string };
@@ -95,7 +115,12 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     return redirect(request, reply, stay, supplier);
   });
 
-  app.get('/go/:id', { config }, async (request, reply) => {
+  app.get('/go/:id', {
+    config,
+    schema: goSchema('Book a stay', 'Records a click and redirects to the best supplier: with valid dates on the link, the lowest price; otherwise the stay\'s first supplier (a result\'s `url`).', Type.Object({
+      id: Type.String({ description: 'The stay\'s service id.', examples: ['s_5f3a9c'] }),
+    })),
+  }, async (request, reply) => {
     const services = context.services();
     linkOf(request);
     const { id } = request.params as { id: string };

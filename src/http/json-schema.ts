@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TOptional, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TSchema, type TUnsafe } from 'typebox';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 
 // Response-schema pieces written the way fast-json-stringify serialises fastest. Why not

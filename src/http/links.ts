@@ -14,6 +14,25 @@ export interface PageLinks {
   next?: Href;
 }
 
+/** Why a parameter in `meta.ignored` is not part of the API (compile-query.ts). */
+export const UNKNOWN_PARAMETER = 'unknown parameter';
+
+/**
+ * The request's query as links repeat it: without `key` (a link is often logged or shared, a key
+ * must not be) and without the parameters the API does not know (reported in `meta.ignored`, so a
+ * typo is not carried from page to page as if it had been applied). Pairs are kept as written.
+ */
+export function linkQuery(rawQuery: string, unknown: ReadonlySet<string>): string {
+  const params = withoutKeyParams(rawQuery);
+  for (const name of unknown) params.delete(name);
+  return params.toString();
+}
+
+/** The unknown parameters among a request's ignored ones. */
+export function unknownParams(ignored: readonly { param: string; reason: string }[]): Set<string> {
+  return new Set(ignored.filter((i) => i.reason === UNKNOWN_PARAMETER).map((i) => i.param));
+}
+
 /**
  * `_links` for a paginated search: absolute URLs carrying the request's own query with `page`
  * replaced. The `key` parameter (in any spelling) is dropped: a link is often logged or shared,

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { jsonSafeString } from './json-schema.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
@@ -13,18 +13,18 @@ const href = Type.Object({ href: jsonSafeString });
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 
 /** Why a supplier could not price, as `meta.unavailableSuppliers` says it. */
-const UNAVAILABLE_REASONS: Record<SupplierFailure, string> = {
+const UNAVAILABLE_REASONS = {
   timeout: 'timeout',
   error: 'error',
   unreachable: 'unreachable',
   malformed: 'malformed',
   open: 'circuit_open',
   busy: 'busy',
-};
+} as const satisfies Record<SupplierFailure, Static<typeof unavailableSupplierSchema>['reason']>;
 
 export const unavailableSupplierSchema = Type.Object({
   supplier: Type.String(),
-  reason: Type.Union(Object.values(UNAVAILABLE_REASONS).map((r) => Type.Literal(r))),
+  reason: Type.Union([Type.Literal('timeout'), Type.Literal('error'), Type.Literal('unreachable'), Type.Literal('malformed'), Type.Literal('circuit_open'), Type.Literal('busy')]),
 });
 export const ignoredParamSchema = Type.Object({ param: Type.String(), reason: Type.String() });
 

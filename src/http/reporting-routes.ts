@@ -2,16 +2,17 @@
 // (spec: reporting endpoint; docs/decisions.md 8). The key says who the partner is; `thirdParty` must
 // be one of the platforms registered for the key. Every rule broken is listed in one 400.
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
-import { Violations } from '../errors/api-error.ts';
+import { Violations, type IgnoredParam } from '../errors/api-error.ts';
 import { isCalendarDay, utcDay } from '../reporting/calendar-day.ts';
 import { CSV_HEADER } from '../reporting/transaction-csv.ts';
 import type { PartnerSummaries, SummaryQuery } from '../reporting/partner-summary.ts';
 import type { TransactionQuery, TransactionStore } from '../reporting/transaction-store.ts';
 import { DATE_FILTERS, REPORT_FORMATS, type DateFilter, type ReportFormat } from '../reporting/transaction.ts';
 import { requireKey } from './access-control.ts';
+import { errorResponses, REQUIRED_KEY } from './route-schemas.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -25,20 +26,71 @@ export const REPORTING_PATH = '/v1/reporting/transactions';
 export const SUMMARY_PATH = '/v1/reporting/summary';
 
 export const reportingQuerySchema = Type.Partial(Type.Object({
-  thirdParty: Type.String({ maxLength: 64, description: 'a platform name of at most 64 characters' }),
-  startDate: Type.String(),
-  endDate: Type.String(),
-  dateFilter: Type.Union(DATE_FILTERS.map((f) => Type.Literal(f)), { description: `one of ${DATE_FILTERS.join(', ')}` }),
-  limit: Type.Integer({ minimum: 1, maximum: defaults.reportingLimit, description: `an integer from 1 to ${defaults.reportingLimit}` }),
-  page: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'a zero-indexed page number: an integer of at least 0' }),
-  format: Type.Union(REPORT_FORMATS.map((f) => Type.Literal(f)), { description: `one of ${REPORT_FORMATS.join(', ')}` }),
-  key: Type.String(),
+  thirdParty: Type.String({
+    maxLength: 64, expected: 'a platform name of at most 64 characters',
+    description: 'Required: the platform registered for the key (`staygate keys create --third-party`); another one is 400.', examples: ['demo-platform'],
+  }),
+  startDate: Type.String({ description: 'First day `YYYY-MM-DD` (UTC, included) of the range on the `dateFilter` date. Default a year before today.', examples: ['2026-01-01'] }),
+  endDate: Type.String({ description: 'Last day `YYYY-MM-DD` (UTC, included). Default today. Before `startDate`: 400.', examples: ['2026-06-30'] }),
+  dateFilter: Type.Union(DATE_FILTERS.map((f) => Type.Literal(f)), {
+    expected: `one of ${DATE_FILTERS.join(', ')}`,
+    description: 'Which date the range applies to: `bookedDate`, `startDate` (check-in), `endDate` (check-out) or `lastUpdatedDate` (default).', examples: ['bookedDate'],
+  }),
+  limit: Type.Integer({
+    minimum: 1, maximum: defaults.reportingLimit, expected: `an integer from 1 to ${defaults.reportingLimit}`,
+    description: `Records per page, 1 to ${defaults.reportingLimit}. Default ${defaults.reportingLimit}.`, examples: [100],
+  }),
+  page: Type.Integer({
+    minimum: 0, maximum: 10_000_000, expected: 'a zero-indexed page number: an integer of at least 0',
+    description: 'Zero-indexed page. Default 0. A page with fewer than `limit` records is the last (JSON: `meta.hasMore`).', examples: [0],
+  }),
+  format: Type.Union(REPORT_FORMATS.map((f) => Type.Literal(f)), {
+    expected: `one of ${REPORT_FORMATS.join(', ')}`,
+    description: '`csv` (text/csv, default, streamed) or `json`.', examples: ['json'],
+  }),
+  key: Type.String({ description: 'API key, for spreadsheets that import a CSV from a URL and cannot set the `X-API-KEY` header.' }),
 }));
+
+const str = (description: string, example: string) => Type.String({ description, examples: [example] });
+
+/** One transaction (spec: Transaction record); undeclared properties are allowed, as the spec says. */
+const transactionSchema = Type.Object({
+  provider: str('The supplier of the booking.', 'supplier_a'),
+  bookingId: str('The supplier\'s booking id.', 'A-BK-100234'),
+  bookedDate: str('ISO 8601 UTC time of the booking.', '2026-05-02T14:31:07.000Z'),
+  startDate: str('Check-in, YYYY-MM-DD.', '2026-06-10'),
+  endDate: str('Check-out, YYYY-MM-DD.', '2026-06-13'),
+  bookingStatus: Type.Union([Type.Literal('Pending'), Type.Literal('Approved'), Type.Literal('Canceled')], { description: '`Approved` after the stay; `Canceled` (no-shows too) earns nothing.' }),
+  campaignId: str('The click\'s campaign as the link carried it; empty without one.', 'summer-newsletter'),
+  campaignIds: Type.Array(Type.String(), { description: '`campaignId` split on `-`.', examples: [['summer', 'newsletter']] }),
+  commission: str('USD, a decimal string with two decimals; `0.00` once canceled.', '18.40'),
+  currency: str('Always USD.', 'USD'),
+  category: str('`Accommodation` (also `Flight`, `Activity` in the spec).', 'Accommodation'),
+  quantity: Type.Number({ description: 'Room nights.', examples: [3] }),
+  information: str('The property and the stay.', 'Hotel Lumière, 3 nights, 1 room'),
+  destination: str('City and country code of the property.', 'Paris, FR'),
+  userCountry: str('The guest\'s country (ISO 3166 alpha-2), empty when unknown.', 'DE'),
+  device: Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('unknown')], { description: 'Device class of the click.' }),
+  lastUpdatedDate: str('ISO 8601 UTC time of the supplier\'s last change.', '2026-06-14T02:00:00.000Z'),
+}, { additionalProperties: true });
+
+/** The JSON envelope (spec: `{ statusCode, partnerId, data }`, undeclared properties allowed). */
+export const reportingJsonSchema = Type.Object({
+  statusCode: Type.Integer({ examples: [200] }),
+  partnerId: Type.String({ description: 'The key\'s partner.' }),
+  data: Type.Array(transactionSchema),
+  meta: Type.Object({
+    page: Type.Integer(), limit: Type.Integer(), count: Type.Integer(),
+    hasMore: Type.Boolean({ description: 'Whether a next page exists.' }),
+    dateFilter: Type.String(), startDate: Type.String(), endDate: Type.String(),
+    ignored: Type.Optional(Type.Array(Type.Object({ param: Type.String(), reason: Type.String() }), { description: 'Parameters given but not applied (unknown ones).' })),
+  }),
+}, { additionalProperties: true });
 
 const parseQuery = compileQuery(reportingQuerySchema);
 
 /** The request as a store query and a format, or every violation in one 400. */
-function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: string, now: Date): { query: TransactionQuery; format: ReportFormat } {
+function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: string, now: Date): { query: TransactionQuery; format: ReportFormat; ignored: IgnoredParam[] } {
   const v = new Violations();
   const p = parseQuery(raw, v);
 
@@ -64,6 +116,7 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
       page: p.page ?? 0,
     },
     format: (p.format ?? 'csv') as ReportFormat,
+    ignored: v.ignored,
   };
 }
 
@@ -112,9 +165,29 @@ function readSummaryRequest(raw: RawQuery, partnerId: string, now: Date): Summar
 export function registerReportingRoutes(app: FastifyInstance, context: RouteContext, reporting: Reporting): void {
   // The key may come in X-API-KEY (the spec's way) or `key=` (spreadsheets importing the CSV from
   // a URL cannot set a header); `key=` is redacted from the logs either way.
-  app.get(REPORTING_PATH, { config: { apiKey: 'required' } }, async (request, reply) => {
+  app.get(REPORTING_PATH, {
+    config: { apiKey: 'required' },
+    schema: {
+      tags: ['reporting'],
+      summary: 'The partner\'s commission transactions, CSV or JSON',
+      description: 'Every booking made through one of the partner\'s deeplinks, as the supplier\'s commission report states it. '
+        + 'CSV (default): RFC 4180, a header row, formula-injection escaping, streamed. JSON: the envelope below. Needs a key.',
+      security: REQUIRED_KEY,
+      querystring: reportingQuerySchema,
+      response: {
+        200: {
+          description: 'A page of transactions.',
+          content: {
+            'application/json': { schema: reportingJsonSchema },
+            'text/csv': { schema: Type.String({ description: 'The same records as CSV: a header row of the field names, then a row per transaction.' }) },
+          },
+        },
+        ...errorResponses(400, 401, 429),
+      },
+    },
+  }, async (request, reply) => {
     const auth = requireKey(request);
-    const { query, format } = readRequest(request.query as RawQuery, auth.thirdParties, auth.partnerId, context.now());
+    const { query, format, ignored } = readRequest(request.query as RawQuery, auth.thirdParties, auth.partnerId, context.now());
     // Figures about money: no cache between the partner and us keeps them.
     reply.header('Cache-Control', 'private, no-store');
 
@@ -127,6 +200,7 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
         meta: {
           page: query.page, limit: query.limit, count: records.length, hasMore,
           dateFilter: query.dateFilter, startDate: query.startDate, endDate: query.endDate,
+          ...(ignored.length === 0 ? {} : { ignored }),
         },
       });
     }

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import currencyCodes from 'currency-codes';
 import { isValidCell } from 'h3-js';
 import { Violations } from '../errors/api-error.ts';

@@ -1,20 +1,22 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from 'typebox';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 import { etagOf, ifNoneMatchHits, resultDigest } from './etag.ts';
-import { withoutKeyParams } from './key-param.ts';
+import { linkQuery, unknownParams } from './links.ts';
 import { effectiveLinkParams } from './request-auth.ts';
 import type { RouteContext } from './route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
+import { errorResponses, OPTIONAL_KEY } from './route-schemas.ts';
 import { unifiedQuerySchema } from './unified-query-schema.ts';
 
 /** What a presenter gets besides the result: where the request came from and its link parameters. */
 export interface PresentContext {
   base: string;
   path: string;
+  /** The request's query for links: without `key` and unknown parameters (links.ts `linkQuery`). */
   rawQuery: string;
   link: LinkParams;
   /** Parameters given but not applied (the answer's `meta.ignored`). */
@@ -23,6 +25,12 @@ export interface PresentContext {
 
 export interface UnifiedSearchRoute {
   url: string;
+  /** The OpenAPI summary and description of the route. */
+  summary: string;
+  description: string;
+  deprecated?: boolean;
+  /** The error statuses it answers with (the OpenAPI document lists them). */
+  errorStatuses: number[];
   /**
    * 200 body schema. It drives the serialisation of a presented object, so the body carries
    * nothing it does not name; a presenter that writes the JSON text itself is held to it by tests.
@@ -46,16 +54,34 @@ const parseQuery = compileQuery(unifiedQuerySchema);
  */
 export function registerUnifiedSearch(app: FastifyInstance, context: RouteContext, route: UnifiedSearchRoute): void {
   const config: FastifyContextConfig = route.keylessPerMinute === undefined ? {} : { rateLimit: { keyless: route.keylessPerMinute } };
-  app.get(route.url, { config, schema: { response: { 200: route.responseSchema, 304: Type.Null() } } }, async (request, reply) => {
+  app.get(route.url, {
+    config,
+    schema: {
+      // The map page's own copy of a search is the page's, not a partner's: not in the reference.
+      ...(route.keylessPerMinute === undefined ? {} : { hide: true }),
+      tags: ['search'],
+      summary: route.summary,
+      description: route.description,
+      ...(route.deprecated ? { deprecated: true } : {}),
+      security: OPTIONAL_KEY,
+      querystring: unifiedQuerySchema,
+      response: {
+        200: route.responseSchema,
+        304: Type.Null({ description: 'Not Modified: the `If-None-Match` tag matches; no body.' }),
+        ...errorResponses(...route.errorStatuses),
+      },
+    },
+  }, async (request, reply) => {
     try {
       const services = context.services();
       const violations = new Violations();
       const params = parseQuery(request.query as RawQuery, violations);
       const query = toSearchQuery(params, context.now(), violations);
       violations.throwIfAny();
-      const { base, path, rawQuery } = context.urlOf(request);
+      const { base, path, rawQuery: requestQuery } = context.urlOf(request);
+      const rawQuery = linkQuery(requestQuery, unknownParams(violations.ignored));
       const link = effectiveLinkParams(request, linkParams(params));
-      const requestParts = [route.url, services.inventory.version, base, withoutKeyParams(rawQuery).toString(), link.aid ?? '', link.campaign ?? ''];
+      const requestParts = [route.url, services.inventory.version, base, rawQuery, link.aid ?? '', link.campaign ?? ''];
 
       let etag = query.dates === null ? etagOf(requestParts) : null;
       if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {

@@ -5,6 +5,7 @@
 // An incremental pull re-reads only an overlap before the end of the previous one; a change a
 // supplier publishes later than that is found by the reconciliation, which re-reads the last
 // days in full (daily, and `staygate transactions reconcile`) and says what it found.
+import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import type { Click, ClickStore } from '../clicks/click-store.ts';
 import { defaults } from '../defaults.ts';
@@ -56,6 +57,8 @@ export interface SupplierSyncResult {
   missed: TransactionChange[];
   /** Why it failed (nothing of this report was applied). */
   error?: string;
+  /** It failed because nothing answered at the supplier's address (no connection at all). */
+  unreachable?: boolean;
   ms: number;
 }
 
@@ -161,6 +164,7 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
       if (kind === 'reconciliation' && incrementalFrom !== null) result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
+      if (error instanceof SupplierError && error.kind === 'network') result.unreachable = true;
     }
     result.ms = Math.round(performance.now() - started);
     return result;

@@ -52,7 +52,7 @@ export function parseSimFaults(text: string): Partial<Record<SupplierId, FaultMo
     try {
       faults[supplier] = parseFaultMode(mode);
     } catch (error) {
-      throw new Error(`${where}: ${(error as Error).message}`);
+      throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
     }
   }
   return faults;

@@ -44,8 +44,23 @@ export interface QuoteService {
   breakerState(): BreakerState;
 }
 
+/**
+ * Told what the service did, for operators' metrics (app.ts wires it to prom-client); every
+ * method is optional and must not throw.
+ */
+export interface QuoteObserver {
+  /** One HTTP call to the supplier ended after `ms`: answered (failure null) or failed. */
+  call?(supplier: SupplierId, ms: number, failure: Exclude<SupplierFailure, 'open'> | null): void;
+  /** Ids of one quote answered from the cache, and ids that had to be asked (or were refused). */
+  cache?(supplier: SupplierId, hits: number, misses: number): void;
+  /** Ids refused without a call because the breaker is open. */
+  refused?(supplier: SupplierId, ids: number): void;
+}
+
 export interface QuoteServiceOptions {
   supplier: Supplier;
+  /** Metrics hooks; absent = none. */
+  observer?: QuoteObserver;
   /** Milliseconds clock of the breaker and the cache (tests move it by hand; default Date.now). */
   now?: () => number;
   /** Calls in flight at once to this supplier, shared by every search through this service. */
@@ -60,7 +75,7 @@ export interface QuoteServiceOptions {
   onBreakerTransition?: (to: BreakerState, cause: string) => void;
 }
 
-const FAILURE_OF_KIND: Record<SupplierErrorKind, SupplierFailure> = {
+const FAILURE_OF_KIND: Record<SupplierErrorKind, Exclude<SupplierFailure, 'open'>> = {
   timeout: 'timeout',
   http: 'error',
   network: 'unreachable',
@@ -75,6 +90,7 @@ const FAILURE_OF_KIND: Record<SupplierErrorKind, SupplierFailure> = {
 export function createQuoteService(options: QuoteServiceOptions): QuoteService {
   const { supplier } = options;
   const now = options.now ?? Date.now;
+  const observer = options.observer;
   const callTimeoutMs = options.callTimeoutMs ?? defaults.quoteCallTimeoutMs;
   const limit = pLimit(options.concurrency ?? defaults.quoteConcurrency);
   const breaker = options.breaker !== undefined && 'tryAcquire' in options.breaker
@@ -101,6 +117,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
     let retryAfterMs: number | undefined;
     let asked = false;
     const fail = (kind: SupplierFailure, ids: readonly string[]): void => {
+      if (kind === 'open') observer?.refused?.(supplier.id, ids.length);
       if (failure === null) {
         failure = kind;
         if (kind === 'open') retryAfterMs = breaker.retryAfterMs();
@@ -115,6 +132,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
 
+    observer?.cache?.(supplier.id, quotes.size - missing.length, missing.length);
     if (missing.length === 0) return outcome();
     if (signal.aborted) {
       if (!isTimeoutReason(signal.reason)) throw signal.reason;
@@ -182,6 +200,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
         asked = true;
         let answer: Map<string, Quote>;
         const deadline = deadlineSignal(callTimeoutMs, signal);
+        const started = performance.now();
         try {
           answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
         } catch (error) {
@@ -195,6 +214,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
           // Its own deadline passed: a supplier that cannot answer in time is down for us.
           const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
           breaker.failure(error instanceof Error ? error.message : kind);
+          observer?.call?.(supplier.id, performance.now() - started, kind);
           settle(() => {
             fail(kind, ids);
             resolve();
@@ -203,6 +223,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
         } finally {
           deadline.clear();
         }
+        observer?.call?.(supplier.id, performance.now() - started, null);
         breaker.success();
         const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
         // Cached even when the batch already settled on the deadline: the answer is still good.

@@ -8,6 +8,7 @@ import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
 import { generateWorld, type SimListing, type World } from '../sim/generate-world.ts';
 import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {
   app: App;
@@ -64,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     reportSyncIntervalMs: null, ...options.app,
   });
   await app.ready;
+  let checkResponse: ReturnType<typeof createResponseValidator> | undefined;
   const listings = new Map<string, SimListing>();
   for (const list of Object.values(world.listings)) for (const l of list) listings.set(`${l.supplier}:${l.supplierStayId}`, l);
   return {
@@ -88,7 +90,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async get(url, headers = {}) {
       const response = await app.http.inject({ method: 'GET', url, headers });
       const type = String(response.headers['content-type'] ?? '');
-      return { status: response.statusCode, headers: response.headers, body: type.includes('json') ? response.json() : response.body };
+      const body = type.includes('json') ? response.json() : response.body;
+      // Every JSON answer is held to the published document (a 500 is a bug the test reports itself).
+      if (response.statusCode !== 500) {
+        checkResponse ??= createResponseValidator(app.http.swagger() as unknown as OpenApiDocument);
+        const { problems } = checkResponse('GET', url, response.statusCode, type, body);
+        if (problems.length > 0) throw new Error(`GET ${url} -> ${response.statusCode} does not match /openapi.json:\n${problems.join('\n')}`);
+      }
+      return { status: response.statusCode, headers: response.headers, body };
     },
     async close() {
       await app.close();

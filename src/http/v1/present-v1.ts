@@ -1,3 +1,4 @@
+import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
@@ -22,6 +23,7 @@ export function presentV1(
   self: Href,
   go: Deeplinks,
   v3Url: (hotelids: string) => string,
+  ignored: readonly IgnoredParam[] = [],
 ): V1Response {
   const results: V1Accommodation[] = [];
   for (const { stay, distanceMeters: fromCentre, offers } of result.hits) {
@@ -61,6 +63,7 @@ export function presentV1(
       checkout: dates?.checkout ?? null,
       nights: dates?.nights ?? null,
       lang: 'en',
+      ...(ignored.length === 0 ? {} : { ignored: [...ignored] }),
     },
     _links: { self },
     results,

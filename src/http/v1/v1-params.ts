@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { Static } from 'typebox';
 import type { Violations } from '../../errors/api-error.ts';
 import type { SearchQuery, StayDates } from '../../search/search-query.ts';
 import { RENTAL_TYPES, isSupplierId, type SupplierId } from '../../types.ts';

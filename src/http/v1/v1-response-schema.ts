@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 // The v1 200 body: every field required, one supplier per result.
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
@@ -31,6 +31,8 @@ export const v1ResponseSchema = Type.Object({
     nights: Type.Union([Type.Number(), Type.Null()]),
     /** The language of the content: `en`, whatever `lang` asked. */
     lang: Type.String(),
+    /** Parameters the request gave that this answer does not apply (unknown ones), and why; absent when none. */
+    ignored: Type.Optional(Type.Array(Type.Object({ param: Type.String(), reason: Type.String() }))),
   }),
   _links: Type.Object({ self: Type.Object({ href: Type.String() }) }),
   results: Type.Array(v1AccommodationSchema),

@@ -4,11 +4,12 @@ import type { FailureInfo } from '../../search/price-stays.ts';
 import type { SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
 import { compileQuery, type RawQuery } from '../compile-query.ts';
-import { deeplinks, selfLink } from '../links.ts';
+import { deeplinks, linkQuery, selfLink, unknownParams } from '../links.ts';
 import { effectiveLinkParams } from '../request-auth.ts';
 import type { RouteContext } from '../route-context.ts';
 import { MIGRATION_GUIDE_PATH } from '../docs-routes.ts';
 import { presentV1 } from './present-v1.ts';
+import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';
 import { v1QuerySchema } from './v1-query-schema.ts';
 import { v1ResponseSchema } from './v1-response-schema.ts';
 import { toV1SearchQuery } from './v1-params.ts';
@@ -17,6 +18,8 @@ const parseQuery = compileQuery(v1QuerySchema);
 /** The spec's retry delay for v1's 503 (Limits: "Retry delay for 503: 30 seconds"). */
 const V1_RETRY_SECONDS = 30;
 const DEPRECATED_AT = `@${Math.floor(Date.parse(defaults.v1DeprecatedAt) / 1000)}`;
+/** RFC 8594: the HTTP date after which v1 may stop answering. */
+const SUNSET_AT = new Date(defaults.v1SunsetAt).toUTCString();
 
 /** v1 is one supplier per call: when that supplier fails, the call fails, with v1's own codes. */
 function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
@@ -37,18 +40,31 @@ function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
 }
 
 export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
-  app.get('/v1/accommodations', { schema: { response: { 200: v1ResponseSchema } } }, async (request, reply) => {
+  app.get('/v1/accommodations', {
+    schema: {
+      tags: ['search'],
+      summary: 'Search one supplier (v1, deprecated: use v3)',
+      description: 'One `provider` per call, always priced (default: a 3-night stay from today + 90 days, 0 to 1000 USD a night). '
+        + 'Every answer, errors included, carries `Deprecation`, `Sunset` (the date v1 may stop answering) and a `Link` to the migration guide.',
+      deprecated: true,
+      security: OPTIONAL_KEY,
+      querystring: v1QuerySchema,
+      response: { 200: v1ResponseSchema, ...errorResponses(400, 401, 429, 502, 503, 504) },
+    },
+  }, async (request, reply) => {
     const { base, path, rawQuery } = context.urlOf(request);
-    // Deprecation is announced on every answer, errors included (RFC 9745, RFC 8594 links).
+    // Deprecation and sunset are announced on every answer, errors included (RFC 9745, RFC 8594).
     reply.headers({
       Deprecation: DEPRECATED_AT,
-      Link: `<${base}${MIGRATION_GUIDE_PATH}>; rel="deprecation"; type="text/markdown", <${base}/v3/accommodations>; rel="successor-version"`,
+      Sunset: SUNSET_AT,
+      Link: `<${base}${MIGRATION_GUIDE_PATH}>; rel="deprecation"; type="text/html", <${base}${MIGRATION_GUIDE_PATH}>; rel="sunset"; type="text/html", <${base}/v3/accommodations>; rel="successor-version"`,
     });
     const services = context.services();
     const violations = new Violations();
     const params = parseQuery(request.query as RawQuery, violations);
     const query = toV1SearchQuery(params, context.now(), violations);
     violations.throwIfAny();
+    const linked = linkQuery(rawQuery, unknownParams(violations.ignored));
     const provider = query.providers[0];
     const result = await services.search(query);
     const failure = result.failures[provider];
@@ -62,7 +78,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
       adults: String(occupancy.adults), children: String(occupancy.children), rooms: String(occupancy.rooms),
     };
     const link = effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null, trip });
-    return presentV1(result, query, provider, selfLink(base, path, rawQuery), deeplinks(base, link),
-      (hotelids) => `${base}/v3/accommodations?hotelids=${encodeURIComponent(hotelids)}`);
+    return presentV1(result, query, provider, selfLink(base, path, linked), deeplinks(base, link),
+      (hotelids) => `${base}/v3/accommodations?hotelids=${encodeURIComponent(hotelids)}`, violations.ignored);
   });
 }

@@ -6,6 +6,8 @@ import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts
 import { SUPPLIER_IDS, type SupplierId } from '../../types.ts';
 
 const V1 = '/v1/accommodations';
+const V2 = '/v2/accommodations';
+const V3 = '/v3/accommodations';
 let now = 1_000_000;
 let t: TestApp;
 before(async () => { t = await startTestApp({ app: { clock: () => now, quoteBudgetMs: 300 } }); });
@@ -120,16 +122,26 @@ describe('v1 shape and signals', () => {
     }
   });
 
-  test('responses announce the deprecation, errors included, and the guide is served', async () => {
+  test('responses announce the deprecation and the sunset, errors included, and the guide is served', async () => {
     for (const url of [`${V1}?provider=supplier_a&address=Paris`, `${V1}?address=Paris`]) {
       const res = await t.get(url);
       assert.match(String(res.headers.deprecation), /^@\d+$/);
+      // RFC 8594: an HTTP date, after the deprecation.
+      const sunset = String(res.headers.sunset);
+      assert.match(sunset, /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+      assert.ok(Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000, 'Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000');
       assert.match(String(res.headers.link), /rel="deprecation"/);
+      assert.match(String(res.headers.link), /rel="sunset"/);
       assert.match(String(res.headers.link), /\/v3\/accommodations>; rel="successor-version"/);
     }
+    for (const url of [`${V2}?address=Paris`, `${V3}?address=Paris`]) assert.equal((await t.get(url)).headers.sunset, undefined, url);
     const guide = await t.get('/docs/migrating-v1-to-v3');
     assert.equal(guide.status, 200);
-    assert.match(String(guide.headers['content-type']), /text\/markdown/);
+    assert.match(String(guide.headers['content-type']), /text\/html/);
+    assert.match(guide.body, /<h1[^>]*>/);
+    const markdown = await t.get('/docs/migrating-v1-to-v3', { accept: 'text/markdown' });
+    assert.match(String(markdown.headers['content-type']), /text\/markdown/);
+    assert.match(markdown.body, /^# /m);
   });
 });
 

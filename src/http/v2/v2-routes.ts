@@ -9,6 +9,9 @@ import { v2ResponseSchema } from './v2-response-schema.ts';
 export function registerV2Routes(app: FastifyInstance, context: RouteContext): void {
   registerUnifiedSearch(app, context, {
     url: '/v2/accommodations',
+    summary: 'Search stays (v2, planned for deprecation: use v3)',
+    description: 'The v3 search in the v2 shape: `rating`, `policies` and `media` per stay, no `averageRatings`. Same parameters, rules and headers as v3; never a 503 (a gateway still loading answers 502).',
+    errorStatuses: [400, 401, 429, 502],
     responseSchema: v2ResponseSchema,
     present: (result, query, { base, path, rawQuery, link, ignored }) => presentV2(
       result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),

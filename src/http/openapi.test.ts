@@ -1,0 +1,127 @@
+// GET /openapi.json: a valid OpenAPI 3.1 document (checked by a real validator), generated from the
+// route schemas, and what the service really answers: real responses of every version, success and
+// error, reporting JSON and health, are held to the schemas it publishes.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { createResponseValidator } from '../test-support/openapi-validator.ts';
+
+let t: TestApp;
+let document: any;
+let key: string;
+
+before(async () => {
+  t = await startTestApp({ stays: 2_000 });
+  const res = await t.app.http.inject('/openapi.json');
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /application\/json/);
+  document = res.json();
+  key = await t.createKey({ aid: 'aff-openapi', thirdParties: ['shop'] });
+});
+after(async () => {
+  await t.close();
+});
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    assert.deepEqual(result.errors ?? [], [], JSON.stringify(result.errors, null, 2));
+    assert.equal(result.valid, true);
+    assert.equal(validator.version, '3.1');
+  });
+
+  it('covers every endpoint, with the error body and both ways of sending a key', () => {
+    assert.deepEqual(Object.keys(document.paths).sort(), [
+      '/go/{id}', '/go/{supplier}/{supplierStayId}', '/health',
+      '/v1/accommodations', '/v1/reporting/transactions', '/v2/accommodations', '/v3/accommodations',
+    ]);
+    assert.ok(document.components.schemas.ErrorBody, 'document.components.schemas.ErrorBody');
+    assert.equal(document.components.securitySchemes.apiKeyHeader.in, 'header');
+    assert.equal(document.components.securitySchemes.apiKeyHeader.name, 'X-API-KEY');
+    assert.equal(document.components.securitySchemes.apiKeyQuery.in, 'query');
+    assert.equal(document.components.securitySchemes.apiKeyQuery.name, 'key');
+    assert.ok(document.paths['/v1/accommodations'].get.deprecated, 'document.paths[\'/v1/accommodations\'].get.deprecated');
+    // Reporting needs a key; search does not (an empty requirement is keyless access).
+    assert.ok(!document.paths['/v1/reporting/transactions'].get.security.some((r: object) => Object.keys(r).length === 0), '!document.paths[\'/v1/reporting/transactions\'].get.security.some((r: object) => Object.keys(r).length === 0)');
+    assert.ok(document.paths['/v3/accommodations'].get.security.some((r: object) => Object.keys(r).length === 0), 'document.paths[\'/v3/accommodations\'].get.security.some((r: object) => Object.keys(r).length === 0)');
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(methods as Record<string, any>)) {
+        for (const status of Object.keys(op.responses).filter((s) => Number(s) >= 400)) {
+          assert.equal(op.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', `${method} ${path} ${status}`);
+        }
+      }
+    }
+  });
+
+  it('describes every parameter, with an example', () => {
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const op of Object.values(methods as Record<string, any>)) {
+        for (const parameter of op.parameters ?? []) {
+          const name = `${path} ${parameter.name}`;
+          assert.ok(typeof parameter.description === 'string' && parameter.description.length > 10, `${name} has a description`);
+          if (parameter.name !== 'key') assert.ok(parameter.example !== undefined || parameter.schema.examples !== undefined, `${name} has an example`);
+        }
+      }
+    }
+    const v3 = document.paths['/v3/accommodations'].get.parameters.map((p: { name: string }) => p.name);
+    for (const name of ['provider', 'address', 'lat', 'lng', 'radius', 'hotelids', 'checkin', 'checkout', 'currency', 'pageSize', 'page', 'cluster', 'precision', 'cell']) {
+      assert.ok(v3.includes(name), name);
+    }
+  });
+
+  it('is the document the routes were registered with (generated, never hand-written)', async () => {
+    await t.app.http.ready();
+    assert.deepEqual(document, JSON.parse(JSON.stringify(t.app.http.swagger())));
+  });
+});
+
+describe('real responses match the published schemas', () => {
+  let check: ReturnType<typeof createResponseValidator>;
+  before(() => {
+    check = createResponseValidator(document);
+  });
+
+  async function holds(url: string, expected: number, headers: Record<string, string> = {}): Promise<void> {
+    const res = await t.app.http.inject({ url, headers });
+    assert.equal(res.statusCode, expected, `${url}: ${res.body.slice(0, 300)}`);
+    const type = String(res.headers['content-type'] ?? '');
+    const body = type.includes('json') ? res.json() : res.body;
+    const { template, problems } = check('GET', url, res.statusCode, type, body);
+    assert.notEqual(template, null, `${url} is in the document`);
+    assert.deepEqual(problems, [], url);
+  }
+
+  it('search, every version: static, dated, clustered, ID lookups, ignored parameters', async () => {
+    for (const version of ['v2', 'v3']) {
+      await holds(`/${version}/accommodations?address=Paris&pageSize=5&nonsense=1`, 200);
+      await holds(`/${version}/accommodations?address=Paris&pageSize=5&checkin=2027-01-10&checkout=2027-01-12&currency=EUR`, 200);
+      await holds(`/${version}/accommodations?nelat=49.2&nelng=2.9&swlat=48.4&swlng=1.8&cluster=auto`, 200);
+      await holds(`/${version}/accommodations?nelat=49.2&nelng=2.9&swlat=48.4&swlng=1.8&cluster=top`, 200);
+      await holds(`/${version}/accommodations?hotelids=supplier_a:nothing,xyz`, 200);
+      await holds(`/${version}/accommodations?address=Paris&checkin=2027-01-10`, 200, { 'x-api-key': key });
+    }
+    await holds('/v1/accommodations?provider=supplier_a&address=Paris&limit=3&extra=1', 200);
+  });
+
+  it('errors, every version', async () => {
+    for (const version of ['v1', 'v2', 'v3']) {
+      await holds(`/${version}/accommodations?provider=supplier_a`, 400);
+      await holds(`/${version}/accommodations?provider=supplier_a&lat=91&lng=0&checkin=2027-02-30`, 400);
+      await holds(`/${version}/accommodations?provider=supplier_a&address=Paris`, 401, { 'x-api-key': 'sg_nope' });
+    }
+  });
+
+  it('reporting JSON, its errors, /go and health', async () => {
+    await holds('/v1/reporting/transactions?thirdParty=shop&format=json', 200, { 'x-api-key': key });
+    await holds('/v1/reporting/transactions?thirdParty=shop', 200, { 'x-api-key': key }); // CSV: documented, not JSON
+    await holds('/v1/reporting/transactions?thirdParty=other&format=json&limit=0', 400, { 'x-api-key': key });
+    await holds('/v1/reporting/transactions?thirdParty=shop', 401);
+    const stay = (await t.app.http.inject('/v3/accommodations?address=Paris&pageSize=1')).json().results[0];
+    await holds(new URL(stay.url).pathname, 302);
+    await holds('/go/supplier_a/nothing-here', 404);
+    await holds('/go/unknown-stay', 404);
+    await holds('/health', 200);
+  });
+});
