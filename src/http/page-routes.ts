@@ -97,7 +97,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
 
   // The map is meant to be framed by partners' sites (frame-ancestors *). Its scripts, styles and
   // searches come from here only; pictures may come from any supplier's host.
-  app.get('/map', { config }, async (request, reply) => {
+  app.get('/map', { config, schema: { hide: true } }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
     const lat = number(q.lat, -85, 85);
     const lng = number(q.lng, -180, 180);
@@ -122,7 +122,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
   });
 
   // The hub holds a partner's key: never framed (clickjacking), never leaking its URL elsewhere.
-  app.get('/hub', { config }, async (request, reply) => {
+  app.get('/hub', { config, schema: { hide: true } }, async (request, reply) => {
     reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'no-referrer');
@@ -131,7 +131,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
   });
 
   // Static and small: not rate limited (a page load asks for five or six of them at once).
-  app.get('/assets/:name', { config: { rateLimit: false } }, async (request, reply) => {
+  app.get('/assets/:name', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const asset = name.endsWith('.html') ? undefined : assets().get(name);
     if (asset === undefined) throw new ApiError('NOT_FOUND', `No asset "${name}"`);

@@ -2,7 +2,7 @@
 // (spec: reporting endpoint; docs/decisions.md 8). The key says who the partner is; `thirdParty` must
 // be one of the platforms registered for the key. Every rule broken is listed in one 400.
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
 import { Violations, type IgnoredParam } from '../errors/api-error.ts';
@@ -121,11 +121,42 @@ function readRequest(raw: RawQuery, thirdParties: readonly string[], partnerId: 
 }
 
 export const summaryQuerySchema = Type.Partial(Type.Object({
-  startDate: Type.String(),
-  endDate: Type.String(),
-  top: Type.Integer({ minimum: 1, maximum: defaults.summaryMaxTop, description: `an integer from 1 to ${defaults.summaryMaxTop}` }),
-  key: Type.String(),
+  startDate: Type.String({ description: 'First day of the period, YYYY-MM-DD (UTC, included). Default a year before today.', examples: ['2026-01-01'] }),
+  endDate: Type.String({ description: `Last day of the period, YYYY-MM-DD (UTC, included); at most ${defaults.summaryMaxDays} days after startDate. Default today.`, examples: ['2026-11-21'] }),
+  top: Type.Integer({
+    minimum: 1, maximum: defaults.summaryMaxTop, expected: `an integer from 1 to ${defaults.summaryMaxTop}`,
+    description: `How many of the best campaigns to list, 1 to ${defaults.summaryMaxTop}. Default ${defaults.summaryTop}.`, examples: [10],
+  }),
+  key: Type.String({ description: 'API key, for clients that cannot set the `X-API-KEY` header (the header wins). Never copied into links.' }),
 }));
+
+/** One group's figures in a summary (reporting/partner-summary.ts `Figures`). */
+const byStatus = <T extends TSchema>(value: T) => Type.Object({ Pending: value, Approved: value, Canceled: value });
+const figures = {
+  clicks: Type.Integer({ description: 'Clicks on the partner\'s deeplinks in the group (by click time).' }),
+  bookings: Type.Integer({ description: 'Bookings made in the group (by booked time), whatever their status now.' }),
+  conversion: Type.Union([Type.Number(), Type.Null()], { description: 'bookings / clicks, 4 decimals; null without clicks.' }),
+  commission: Type.String({ description: 'USD, two decimals: Pending and Approved commission.', examples: ['184.20'] }),
+  bookingsByStatus: byStatus(Type.Integer()),
+  commissionByStatus: byStatus(Type.String()),
+};
+const group = (name: string, description: string) => Type.Array(Type.Object({ [name]: Type.String({ description }), ...figures }));
+
+/** The summary's JSON (the hub charts it). */
+export const summaryJsonSchema = Type.Object({
+  statusCode: Type.Integer({ examples: [200] }),
+  partnerId: Type.String({ description: 'The key\'s partner.' }),
+  aids: Type.Array(Type.String(), { description: 'The affiliate ids whose clicks and bookings are the partner\'s (those of its keys).' }),
+  startDate: Type.String(), endDate: Type.String(),
+  currency: Type.Literal('USD'),
+  totals: Type.Object(figures),
+  months: group('month', 'YYYY-MM; every month of the period, oldest first, empty ones included.'),
+  campaigns: group('campaign', 'The best campaigns; empty for links without one.'),
+  devices: group('device', 'desktop, mobile, tablet or unknown.'),
+  suppliers: group('supplier', 'The supplier booked.'),
+  latest: Type.Array(transactionSchema, { description: 'The latest transactions of the period.' }),
+  thirdParties: Type.Array(Type.String(), { description: 'The platforms registered for the key (for the CSV export).' }),
+}, { additionalProperties: true });
 const parseSummaryQuery = compileQuery(summaryQuerySchema);
 
 /** The period of a request (`startDate`, `endDate`: defaults, format and order as the transactions route), violations recorded. */
@@ -220,7 +251,18 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
 
   // JSON only: the hub charts it. Same key rules and limits as the transactions route; the key's
   // partner is the only one whose figures can be read (no parameter names a partner).
-  app.get(SUMMARY_PATH, { config: { apiKey: 'required' } }, async (request, reply) => {
+  app.get(SUMMARY_PATH, {
+    config: { apiKey: 'required' },
+    schema: {
+      tags: ['reporting'],
+      summary: 'The partner\'s clicks, bookings and commission by month, campaign, device and supplier',
+      description: 'What the partner hub charts: counted in the database for the key\'s partner, over a period of at most '
+        + `${defaults.summaryMaxDays} days, with the latest transactions. Needs a key; JSON only.`,
+      security: REQUIRED_KEY,
+      querystring: summaryQuerySchema,
+      response: { 200: summaryJsonSchema, ...errorResponses(400, 401, 429) },
+    },
+  }, async (request, reply) => {
     const auth = requireKey(request);
     const query = readSummaryRequest(request.query as RawQuery, auth.partnerId, context.now());
     const summary = await reporting.summary.summarize(query);
