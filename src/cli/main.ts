@@ -15,11 +15,13 @@ import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-st
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
+import { runMcpCommand } from './mcp-command.ts';
 
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
+       staygate mcp [--url <gateway url>] [--key <key>]
        staygate --version | --help
        staygate <command> [<sub-command>] --help
 
@@ -37,6 +39,11 @@ const USAGE = `Usage: staygate keys <command>
                                 (STAYGATE_REPORT_RECONCILE_DAYS), as the server does daily, and says what
                                 the incremental pulls had missed (changes published later than the overlap).
   transactions status           Transactions held, per supplier, and the period synced.
+
+  mcp [--url <url>] [--key <key>]
+                                Serves the gateway's MCP tools over stdio for a desktop agent, each call a
+                                request to the gateway at --url (default STAYGATE_URL, else
+                                http://localhost:${defaults.port}) with --key (default STAYGATE_API_KEY; none = demo).
 
 The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the
 folder you run it in), beside the inventory: the server makes it on its first start. The suppliers
@@ -250,6 +257,14 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
   }
   let store = null;
   try {
+    if (group === 'mcp') {
+      const { values } = parseArgs({ args, options: { url: { type: 'string' }, key: { type: 'string' } }, strict: true, allowPositionals: false });
+      const url = values.url ?? env.STAYGATE_URL ?? `http://localhost:${defaults.port}`;
+      if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, not "${url}"`);
+      const key = values.key ?? env.STAYGATE_API_KEY ?? null;
+      await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION });
+      return 0;
+    }
     if (group !== 'keys' && group !== 'transactions') throw new UsageError(`unknown command "${group}"`);
     const dataDir = readConfig(env).dataDir;
     const database = path.join(dataDir, 'staygate.sqlite');

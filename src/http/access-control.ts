@@ -33,8 +33,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `required`: a request without a key is a 401 MISSING_API_KEY. Default `optional` (keyless demo access). */
     apiKey?: 'optional' | 'required';
-    /** `false`: not limited and no X-RateLimit-* headers (health checks); or this route's own keyless limit. */
-    rateLimit?: false | { keyless?: number };
+    /**
+     * `false`: not limited and no X-RateLimit-* headers (health checks); or this route's own keyless
+     * limit; or `'key-only'`: the key is checked as anywhere, but the request spends no allowance
+     * because what it does is counted elsewhere (`/mcp`: each tool call is a REST request of its own).
+     */
+    rateLimit?: false | 'key-only' | { keyless?: number };
   }
 }
 
@@ -130,13 +134,13 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
     // guessing keys is as limited as any other keyless request. Unknown paths (a browser's
     // /favicon.ico, a scanner) and CORS preflights (OPTIONS, sent by the browser before the real
     // request, which is counted) spend no allowance (docs/decisions.md 16).
-    if (!request.is404 && request.method !== 'OPTIONS') {
+    if (!request.is404 && request.method !== 'OPTIONS' && config.rateLimit !== 'key-only') {
       // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
       const endpoint = request.routeOptions.url ?? '(no route)';
       const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;
       const limit = verified !== null
         ? verified.limitPerMinute ?? access.limits.keyed
-        : (config.rateLimit?.keyless ?? access.limits.keyless);
+        : ((typeof config.rateLimit === 'object' ? config.rateLimit.keyless : undefined) ?? access.limits.keyless);
       const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
       setRateHeaders(reply, verified !== null ? 'key' : 'keyless', decision.limit, decision.remaining, decision.resetMs, windowSeconds);
       // An invalid key is told so even when the IP's allowance is spent: a 429 would hide that

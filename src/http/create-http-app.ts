@@ -21,6 +21,8 @@ import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
 import { registerMetrics, type MetricsOptions } from './metrics-route.ts';
+import { registerMcpRoutes } from './mcp/mcp-routes.ts';
+import { registerAgentSkillRoute } from './agent-skill-route.ts';
 import { registerOpenApi } from './openapi.ts';
 import { errorResponses } from './route-schemas.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
@@ -254,8 +256,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
     if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
     if (options.pages !== undefined) registerPageRoutes(api, options.pages);
+    registerMcpRoutes(api);
+    registerAgentSkillRoute(api);
 
     for (const url of getRoutes.splice(0)) {
+      // A path with a POST (/mcp) answers its other methods itself.
+      if (api.hasRoute({ method: 'POST', url })) continue;
       api.route({
         method: [...OTHER_METHODS],
         url,

@@ -14,7 +14,7 @@ const v3SupplierEntrySchema = Type.Object({
   price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
 });
 
-const v3AccommodationSchema = Type.Object({
+export const v3AccommodationSchema = Type.Object({
   id: jsonSafeString,
   url: jsonSafeString,
   suppliers: bySupplier(v3SupplierEntrySchema),

@@ -1,0 +1,72 @@
+// @staygate/client against a real gateway started here (over HTTP, port 0).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { createClient, StaygateError } from '@staygate/client';
+import { startTestApp, TEST_RATE_LIMITS, type TestApp } from '../../../src/test-support/start-test-app.ts';
+
+describe('@staygate/client', () => {
+  let t: TestApp;
+  let base: string;
+  let key: string;
+  before(async () => {
+    // Links under the gateway's own address, so that _links.next can be followed.
+    t = await startTestApp({ stays: 1_000, app: { publicUrl: null, rateLimits: { ...TEST_RATE_LIMITS, keyless: 3 } } });
+    base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+    key = await t.createKey({ aid: 'aff-sdk', partnerId: 'partner-sdk', thirdParties: ['shop-sdk'] });
+  });
+  after(async () => { await t.close(); });
+
+  it('the generated types come from the gateway\'s published OpenAPI document', async () => {
+    const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as unknown;
+    const published = (await t.app.http.inject('/openapi.json')).json() as unknown;
+    assert.deepEqual(committed, published, 'packages/client/openapi.json is stale: run npm run generate:client');
+  });
+
+  it('search returns one typed page; searchAll follows _links.next through every page', async () => {
+    const client = createClient({ baseUrl: base, key });
+    const page = await client.search({ address: 'Paris', pageSize: 5 });
+    assert.equal(page.results.length, 5);
+    assert.ok(page.meta.hasMore, 'Paris has more than one page');
+    const ids: string[] = [];
+    for await (const stay of client.searchAll({ address: 'Paris', pageSize: 7, radius: 2_000 })) ids.push(stay.id);
+    const all = await client.search({ address: 'Paris', pageSize: 100, radius: 2_000 });
+    assert.ok(ids.length > 7, `more than one page (${ids.length})`);
+    assert.deepEqual(new Set(ids), new Set(all.results.map((r) => r.id)), 'every stay once');
+    assert.equal(ids.length, all.results.length, 'no stay twice');
+  });
+
+  it('transactions iterates the key\'s JSON pages', async () => {
+    await t.app.transactions.syncAll();
+    const client = createClient({ baseUrl: base, key });
+    const seen = [];
+    for await (const transaction of client.transactions({ thirdParty: 'shop-sdk', limit: 1 })) seen.push(transaction);
+    const rest = await t.get('/v1/reporting/transactions?thirdParty=shop-sdk&format=json', { 'X-API-KEY': key });
+    assert.equal(rest.status, 200, JSON.stringify(rest.body));
+    assert.equal(seen.length, rest.body.data.length, 'every transaction of every page');
+  });
+
+  it('errors are StaygateErrors with the body\'s code, message, requestId and details', async () => {
+    const client = createClient({ baseUrl: base, key });
+    const error = await client.search({ lat: 48 }).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof StaygateError, 'a StaygateError');
+    assert.equal(error.status, 400);
+    assert.equal(error.code, 'LOCATION_REQUIRED');
+    assert.match(error.message, /lng must be given with lat/);
+    assert.match(error.requestId ?? '', /./, 'the request id');
+    const refused = await createClient({ baseUrl: base, key: 'sg_nope' }).search({ address: 'Paris' }).then(() => null, (e: unknown) => e);
+    assert.ok(refused instanceof StaygateError && refused.code === 'INVALID_API_KEY', 'a refused key');
+  });
+
+  it('a 429 is retried after Retry-After up to retry.max, then thrown as RATE_LIMIT_EXCEEDED', async () => {
+    const waits: number[] = [];
+    const client = createClient({ baseUrl: base, retry: { max: 2, wait: async (ms) => { waits.push(ms); } } });
+    // The refused key above spent one of the IP's 3 (an invalid key counts against the IP).
+    for (let i = 0; i < 2; i++) await client.search({ address: 'Lyon', pageSize: 1 });
+    const error = await client.search({ address: 'Lyon' }).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof StaygateError, 'thrown after the retries');
+    assert.equal(error.code, 'RATE_LIMIT_EXCEEDED');
+    assert.equal(waits.length, 2, 'two retries');
+    assert.ok(waits.every((ms) => ms >= 1_000), `waited Retry-After: ${waits.join(', ')}`);
+  });
+});
