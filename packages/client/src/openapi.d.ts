@@ -1639,9 +1639,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The partner's clicks, bookings and commission by month, campaign, device and supplier
+         * @description What the partner hub charts: counted in the database for the key's partner, over a period of at most 731 days, with the latest transactions. Needs a key; JSON only.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /**
+                     * @description First day of the period, YYYY-MM-DD (UTC, included). Default a year before today.
+                     * @example 2026-01-01
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period, YYYY-MM-DD (UTC, included); at most 731 days after startDate. Default today.
+                     * @example 2026-11-21
+                     */
+                    endDate?: string;
+                    /**
+                     * @description How many of the best campaigns to list, 1 to 100. Default 10.
+                     * @example 10
+                     */
+                    top?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1653,108 +1673,261 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            statusCode: number;
+                            /** @description The key's partner. */
+                            partnerId: string;
+                            /** @description The affiliate ids whose clicks and bookings are the partner's (those of its keys). */
+                            aids: string[];
+                            startDate: string;
+                            endDate: string;
+                            /** @enum {string} */
+                            currency: "USD";
+                            totals: {
+                                /** @description Clicks on the partner's deeplinks in the group (by click time). */
+                                clicks: number;
+                                /** @description Bookings made in the group (by booked time), whatever their status now. */
+                                bookings: number;
+                                /** @description bookings / clicks, 4 decimals; null without clicks. */
+                                conversion: number | null;
+                                /**
+                                 * @description USD, two decimals: Pending and Approved commission.
+                                 * @example 184.20
+                                 */
+                                commission: string;
+                                bookingsByStatus: {
+                                    Pending: number;
+                                    Approved: number;
+                                    Canceled: number;
+                                };
+                                commissionByStatus: {
+                                    Pending: string;
+                                    Approved: string;
+                                    Canceled: string;
+                                };
+                            };
+                            months: {
+                                /** @description YYYY-MM; every month of the period, oldest first, empty ones included. */
+                                month: string;
+                                /** @description Clicks on the partner's deeplinks in the group (by click time). */
+                                clicks: number;
+                                /** @description Bookings made in the group (by booked time), whatever their status now. */
+                                bookings: number;
+                                /** @description bookings / clicks, 4 decimals; null without clicks. */
+                                conversion: number | null;
+                                /**
+                                 * @description USD, two decimals: Pending and Approved commission.
+                                 * @example 184.20
+                                 */
+                                commission: string;
+                                bookingsByStatus: {
+                                    Pending: number;
+                                    Approved: number;
+                                    Canceled: number;
+                                };
+                                commissionByStatus: {
+                                    Pending: string;
+                                    Approved: string;
+                                    Canceled: string;
+                                };
+                            }[];
+                            campaigns: {
+                                /** @description The best campaigns; empty for links without one. */
+                                campaign: string;
+                                /** @description Clicks on the partner's deeplinks in the group (by click time). */
+                                clicks: number;
+                                /** @description Bookings made in the group (by booked time), whatever their status now. */
+                                bookings: number;
+                                /** @description bookings / clicks, 4 decimals; null without clicks. */
+                                conversion: number | null;
+                                /**
+                                 * @description USD, two decimals: Pending and Approved commission.
+                                 * @example 184.20
+                                 */
+                                commission: string;
+                                bookingsByStatus: {
+                                    Pending: number;
+                                    Approved: number;
+                                    Canceled: number;
+                                };
+                                commissionByStatus: {
+                                    Pending: string;
+                                    Approved: string;
+                                    Canceled: string;
+                                };
+                            }[];
+                            devices: {
+                                /** @description desktop, mobile, tablet or unknown. */
+                                device: string;
+                                /** @description Clicks on the partner's deeplinks in the group (by click time). */
+                                clicks: number;
+                                /** @description Bookings made in the group (by booked time), whatever their status now. */
+                                bookings: number;
+                                /** @description bookings / clicks, 4 decimals; null without clicks. */
+                                conversion: number | null;
+                                /**
+                                 * @description USD, two decimals: Pending and Approved commission.
+                                 * @example 184.20
+                                 */
+                                commission: string;
+                                bookingsByStatus: {
+                                    Pending: number;
+                                    Approved: number;
+                                    Canceled: number;
+                                };
+                                commissionByStatus: {
+                                    Pending: string;
+                                    Approved: string;
+                                    Canceled: string;
+                                };
+                            }[];
+                            suppliers: {
+                                /** @description The supplier booked. */
+                                supplier: string;
+                                /** @description Clicks on the partner's deeplinks in the group (by click time). */
+                                clicks: number;
+                                /** @description Bookings made in the group (by booked time), whatever their status now. */
+                                bookings: number;
+                                /** @description bookings / clicks, 4 decimals; null without clicks. */
+                                conversion: number | null;
+                                /**
+                                 * @description USD, two decimals: Pending and Approved commission.
+                                 * @example 184.20
+                                 */
+                                commission: string;
+                                bookingsByStatus: {
+                                    Pending: number;
+                                    Approved: number;
+                                    Canceled: number;
+                                };
+                                commissionByStatus: {
+                                    Pending: string;
+                                    Approved: string;
+                                    Canceled: string;
+                                };
+                            }[];
+                            /** @description The latest transactions of the period. */
+                            latest: ({
+                                /**
+                                 * @description The supplier of the booking.
+                                 * @example supplier_a
+                                 */
+                                provider: string;
+                                /**
+                                 * @description The supplier's booking id.
+                                 * @example A-BK-100234
+                                 */
+                                bookingId: string;
+                                /**
+                                 * @description ISO 8601 UTC time of the booking.
+                                 * @example 2026-05-02T14:31:07.000Z
+                                 */
+                                bookedDate: string;
+                                /**
+                                 * @description Check-in, YYYY-MM-DD.
+                                 * @example 2026-06-10
+                                 */
+                                startDate: string;
+                                /**
+                                 * @description Check-out, YYYY-MM-DD.
+                                 * @example 2026-06-13
+                                 */
+                                endDate: string;
+                                /** @description `Approved` after the stay; `Canceled` (no-shows too) earns nothing. */
+                                bookingStatus: "Pending" | "Approved" | "Canceled";
+                                /**
+                                 * @description The click's campaign as the link carried it; empty without one.
+                                 * @example summer-newsletter
+                                 */
+                                campaignId: string;
+                                /**
+                                 * @description `campaignId` split on `-`.
+                                 * @example [
+                                 *       "summer",
+                                 *       "newsletter"
+                                 *     ]
+                                 */
+                                campaignIds: string[];
+                                /**
+                                 * @description USD, a decimal string with two decimals; `0.00` once canceled.
+                                 * @example 18.40
+                                 */
+                                commission: string;
+                                /**
+                                 * @description Always USD.
+                                 * @example USD
+                                 */
+                                currency: string;
+                                /**
+                                 * @description `Accommodation` (also `Flight`, `Activity` in the spec).
+                                 * @example Accommodation
+                                 */
+                                category: string;
+                                /**
+                                 * @description Room nights.
+                                 * @example 3
+                                 */
+                                quantity: number;
+                                /**
+                                 * @description The property and the stay.
+                                 * @example Hotel Lumière, 3 nights, 1 room
+                                 */
+                                information: string;
+                                /**
+                                 * @description City and country code of the property.
+                                 * @example Paris, FR
+                                 */
+                                destination: string;
+                                /**
+                                 * @description The guest's country (ISO 3166 alpha-2), empty when unknown.
+                                 * @example DE
+                                 */
+                                userCountry: string;
+                                /** @description Device class of the click. */
+                                device: "desktop" | "mobile" | "tablet" | "unknown";
+                                /**
+                                 * @description ISO 8601 UTC time of the supplier's last change.
+                                 * @example 2026-06-14T02:00:00.000Z
+                                 */
+                                lastUpdatedDate: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description The platforms registered for the key (for the CSV export). */
+                            thirdParties: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/map": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Invalid request: one body names every offending parameter (`details.params`, `details.errors`). */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
                 };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/hub": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
+                /** @description `INVALID_API_KEY` (unknown, revoked or not yet granted) or `MISSING_API_KEY`. */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
                 };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/assets/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
                 };
             };
         };

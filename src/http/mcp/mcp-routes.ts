@@ -24,7 +24,7 @@ function restCallOf(app: FastifyInstance, request: FastifyRequest): RestCall {
       remoteAddress: request.ip,
       headers: { host: request.host, accept: 'application/json', ...(key === null ? {} : { 'x-api-key': key }) },
     });
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = answer.json();
     } catch {
