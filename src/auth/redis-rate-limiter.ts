@@ -2,6 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RateDecision, RateLimiter } from './rate-limiter.ts';
 
+/** Lua: `now` in ms from ARGV[1], or from the Redis server's own clock when that is '' (one clock for every gateway). */
+const NOW_MS = `
+local now = tonumber(ARGV[1])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
 /**
  * Check-and-count in one script, so that concurrent requests from any number of gateway
  * processes see one limit. The bucket is a sorted set of accepted requests scored by their time.
@@ -9,13 +18,7 @@ import type { RateDecision, RateLimiter } from './rate-limiter.ts';
  * limit, the member (unique per request: an instance id and a number). Returns
  * { allowed 0|1, remaining, resetMs }.
  */
-const SLIDING_WINDOW_HIT = `
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local window = tonumber(ARGV[2])
+const SLIDING_WINDOW_HIT = `${NOW_MS}local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
@@ -36,13 +39,7 @@ return {0, 0, tonumber(freeing[2]) + window - now}
  * ZADD NX, so a request Redis still holds keeps its own time and is never counted twice.
  * ARGV: now ('' = Redis's clock), window ms, then age-ms/member pairs. Returns how many were added.
  */
-const RESTORE_ACCEPTED = `
-local now = tonumber(ARGV[1])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local window = tonumber(ARGV[2])
+const RESTORE_ACCEPTED = `${NOW_MS}local window = tonumber(ARGV[2])
 local added = 0
 for i = 3, #ARGV, 2 do
   added = added + redis.call('ZADD', KEYS[1], 'NX', now - tonumber(ARGV[i]), ARGV[i + 1])
