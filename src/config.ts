@@ -20,6 +20,20 @@ export interface Config {
   bookingUrlTemplates: Partial<Record<SupplierId, string>>;
   /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
   reportSyncIntervalMs: number;
+  /** How often every supplier's content feed is pulled again (STAYGATE_CONTENT_REFRESH_MS); 0 = only on demand. */
+  contentRefreshMs: number;
+  /** First retry of a supplier whose feed failed (STAYGATE_CONTENT_RETRY_MS), doubling up to contentRefreshMs. */
+  contentRetryMs: number;
+  /** A feed shrinking by more than this share is held back (STAYGATE_FEED_SHRINK_LIMIT, 0..1). */
+  feedShrinkLimit: number;
+}
+
+function share(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a number from 0 to 1, got "${text}"`);
+  return value;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -55,5 +69,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
       .filter(([, template]) => template !== undefined && template !== '')),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
+    contentRefreshMs: int(env, 'STAYGATE_CONTENT_REFRESH_MS', defaults.contentRefreshMs),
+    contentRetryMs: int(env, 'STAYGATE_CONTENT_RETRY_MS', defaults.contentRetryMs),
+    feedShrinkLimit: share(env, 'STAYGATE_FEED_SHRINK_LIMIT', defaults.feedShrinkLimit),
   };
 }

@@ -13,6 +13,7 @@ import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
+import { registerHealthRoutes, type HealthReport } from './health-routes.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
 import { registerV2Routes } from './v2/v2-routes.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
@@ -32,6 +33,8 @@ export interface HttpAppOptions {
   reporting?: Reporting;
   /** Proxies whose X-Forwarded-For gives the client IP (IPs, CIDRs, `loopback`...); empty = the socket address. */
   trustedProxies?: string[];
+  /** What `/health` reports; absent = ok once services exist (tests of other things). */
+  health?: () => HealthReport;
   /** How long a client may take to send its headers (Node's default, 60 s, when absent; tests set less). */
   headersTimeoutMs?: number;
 }
@@ -153,14 +156,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     },
   };
 
-  app.get('/health', { config: { rateLimit: false } }, async (_request, reply) => {
+  registerHealthRoutes(app, options.health ?? (() => {
     const services = options.services();
-    if (services === null) {
-      const error = new ApiError('NOT_READY', 'The index is being built');
-      return reply.code(503).header('Retry-After', '5').send(errorBody(error, _request.id));
-    }
-    return { status: 'ok', stays: services.inventory.stays, inventoryVersion: services.inventory.version };
-  });
+    return services === null
+      ? { status: 'starting', inventory: null, suppliers: {} }
+      : { status: 'ok', inventory: { ...services.inventory, builtAt: '' }, suppliers: {} };
+  }));
   registerDocsRoutes(app);
   registerV1Routes(app, context);
   registerV2Routes(app, context);
