@@ -223,7 +223,10 @@ export function createApp(options: AppOptions): App {
 
   function health(): HealthReport {
     const held = content.suppliers();
-    const suppliersHealth = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, { ...held[s], breaker: quotes.get(s)!.breakerState() }])) as HealthReport['suppliers'];
+    const suppliersHealth = Object.fromEntries(SUPPLIER_IDS.map((s) => {
+      const { state, listings, lastRefresh, lastError } = held[s];
+      return [s, { content: state, listings, lastRefresh, lastError, breaker: quotes.get(s)!.breakerState() }];
+    })) as HealthReport['suppliers'];
     const degraded = Object.values(suppliersHealth).some((h) => h!.content !== 'ok' || h!.breaker !== 'closed');
     return {
       // Ready means ready: the first start is over (demo partner included), not just an index built.

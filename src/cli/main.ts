@@ -13,9 +13,14 @@ import { defaults } from '../defaults.ts';
 import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
+import { createContentWorker } from '../inventory/content-worker-client.ts';
+import { refreshContent } from '../inventory/refresh-content.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { SupplierId } from '../types.ts';
 
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
+       staygate content refresh
 
   keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
       Creates a key and prints it as the last line. It is shown only this once: only its hash is kept.
@@ -28,6 +33,11 @@ const USAGE = `Usage: staygate keys <command>
   transactions sync             Pulls every supplier's commission report now, as the server does every
                                 5 minutes; prints a line per supplier as it is applied. Exit 1 if one failed.
   transactions status           Transactions held, per supplier, and the period synced.
+
+  content refresh               Pulls every supplier's content feed now, as the server does every hour,
+                                and publishes a new content version; a running server serves it within
+                                seconds. Prints a line per supplier and the stays added, removed and
+                                changed. Exit 1 if a supplier failed or its feed was held back.
 
 The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data), beside the
 inventory. The suppliers are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server
@@ -152,6 +162,43 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
   }
 }
 
+async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = args;
+  if (command !== 'refresh') throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
+  if (rest.length > 0) throw new UsageError('content refresh takes no arguments');
+  const config = readConfig(env);
+  const urls = config.supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
+  if (urls === undefined) {
+    io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
+    return 1;
+  }
+  const database = path.join(dataDir, 'staygate.sqlite');
+  const store = createSqliteStore({ path: database });
+  const worker = createContentWorker({ storePath: database });
+  try {
+    const { feeds, result } = await refreshContent({ suppliers: createSuppliers(urls), worker, shrinkLimit: config.feedShrinkLimit });
+    let failed = 0;
+    for (const [supplier, feed] of Object.entries(feeds)) {
+      const verdict = result?.suppliers[supplier as SupplierId];
+      if (!feed.ok) {
+        failed++;
+        io.out(`${supplier}: FAILED, its previous listings are kept: ${feed.error}`);
+      } else if (verdict?.verdict === 'held back') {
+        failed++;
+        io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
+      } else {
+        io.out(`${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`);
+      }
+    }
+    if (result === null) io.out('nothing published: no supplier answered');
+    else io.out(`content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`);
+    return failed > 0 || result === null ? 1 : 0;
+  } finally {
+    await worker.close();
+    await store.close();
+  }
+}
+
 /** Runs the CLI; resolves with the exit code (0 done, 1 refused, 2 wrong usage). */
 export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, ...args] = argv;
@@ -161,8 +208,9 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
   }
   let store = null;
   try {
-    if (group !== 'keys' && group !== 'transactions') throw new UsageError(`unknown command "${group}"`);
+    if (group !== 'keys' && group !== 'transactions' && group !== 'content') throw new UsageError(`unknown command "${group}"`);
     const dataDir = readConfig(env).dataDir;
+    if (group === 'content') return await contentCommand(dataDir, env, args, io);
     store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
     if (group === 'transactions') return await transactionsCommand(dataDir, env, store, args, io);
     await keysCommand(createKeyAdmin(store), args, io);

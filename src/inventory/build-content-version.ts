@@ -52,7 +52,7 @@ export interface BuildContentOptions {
 }
 
 /** A digest of what a stay shows, to tell a changed stay from an unchanged one without keeping 160k documents. */
-const digestOf = (stay: Stay): string => hash('sha1', JSON.stringify({ ...stay, idx: 0 }), 'base64');
+const digestOf = (stay: Stay): string => hash('sha1', JSON.stringify({ ...stay, idx: 0, rank: undefined }), 'base64');
 
 export async function buildContentVersion(options: BuildContentOptions): Promise<ContentBuildResult> {
   const started = performance.now();
