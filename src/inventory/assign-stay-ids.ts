@@ -1,4 +1,4 @@
-// Stable stay ids across refreshes (docs/decisions.md 41): a stay's id comes from the persistent
+// Stable stay ids across refreshes (docs/decisions.md 38): a stay's id comes from the persistent
 // map (supplier listing -> stay id), so it outlives the listing that first named it.
 import type { Listing } from '../types.ts';
 import { serviceId } from './build-stays.ts';

@@ -26,7 +26,7 @@ const SCHEMA = `
     value TEXT NOT NULL
   ) WITHOUT ROWID;
 
-  -- Every content version written (docs/decisions.md 40): its tables are stays_<no>,
+  -- Every content version written (docs/decisions.md 37): its tables are stays_<no>,
   -- index_chunks_<no> and listing_ids_<no>; immutable once published. The served one is
   -- meta.inventory_no.
   CREATE TABLE IF NOT EXISTS content_versions (
