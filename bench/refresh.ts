@@ -27,17 +27,20 @@ interface RefreshFigures {
 async function serve(): Promise<void> {
   const { createApp } = await import('../src/app.ts');
   const { defaults } = await import('../src/defaults.ts');
-  const { generateWorld } = await import('../src/sim/generate-world.ts');
-  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
-  const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
-  const sim = await startSimSuppliers({ world, latencyMs: 0 });
   const dataDir = path.resolve('.bench', 'refresh-data');
   rmSync(dataDir, { recursive: true, force: true });
+  // The simulator in its own process, as `npm start` runs it: its feed rendering must not be
+  // counted as the gateway's stalls.
+  const simChild = fork(new URL('../src/sim/main.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, STAYGATE_SIM_SEED: String(defaults.simSeed), STAYGATE_SIM_STAYS: String(defaults.simStays), STAYGATE_SIM_LATENCY_MS: '0', STAYGATE_SIM_DATA_DIR: '' },
+  });
+  const sim = await new Promise<{ urls: Record<string, string>; controlUrl: string }>((resolve) => simChild.once('message', (m) => resolve(m as never)));
   // The first start, timed with the event loop watched (world generation is the simulator's, before this).
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const started = performance.now();
-  const app = createApp({ dataDir, supplierUrls: sim.urls, rateLimits: { keyed: 1_000_000 }, contentRefreshMs: null });
+  const app = createApp({ dataDir, supplierUrls: sim.urls as never, rateLimits: { keyed: 1_000_000 }, contentRefreshMs: null });
   await app.ready;
   const firstStartMs = performance.now() - started;
   const firstStartStallMs = loop.max / 1e6;
@@ -45,7 +48,7 @@ async function serve(): Promise<void> {
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`, key });
   process.on('message', async () => {
-    const advanced = sim.advance(DAYS);
+    const advanced = await (await fetch(`${sim.controlUrl}/world/advance?days=${DAYS}`, { method: 'POST' })).json() as { counts: { added: number; removed: number; changed: number } };
     process.stderr.write(`world advanced ${DAYS} days: ${advanced.counts.added} listings added, ${advanced.counts.removed} removed, ${advanced.counts.changed} changed\n`);
     globalThis.gc?.();
     const steady = process.memoryUsage().rss;
@@ -74,11 +77,13 @@ async function drive(): Promise<void> {
   });
   // Load for as long as the refresh takes: autocannon runs until the figures arrive.
   const figures = new Promise<RefreshFigures>((resolve) => child.once('message', (m) => resolve(m as RefreshFigures)));
-  const instance = autocannon({ url: gateway + SEARCH, connections: 10, duration: 600, headers: { 'x-api-key': key } });
-  const result = new Promise<autocannon.Result>((resolve) => instance.on('done', resolve));
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({ url: gateway + SEARCH, connections: 10, duration: 600, headers: { 'x-api-key': key } }, (error, res) => (error ? reject(error) : resolve(res)));
+  });
   child.send('refresh');
   const f = await figures;
-  instance.stop();
+  instance!.stop();
   const load = await result;
   child.disconnect();
   const failed = load.errors + load.timeouts + load.non2xx;
