@@ -19,10 +19,11 @@ import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/go-routes.ts';
 import { createClickReplay } from './http/replay-clicks.ts';
 import type { Services } from './http/route-context.ts';
-import { ensureInventory } from './inventory/ingest.ts';
+import { createContentService } from './inventory/content-service.ts';
+import { createContentWorker } from './inventory/content-worker-client.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
-import { buildStayIndex } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
+import type { HealthReport } from './http/health-routes.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
@@ -88,6 +89,14 @@ export interface AppOptions {
   /** A scheduled pull is a reconciliation of the last `reportReconcileDays` days this often; 0 = only on demand (defaults). */
   reportReconcileIntervalMs?: number;
   reportReconcileDays?: number;
+  /** Pull every supplier's content feed again this often; 0 or null = only on demand. Default defaults.contentRefreshMs. */
+  contentRefreshMs?: number | null;
+  /** First retry of a supplier whose feed failed (defaults.contentRetryMs), doubling up to the refresh interval. */
+  contentRetryMs?: number;
+  /** Share by which a feed may shrink before it is held back (defaults.feedShrinkLimit). */
+  feedShrinkLimit?: number;
+  /** How often the store is checked for a version published elsewhere (defaults.contentPollMs). */
+  contentPollMs?: number;
   /** Seed the demo partner on the first start (the embedded default, with the simulated suppliers only). */
   demo?: boolean;
   /** Backdated clicks of the demo partner (defaults.demoClicks). */
@@ -105,6 +114,10 @@ export interface App {
   ready: Promise<void>;
   /** Pulls the suppliers' commission reports now (what the schedule does). */
   transactions: TransactionSync;
+  /** Pulls the suppliers' content feeds now (what the schedule does) and serves the new version. */
+  refreshContent(only?: readonly SupplierId[]): ReturnType<ReturnType<typeof createContentService>['refresh']>;
+  /** What /health reports. */
+  health(): HealthReport;
   close(): Promise<void>;
 }
 
@@ -173,6 +186,45 @@ export function createApp(options: AppOptions): App {
     breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
     inventory: () => services?.inventory ?? null,
   });
+  let builtAt = '';
+  let started = false;
+  const abort = new AbortController();
+  // Merging, building, writing and indexing a content version run in this worker, off the event loop.
+  const worker = createContentWorker({ storePath: database });
+  const content = createContentService({
+    store,
+    worker,
+    suppliers,
+    shrinkLimit: options.feedShrinkLimit ?? defaults.feedShrinkLimit,
+    refreshMs: options.contentRefreshMs === undefined ? defaults.contentRefreshMs : (options.contentRefreshMs ?? 0),
+    retryMs: options.contentRetryMs ?? defaults.contentRetryMs,
+    pollMs: options.contentPollMs ?? defaults.contentPollMs,
+    log: (message) => http.log.info(message),
+    warn: (message) => http.log.warn(message),
+    async serve(no, label) {
+      const loading = performance.now();
+      const { index, pyramid } = await worker.loadIndex(no);
+      const version = store.version(no);
+      // One assignment swaps everything a search reads: the index, its pyramid, the stays and ids
+      // of that version. Searches already running finish on the version they started with.
+      services = {
+        search: createSearch({
+          index,
+          pyramid,
+          stays: createStayCache(version, { capacity: options.stayCacheSize ?? defaults.stayCacheSize }),
+          store: version,
+          geocoder,
+          totalCap: options.totalCap ?? defaults.totalCap,
+          quotes,
+          pricedCandidates: defaults.pricedCandidates,
+          quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
+        }),
+        inventory: { stays: index.size, version: label },
+      };
+      builtAt = now().toISOString();
+      http.log.info(`serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`);
+    },
+  });
   const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
@@ -204,29 +256,28 @@ export function createApp(options: AppOptions): App {
       tilesAttribution: options.mapTilesAttribution ?? null,
       keylessPerMinute: options.rateLimits?.mapKeyless ?? defaults.mapKeylessPerMinute,
     },
+    health,
   });
+
+  function health(): HealthReport {
+    const held = content.suppliers();
+    const suppliersHealth = Object.fromEntries(SUPPLIER_IDS.map((s) => {
+      const { state, listings, lastRefresh, lastError } = held[s];
+      return [s, { content: state, listings, lastRefresh, lastError, breaker: quotes.get(s)!.breakerState() }];
+    })) as HealthReport['suppliers'];
+    const degraded = Object.values(suppliersHealth).some((h) => h!.content !== 'ok' || h!.breaker !== 'closed');
+    return {
+      // Ready means ready: the first start is over (demo partner included), not just an index built.
+      status: services === null || !started ? 'starting' : degraded ? 'degraded' : 'ok',
+      inventory: services === null ? null : { ...services.inventory, builtAt },
+      suppliers: suppliersHealth,
+    };
+  }
 
   const ready = (async () => {
     const log = (message: string) => http.log.info(message);
-    await ensureInventory({ suppliers, store, log });
-    const started = performance.now();
-    const index = await buildStayIndex(store.indexRows());
-    log(`index of ${index.size} stays built in ${Math.round(performance.now() - started)} ms`);
-    const version = (await store.inventoryVersion()) ?? 'unknown';
+    await content.start(abort.signal);
     gazetteer?.warm(); // loads the gazetteer now rather than in the first address search
-    services = {
-      search: createSearch({
-        index,
-        stays: createStayCache(store, { capacity: options.stayCacheSize ?? defaults.stayCacheSize }),
-        store,
-        geocoder,
-        totalCap: options.totalCap ?? defaults.totalCap,
-        quotes,
-        pricedCandidates: defaults.pricedCandidates,
-        quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
-      }),
-      inventory: { stays: index.size, version },
-    };
     if (options.demo) {
       // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
       const replay = createClickReplay({ services: () => services, tracking });
@@ -254,16 +305,23 @@ export function createApp(options: AppOptions): App {
         onError: (error) => http.log.error({ err: error }, 'syncing the commission reports failed'),
       });
     }
+    started = true;
   })();
 
   return {
     http,
     ready,
     transactions: sync,
+    refreshContent: (only) => content.refresh(only),
+    health,
     async close() {
+      // Schedules first, then the listener (requests in flight finish), then what they use.
+      abort.abort();
+      content.stop();
       await http.close();
       await ready.catch(() => undefined);
       await sync.stop();
+      await worker.close();
       await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close()]);
     },
   };

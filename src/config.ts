@@ -35,11 +35,25 @@ export interface Config {
   metricsAllow: string[];
   /** `json` (one object per line, for machines) or `pretty` (pino-pretty, for people): LOG_FORMAT. */
   logFormat: 'json' | 'pretty';
+  /** How often every supplier's content feed is pulled again (STAYGATE_CONTENT_REFRESH_MS); 0 = only on demand. */
+  contentRefreshMs: number;
+  /** First retry of a supplier whose feed failed (STAYGATE_CONTENT_RETRY_MS), doubling up to contentRefreshMs. */
+  contentRetryMs: number;
+  /** A feed shrinking by more than this share is held back (STAYGATE_FEED_SHRINK_LIMIT, 0..1). */
+  feedShrinkLimit: number;
 }
 
 function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
   const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
   return items.length === 0 ? [...fallback] : items;
+}
+
+function share(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new Error(`${name} must be a number from 0 to 1, got "${text}"`);
+  return value;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -89,5 +103,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env, 'STAYGATE_CORS_ORIGINS', defaults.corsOrigins),
     metricsAllow: list(env, 'STAYGATE_METRICS_ALLOW', defaults.metricsAllow),
     logFormat: logFormat(env.LOG_FORMAT),
+    contentRefreshMs: int(env, 'STAYGATE_CONTENT_REFRESH_MS', defaults.contentRefreshMs),
+    contentRetryMs: int(env, 'STAYGATE_CONTENT_RETRY_MS', defaults.contentRetryMs),
+    feedShrinkLimit: share(env, 'STAYGATE_FEED_SHRINK_LIMIT', defaults.feedShrinkLimit),
   };
 }

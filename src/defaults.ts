@@ -14,6 +14,34 @@ export const defaults = {
   feedPageSize: 2_000,
   /** Deadline for one content-feed page: feeds are big, but a hung supplier must not hang boot. */
   feedPageTimeoutMs: 30_000,
+  /**
+   * How often every supplier's content feed is pulled again (README, "Content refresh"). Suppliers
+   * change a fraction of a percent of their listings a day: hourly keeps openings and closures
+   * within the hour for the cost of one pull (~10 s of I/O and a worker's build) an hour.
+   */
+  contentRefreshMs: 3_600_000,
+  /**
+   * First retry of a supplier whose feed failed (down at the first start, or during a refresh);
+   * each failure doubles the wait up to contentRefreshMs. 30 s: an outage of minutes costs a
+   * supplier's stays minutes, and a long one costs the supplier one request a refresh interval.
+   */
+  contentRetryMs: 30_000,
+  /**
+   * A feed with fewer listings than (1 - this) of what the supplier had is held back, not applied:
+   * real inventories move well under 1% a day, so losing a fifth at once is a broken feed (an
+   * empty page, a filter left on), and applying it would delete the supplier's stays.
+   */
+  feedShrinkLimit: 0.2,
+  /**
+   * How often a gateway looks at the store for a content version published by someone else
+   * (`staygate content refresh`, another process): the command's version is served within a
+   * second plus the index build.
+   */
+  contentPollMs: 1_000,
+  /** Content versions kept in the store: the one served and the one before (a gateway may still read it until it swaps). */
+  contentVersionsKept: 2,
+  /** Requests in flight at SIGTERM/SIGINT get this long to finish before their connections are closed. */
+  shutdownGraceMs: 10_000,
 
   /** Search radius in metres when `lat`/`lng` or `address` is given without `radius` (spec). */
   radiusMeters: 10_000,

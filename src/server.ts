@@ -1,9 +1,10 @@
 // Reads the configuration, starts the simulated suppliers when no real ones are configured,
-// builds the app and listens. Nothing else lives here.
-import { fork } from 'node:child_process';
+// builds the app and listens; on SIGTERM or SIGINT shuts all of it down cleanly. Nothing else lives here.
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createApp } from './app.ts';
+import { createApp, type App } from './app.ts';
 import { readConfig } from './config.ts';
+import { defaults } from './defaults.ts';
 import { logOptions } from './log-options.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
@@ -16,9 +17,58 @@ const config = readConfig();
  */
 interface SimulatorUrls {
   urls: Record<SupplierId, string>;
-  /** The simulator's fault-injection control server (loopback only). */
+  /** The simulator's control server (faults, the world's days; loopback only). */
   controlUrl: string;
 }
+
+let simulatorChild: ChildProcess | null = null;
+let app: App | null = null;
+let stopping = false;
+
+/** Stops the simulator and waits until it has exited: no process of the tree outlives the gateway. */
+async function stopSimulator(): Promise<void> {
+  const child = simulatorChild;
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const forced = setTimeout(() => child.kill('SIGKILL'), defaults.shutdownGraceMs);
+  await exited;
+  clearTimeout(forced);
+}
+
+/**
+ * A container runtime signals only the process `npm start` started (tsx relays it to us): stop
+ * accepting connections, let requests in flight finish (at most defaults.shutdownGraceMs), stop the
+ * schedules, close the stores and Redis, stop the simulator, exit 0.
+ */
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  const log = app?.http.log;
+  const say = (message: string) => (log ? log.info(message) : process.stderr.write(`${message}\n`));
+  say(`${signal} received: shutting down (requests in flight get up to ${defaults.shutdownGraceMs / 1_000} s)`);
+  const started = performance.now();
+  // Requests still running when the grace ends are cut: the exit must not wait on a stuck client.
+  const grace = setTimeout(() => {
+    log?.warn('requests still in flight after the grace period: closing their connections');
+    app?.http.server.closeAllConnections();
+  }, defaults.shutdownGraceMs);
+  let code = 0;
+  try {
+    await app?.close();
+  } catch (error) {
+    log?.error({ err: error }, 'closing the gateway failed');
+    code = 1;
+  } finally {
+    clearTimeout(grace);
+  }
+  await stopSimulator();
+  say(`shut down in ${Math.round(performance.now() - started)} ms`);
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+// Whatever else ends this process, the simulator must not be left holding its ports.
+process.once('exit', () => simulatorChild?.kill());
 
 async function startSimulator(): Promise<SimulatorUrls> {
   // Back on the previous run's ports when they are free: the store holds the media URLs the
@@ -29,14 +79,13 @@ async function startSimulator(): Promise<SimulatorUrls> {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays),
-      // The suppliers keep the clicks that reached them, so their bookings outlive a restart.
+      // The suppliers keep the clicks that reached them, and the world's current day, so their
+      // bookings and content outlive a restart.
       STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
       STAYGATE_SIM_PORTS: ports,
     },
   });
-  const stop = () => child.kill();
-  process.once('exit', stop);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { stop(); process.exit(0); });
+  simulatorChild = child;
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as SimulatorUrls));
     child.once('exit', (code) => reject(new Error(`the simulated suppliers exited with code ${code}`)));
@@ -45,33 +94,40 @@ async function startSimulator(): Promise<SimulatorUrls> {
 
 const started = performance.now();
 const simulator = config.supplierUrls === null ? await startSimulator() : null;
-// `staygate transactions sync` finds the simulated suppliers here.
+// `staygate transactions sync` and `staygate content refresh` find the simulated suppliers here.
 if (simulator !== null) writeSimulatorAddress(config.dataDir, simulator);
-const app = createApp({
-  dataDir: config.dataDir,
-  supplierUrls: config.supplierUrls ?? simulator!.urls,
-  publicUrl: config.publicUrl,
-  logger: logOptions(config.logLevel, config.logFormat),
-  corsOrigins: config.corsOrigins,
-  metricsAllow: config.metricsAllow,
-  redisUrl: config.redisUrl,
-  trustedProxies: config.trustedProxies,
-  bookingUrlTemplates: config.bookingUrlTemplates,
-  reportSyncIntervalMs: config.reportSyncIntervalMs,
-  reportSyncOverlapMs: config.reportSyncOverlapMs,
-  reportReconcileIntervalMs: config.reportReconcileIntervalMs,
-  reportReconcileDays: config.reportReconcileDays,
-  mapTilesUrl: config.mapTilesUrl,
-  mapTilesAttribution: config.mapTilesAttribution,
-  // The demo partner only ever meets the simulated suppliers: never real ones.
-  demo: simulator !== null,
-});
-await app.http.listen({ port: config.port, host: config.host });
-if (simulator !== null) app.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);
-app.ready.then(
-  () => app.http.log.info(`ready in ${Math.round(performance.now() - started)} ms on http://${config.host}:${config.port}`),
-  (error: unknown) => {
-    app.http.log.fatal({ err: error }, 'failed to load the inventory');
-    process.exit(1);
-  },
-);
+if (!stopping) {
+  app = createApp({
+    dataDir: config.dataDir,
+    supplierUrls: config.supplierUrls ?? simulator!.urls,
+    publicUrl: config.publicUrl,
+    logger: logOptions(config.logLevel, config.logFormat),
+    corsOrigins: config.corsOrigins,
+    metricsAllow: config.metricsAllow,
+    redisUrl: config.redisUrl,
+    trustedProxies: config.trustedProxies,
+    bookingUrlTemplates: config.bookingUrlTemplates,
+    reportSyncIntervalMs: config.reportSyncIntervalMs,
+    reportSyncOverlapMs: config.reportSyncOverlapMs,
+    reportReconcileIntervalMs: config.reportReconcileIntervalMs,
+    reportReconcileDays: config.reportReconcileDays,
+    mapTilesUrl: config.mapTilesUrl,
+    mapTilesAttribution: config.mapTilesAttribution,
+    contentRefreshMs: config.contentRefreshMs,
+    contentRetryMs: config.contentRetryMs,
+    feedShrinkLimit: config.feedShrinkLimit,
+    // The demo partner only ever meets the simulated suppliers: never real ones.
+    demo: simulator !== null,
+  });
+  const running = app;
+  await running.http.listen({ port: config.port, host: config.host });
+  if (simulator !== null) running.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);
+  running.ready.then(
+    () => running.http.log.info(`ready in ${Math.round(performance.now() - started)} ms on http://${config.host}:${config.port}`),
+    (error: unknown) => {
+      if (stopping) return; // the shutdown cancelled the first start
+      running.http.log.fatal({ err: error }, 'failed to load the inventory');
+      void stopSimulator().finally(() => process.exit(1));
+    },
+  );
+}

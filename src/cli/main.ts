@@ -15,12 +15,17 @@ import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-st
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
+import { createContentWorker } from '../inventory/content-worker-client.ts';
+import { refreshContent } from '../inventory/refresh-content.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
 
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
+       staygate content refresh
        staygate mcp [--url <gateway url>] [--key <key>]
        staygate --version | --help
        staygate <command> [<sub-command>] --help
@@ -40,6 +45,10 @@ const USAGE = `Usage: staygate keys <command>
                                 the incremental pulls had missed (changes published later than the overlap).
   transactions status           Transactions held, per supplier, and the period synced.
 
+  content refresh               Pulls every supplier's content feed now, as the server does every hour,
+                                and publishes a new content version; a running server serves it within
+                                seconds. Prints a line per supplier and the stays added, removed and
+                                changed. Exit 1 if a supplier failed or its feed was held back.
   mcp [--url <url>] [--key <key>]
                                 Serves the gateway's MCP tools over stdio for a desktop agent, each call a
                                 request to the gateway at --url (default STAYGATE_URL, else
@@ -87,6 +96,15 @@ Run "staygate transactions <command> --help" for one command.`,
 Pulls every supplier's commission report now, as the server does every 5 minutes, and prints a line
 per supplier once its report is stored. Exit 1 if one failed. The suppliers are
 STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on this data folder.`,
+  content: `Usage: staygate content refresh
+
+Pulls every supplier's content feed now and publishes a new content version. Run
+"staygate content refresh --help" for details.`,
+  'content refresh': `Usage: staygate content refresh
+
+Pulls every supplier's content feed now, as the server does every hour, and publishes a new
+content version; a running server serves it within seconds. Prints a line per supplier and the
+stays added, removed and changed. Exit 1 if a supplier failed or its feed was held back.`,
   'transactions status': `Usage: staygate transactions status
 
 Transactions held, how many belong to no partner, and per supplier the period of changes synced.`,
@@ -239,6 +257,43 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
   }
 }
 
+async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = args;
+  if (command !== 'refresh') throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
+  if (rest.length > 0) throw new UsageError('content refresh takes no arguments');
+  const config = readConfig(env);
+  const urls = config.supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
+  if (urls === undefined) {
+    io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
+    return 1;
+  }
+  const database = path.join(dataDir, 'staygate.sqlite');
+  const store = createSqliteStore({ path: database });
+  const worker = createContentWorker({ storePath: database });
+  try {
+    const { feeds, result } = await refreshContent({ suppliers: createSuppliers(urls), worker, shrinkLimit: config.feedShrinkLimit });
+    let failed = 0;
+    for (const [supplier, feed] of Object.entries(feeds)) {
+      const verdict = result?.suppliers[supplier as SupplierId];
+      if (!feed.ok) {
+        failed++;
+        io.out(`${supplier}: FAILED, its previous listings are kept: ${feed.error}`);
+      } else if (verdict?.verdict === 'held back') {
+        failed++;
+        io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
+      } else {
+        io.out(`${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`);
+      }
+    }
+    if (result === null) io.out('nothing published: no supplier answered');
+    else io.out(`content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`);
+    return failed > 0 || result === null ? 1 : 0;
+  } finally {
+    await worker.close();
+    await store.close();
+  }
+}
+
 /** Runs the CLI; resolves with the exit code (0 done, 1 refused, 2 wrong usage). */
 export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [group, ...args] = argv;
@@ -265,8 +320,9 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION });
       return 0;
     }
-    if (group !== 'keys' && group !== 'transactions') throw new UsageError(`unknown command "${group}"`);
+    if (group !== 'keys' && group !== 'transactions' && group !== 'content') throw new UsageError(`unknown command "${group}"`);
     const dataDir = readConfig(env).dataDir;
+    if (group === 'content') return await contentCommand(dataDir, env, args, io);
     const database = path.join(dataDir, 'staygate.sqlite');
     // Never a new empty database: a key made there would work nowhere (the server reads its own folder).
     if (!existsSync(database)) {

@@ -15,7 +15,7 @@ const SUPPLIER_ORDER = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 
  * a collision among a few million stays is ~1e-6 likely, and buildStays detects it. The prefix
  * keeps it from ever looking like a supplier id (numeric, or 'HB...' for supplier_b).
  */
-export function serviceId(listings: readonly Listing[]): string {
+export function serviceId(listings: readonly Listing[], salt = 0): string {
   let key: string | null = null;
   for (const listing of listings) {
     const candidate = `${listing.supplier}:${listing.supplierStayId}`;
@@ -23,7 +23,7 @@ export function serviceId(listings: readonly Listing[]): string {
   }
   if (key === null) throw new Error('serviceId: a stay needs at least one listing');
   // SHA-1 is no security measure here, just a fast, well-mixed, stable digest.
-  const digest = hash('sha1', key, 'buffer');
+  const digest = hash('sha1', salt === 0 ? key : `${key}#${salt}`, 'buffer');
   const high = digest.readUInt32BE(0) >>> 2; // 30 bits
   const low = digest.readUInt32BE(4) >>> 2; // 30 bits
   return `st${high.toString(32).padStart(6, '0')}${low.toString(32).padStart(6, '0')}`;
@@ -82,7 +82,7 @@ export function averageRating(listings: readonly Listing[]): Rating {
 }
 
 /** One stay from one group of listings; idx and rank are -1 until buildStays places it. */
-export function buildStay(group: readonly Listing[]): RankedStay {
+export function buildStay(group: readonly Listing[], id?: string): RankedStay {
   const listings = group.length === 1
     ? [group[0]]
     : [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
@@ -90,7 +90,7 @@ export function buildStay(group: readonly Listing[]): RankedStay {
   return {
     idx: -1,
     rank: -1,
-    id: serviceId(listings),
+    id: id ?? serviceId(listings),
     name: preferred.name,
     type: preferred.type,
     typeLabel: preferred.typeLabel,
@@ -109,8 +109,11 @@ export function buildStay(group: readonly Listing[]): RankedStay {
  * are near each other are near each other in the store and in the index columns; rank is the
  * global ranking (rank-stays.ts).
  */
-export function buildStays(groups: readonly (readonly Listing[])[]): RankedStay[] {
-  const stays = groups.filter((group) => group.length > 0).map(buildStay);
+export function buildStays(groups: readonly (readonly Listing[])[], givenIds?: readonly string[]): RankedStay[] {
+  const stays: RankedStay[] = [];
+  groups.forEach((group, g) => {
+    if (group.length > 0) stays.push(buildStay(group, givenIds?.[g]));
+  });
   // Equal-length hex strings: string order is numeric order, and H3's digits run coarse to fine.
   stays.sort((a, b) => (a.h3 < b.h3 ? -1 : a.h3 > b.h3 ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = new Set<string>();

@@ -86,6 +86,21 @@ function up32(x: number): number {
  * pieces nest, by one counting sort per resolution.
  */
 export function buildCellPyramid(index: StayIndex, options: { maxResolution: number }): CellPyramid {
+  return assembleCellPyramid(index, cellPyramidParts(index, options));
+}
+
+/**
+ * What a pyramid is made of: typed arrays only, so a worker can build it and hand it over
+ * (inventory/content-worker.ts) while the main thread keeps answering.
+ */
+export interface CellPyramidParts {
+  maxResolution: number;
+  order: Uint32Array;
+  positions: Uint32Array;
+  levels: PyramidLevel[];
+}
+
+export function cellPyramidParts(index: StayIndex, options: { maxResolution: number }): CellPyramidParts {
   const { maxResolution } = options;
   const n = index.size;
   const { h3Hi, h3Lo, lat, lng, rank } = index;
@@ -199,6 +214,15 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
     start[parents] = n;
   }
 
+  return { maxResolution, order, positions, levels };
+}
+
+/** The pyramid over an index from its parts (built here or in a worker). */
+export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): CellPyramid {
+  const { maxResolution, order, positions, levels } = parts;
+  const n = index.size;
+  const { h3Hi, h3Lo, lat, lng } = index;
+  const idxAt = (p: number) => order[p];
   let bytes = order.byteLength + positions.byteLength;
   for (const level of levels) {
     for (const a of [level.start, level.best, level.box, level.centroid, level.cell, level.cellHi, level.cellLo, level.cellStart, level.byCell]) bytes += a.byteLength;

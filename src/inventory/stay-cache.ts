@@ -11,7 +11,7 @@ export interface StayCache {
  * text, so every page of results needs its stays; popular areas ask for the same ones again and
  * again, and the inventory only changes on re-ingest (when the cache is rebuilt with the index).
  */
-export function createStayCache(store: Store, options: { capacity: number }): StayCache {
+export function createStayCache(store: Pick<Store, 'getStays'>, options: { capacity: number }): StayCache {
   const cache = new Map<number, Stay>();
   return {
     async get(idxs) {

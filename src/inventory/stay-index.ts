@@ -85,6 +85,11 @@ function grow<T extends Float64Array | Uint32Array | Uint8Array>(array: T, capac
 
 /** Builds the index from the store's rows (in idx order, batched). */
 export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promise<StayIndex> {
+  return stayIndexFromColumns(await buildStayIndexColumns(batches));
+}
+
+/** The index's columns from the store's rows: what a worker builds and hands over. */
+export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>): Promise<StayIndexColumns> {
   let capacity = INITIAL_CAPACITY;
   let lat = new Float64Array(capacity);
   let lng = new Float64Array(capacity);
@@ -158,12 +163,40 @@ export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promis
   }
 
   const trim = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => a.slice(0, n) as T;
-  const index = {
+  return {
     size: n,
     lat: trim(lat), lng: trim(lng), h3Hi: trim(h3Hi), h3Lo: trim(h3Lo), type: trim(type),
     suppliers: trim(suppliers), stars: trim(stars), rating: trim(rating),
     reviewCount: trim(reviewCount), rank: trim(rank), byRank,
     listingRating: listingRating.slice(0, n * SLOTS), listingStars: listingStars.slice(0, n * SLOTS),
+    nameText, nameOffsets, tree: tree.data as ArrayBuffer,
+  };
+}
+
+/**
+ * What an index is made of: typed arrays, one string and the kd-tree's buffer, so a worker can
+ * build it and hand it over (inventory/content-worker.ts) while the main thread keeps answering.
+ */
+export interface StayIndexColumns {
+  size: number;
+  lat: Float64Array; lng: Float64Array; h3Hi: Uint32Array; h3Lo: Uint32Array; type: Uint8Array;
+  suppliers: Uint8Array; stars: Uint8Array; rating: Uint8Array; reviewCount: Uint32Array;
+  rank: Uint32Array; byRank: Uint32Array; listingRating: Uint8Array; listingStars: Uint8Array;
+  nameText: string; nameOffsets: Uint32Array;
+  /** KDBush's data buffer (KDBush.from reads it back without a copy). */
+  tree: ArrayBuffer;
+}
+
+/** The index over its columns (built here or in a worker). */
+export function stayIndexFromColumns(columns: StayIndexColumns): StayIndex {
+  const { size: n, byRank, nameText, nameOffsets } = columns;
+  const tree = KDBush.from(columns.tree);
+  const index = {
+    size: n,
+    lat: columns.lat, lng: columns.lng, h3Hi: columns.h3Hi, h3Lo: columns.h3Lo, type: columns.type,
+    suppliers: columns.suppliers, stars: columns.stars, rating: columns.rating,
+    reviewCount: columns.reviewCount, rank: columns.rank, byRank,
+    listingRating: columns.listingRating, listingStars: columns.listingStars,
     inBox(south: number, west: number, north: number, east: number): number[] {
       if (n === 0) return [];
       if (west <= east) return tree.range(west, south, east, north);

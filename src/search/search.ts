@@ -26,7 +26,8 @@ import { staticFilter } from './static-filter.ts';
 export interface SearchDeps {
   index: StayIndex;
   stays: StayCache;
-  store: Store;
+  /** The content version this search serves (its id lookups); never another one. */
+  store: Pick<Store, 'resolveHotelIds'>;
   geocoder: Geocoder;
   /** Where `meta.total` saturates. */
   totalCap: number;

@@ -5,7 +5,8 @@
 import type { SupplierId } from '../types.ts';
 import { SIM_CLICK_TIME_PARAM, type BookingLedger } from './bookings.ts';
 import { SupplierHttpError, ok, type SupplierRoute } from './create-supplier-server.ts';
-import type { SimListing } from './generate-world.ts';
+import type { World } from './generate-world.ts';
+import { openListing } from './world-lookup.ts';
 import { parseSimDate } from './price-stay.ts';
 
 /** Path and parameter names of each supplier's booking page. */
@@ -33,15 +34,15 @@ const dateParam = (query: URLSearchParams, name: string): string | null => {
   return text !== null && parseSimDate(text) !== null ? text : null;
 };
 
-export function bookingPageRoute(supplier: SupplierId, listings: readonly SimListing[], ledger?: BookingLedger): SupplierRoute {
+export function bookingPageRoute(supplier: SupplierId, world: World, ledger?: BookingLedger): SupplierRoute {
   const page = BOOKING_PAGES[supplier];
-  const byId = new Map(listings.map((l) => [l.supplierStayId, l]));
   return {
     method: 'GET',
     path: page.path,
     handle({ query }) {
       const id = query.get(page.id) ?? '';
-      const listing = byId.get(id);
+      // Today's listings: a property closed at this supplier no longer takes bookings.
+      const listing = openListing(world, supplier, id);
       if (listing === undefined) throw new SupplierHttpError(404, `no property "${id}"`, { param: page.id, value: id });
       const clickId = query.get(page.click);
       if (ledger !== undefined) {

@@ -10,6 +10,7 @@ import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import type { SimListing, World } from './generate-world.ts';
 import { parseSimDate, priceNightsUsdCents, SUPPLIER_B_EUR_PER_USD, supplierBNightlyEur } from './price-stay.ts';
 import { hashToUnit } from './random.ts';
+import { anyListing } from './world-lookup.ts';
 
 /** Share of landings (clicks that reached a booking page) that become a booking, sold-out dates aside. */
 export const CONVERSION_RATE = 0.12;
@@ -237,8 +238,6 @@ export interface BookingLedgerOptions {
 }
 
 export function createBookingLedger({ world, now = Date.now, dataDir = null }: BookingLedgerOptions): BookingLedger {
-  const listings = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Map(world.listings[s].map((l) => [l.supplierStayId, l]))])) as
-    Record<SupplierId, Map<string, SimListing>>;
   const seen = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Set<string>()])) as Record<SupplierId, Set<string>>;
   const booked = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as SimBooking[]])) as Record<SupplierId, SimBooking[]>;
   const file = dataDir === null ? null : path.join(dataDir, 'landings.jsonl');
@@ -247,7 +246,7 @@ export function createBookingLedger({ world, now = Date.now, dataDir = null }: B
 
   function record(landing: Landing): boolean {
     if (seen[landing.supplier].has(landing.clickId)) return false;
-    const listing = listings[landing.supplier].get(landing.supplierStayId);
+    const listing = anyListing(world, landing.supplier, landing.supplierStayId);
     if (listing === undefined) return false; // a landing of another world (seed changed): ignored
     seen[landing.supplier].add(landing.clickId);
     const booking = bookingOf(world, listing, landing);

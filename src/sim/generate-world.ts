@@ -35,8 +35,12 @@ export interface SimListing extends Listing {
 export interface World {
   seed: number;
   properties: WorldProperty[];
-  /** Each supplier's listings in feed order (ascending supplier id). */
+  /** Each supplier's open listings in feed order (ascending supplier id). */
   listings: Record<SupplierId, SimListing[]>;
+  /** Simulated days since generation (advance-world.ts); 0 as generated. */
+  day: number;
+  /** Listings closed since generation: their bookings stay in the reports, their ids are never reused. */
+  closed: Record<SupplierId, SimListing[]>;
 }
 
 export interface GenerateWorldOptions {
@@ -421,7 +425,7 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
   }
 
   assignIds(rng, listings);
-  return { seed, properties, listings };
+  return { seed, properties, listings, day: 0, closed: { supplier_a: [], supplier_b: [], supplier_c: [], supplier_d: [] } };
 }
 
 // --- ids -------------------------------------------------------------------------------------------

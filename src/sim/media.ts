@@ -5,7 +5,8 @@
 // number: nothing is generated or held at start, whatever the size of the world.
 import type { SupplierId } from '../types.ts';
 import { ok, SupplierHttpError, type SupplierResponse, type SupplierRoute } from './create-supplier-server.ts';
-import type { SimListing } from './generate-world.ts';
+import type { SimListing, World } from './generate-world.ts';
+import { anyListing } from './world-lookup.ts';
 import { MAX_PHOTOS, MEDIA_PATHS } from './media-paths.ts';
 import { hashToUnit } from './random.ts';
 
@@ -93,9 +94,8 @@ function svg(text: string): SupplierResponse {
  * `GET <prefix>...`: the supplier's logo, or photo n of a listing it sells (404 otherwise). The
  * paths are parsed back from MEDIA_PATHS' patterns, so the feed and the server cannot disagree.
  */
-export function mediaRoute(supplier: SupplierId, listings: readonly SimListing[]): SupplierRoute {
+export function mediaRoute(supplier: SupplierId, world: World): SupplierRoute {
   const paths = MEDIA_PATHS[supplier];
-  const byId = new Map(listings.map((l) => [l.supplierStayId, l]));
   // photo(id, n) with a marker id, split around it: what comes before and after the id for each n.
   const MARK = '\u0000';
   const shapes = Array.from({ length: MAX_PHOTOS }, (_v, i) => {
@@ -111,7 +111,8 @@ export function mediaRoute(supplier: SupplierId, listings: readonly SimListing[]
       for (const { n, before, after } of shapes) {
         if (!path.startsWith(before) || !path.endsWith(after)) continue;
         const id = path.slice(before.length, path.length - after.length);
-        const listing = byId.get(id);
+        // Any listing the supplier sells or once sold: a stored URL keeps its picture after a close.
+        const listing = anyListing(world, supplier, id);
         if (listing !== undefined && !id.includes('/')) return svg(photoSvg(supplier, listing, n));
       }
       throw new SupplierHttpError(404, `no image at ${path}`);

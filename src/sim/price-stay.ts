@@ -173,6 +173,9 @@ export function checkQuoteRequest(request: SimQuoteRequest): QuoteRequestProblem
 // --- the model ------------------------------------------------------------------------------------
 
 interface PriceIndex {
+  /** The world's day and size it was built for: the world advances in place (advance-world.ts). */
+  day: number;
+  size: number;
   bySupplier: Record<SupplierId, Map<string, SimListing>>;
   /** The property's star class as its sellers agree on it (supplier_b, which shifts some by half a star, last). */
   stars: (number | null | undefined)[];
@@ -185,7 +188,7 @@ const indexes = new WeakMap<World, PriceIndex>();
 /** Lookups per world, built once (a few tens of ms for the default world). */
 function priceIndex(world: World): PriceIndex {
   let index = indexes.get(world);
-  if (index) return index;
+  if (index && index.day === world.day && index.size === world.properties.length) return index;
   const bySupplier = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Map<string, SimListing>()])) as PriceIndex['bySupplier'];
   const stars: PriceIndex['stars'] = new Array(world.properties.length);
   for (const supplier of ['supplier_a', 'supplier_c', 'supplier_d', 'supplier_b'] as const) {
@@ -194,7 +197,7 @@ function priceIndex(world: World): PriceIndex {
       if (stars[listing.propertyId] === undefined) stars[listing.propertyId] = listing.rating.hotelStars;
     }
   }
-  index = { bySupplier, stars, roomRate: new Float64Array(world.properties.length).fill(NaN) };
+  index = { day: world.day, size: world.properties.length, bySupplier, stars, roomRate: new Float64Array(world.properties.length).fill(NaN) };
   indexes.set(world, index);
   return index;
 }

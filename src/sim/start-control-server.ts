@@ -2,17 +2,22 @@
 // resilience checks and tests of a gateway running in another process.
 //   GET /faults                                  -> { "supplier_a": null, "supplier_b": "timeout", ... }
 //   PUT /faults?supplier_b=timeout&supplier_c=none -> the new map (400 on an unknown supplier or mode)
+//   POST /world/advance?days=N (1..365)             -> { day, added, removed, changed, counts } (advance-world.ts)
 // It listens on 127.0.0.1 whatever host the suppliers use: whoever reaches it can take a supplier down.
 import http from 'node:http';
 import { isSupplierId, type SupplierId } from '../types.ts';
+import { MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { close, errorBody, listen, SupplierHttpError } from './create-supplier-server.ts';
 import { parseFaultMode, type FaultMode } from './parse-sim-faults.ts';
 
 export const FAULTS_PATH = '/faults';
+export const ADVANCE_PATH = '/world/advance';
 
 export interface StartControlServerOptions {
   faults(): Record<SupplierId, string | null>;
   setFault(supplier: SupplierId, mode: string | null): Promise<void>;
+  /** Moves the simulated content `days` days forward (advance-world.ts). */
+  advance(days: number): AdvanceResult;
   /** 0 or absent: an ephemeral port. */
   port?: number;
 }
@@ -42,7 +47,7 @@ function readChanges(query: URLSearchParams): [SupplierId, FaultMode | null][] {
   return [...changes];
 }
 
-export async function startControlServer({ faults, setFault, port = 0 }: StartControlServerOptions): Promise<ControlServer> {
+export async function startControlServer({ faults, setFault, advance, port = 0 }: StartControlServerOptions): Promise<ControlServer> {
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       const payload = JSON.stringify(body);
@@ -51,6 +56,15 @@ export async function startControlServer({ faults, setFault, port = 0 }: StartCo
     };
     req.resume();
     const url = new URL(req.url ?? '/', 'http://control.invalid');
+    if (url.pathname === ADVANCE_PATH) {
+      if (req.method !== 'POST') return send(405, errorBody(405, `${req.method} is not allowed on ${ADVANCE_PATH}`), { Allow: 'POST' });
+      const text = url.searchParams.get('days') ?? '';
+      const days = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+      if (!(days >= 1 && days <= MAX_ADVANCE_DAYS)) {
+        return send(400, errorBody(400, `days must be an integer from 1 to ${MAX_ADVANCE_DAYS}`, { param: 'days', value: text }));
+      }
+      return send(200, advance(days));
+    }
     if (url.pathname !== FAULTS_PATH) return send(404, errorBody(404, `no route for ${url.pathname}`));
     if (req.method === 'GET') return send(200, faults());
     if (req.method !== 'PUT') return send(405, errorBody(405, `${req.method} is not allowed on ${FAULTS_PATH}`), { Allow: 'GET, PUT' });

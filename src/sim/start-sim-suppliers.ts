@@ -1,6 +1,9 @@
 // Starts the four simulated suppliers of a world, each on its own port, as the gateway would meet
 // real upstreams: over HTTP, each in its own wire format, with latency, and with faults on demand.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { advanceWorld, MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
 import { bookingPageRoute } from './booking-pages.ts';
 import { createBookingLedger, type BookingLedger } from './bookings.ts';
@@ -52,7 +55,10 @@ export interface StartSimSuppliersOptions {
   faults?: string;
   /** The suppliers' clock (ms) for landings and commission reports; default Date.now. */
   now?: () => number;
-  /** Where the suppliers keep the landings their bookings come from, across restarts; absent: memory only. */
+  /**
+   * Where the suppliers keep the landings their bookings come from and the world's day
+   * (`world.json`), across restarts; absent: memory only.
+   */
   dataDir?: string | null;
 }
 
@@ -70,6 +76,8 @@ export interface SimSuppliers {
   setFault(supplier: SupplierId, mode: string | null): Promise<void>;
   /** The fault of every supplier, null for none. */
   faults(): Record<SupplierId, string | null>;
+  /** Moves the content `days` (1..365) days forward: what POST /world/advance on the control server does. */
+  advance(days: number): AdvanceResult;
   /** The bookings the suppliers made of the clicks they received (ground truth of their reports). */
   ledger: BookingLedger;
   close(): Promise<void>;
@@ -80,10 +88,10 @@ export interface SimSuppliers {
  * booking page (landings go to the ledger), its commission report and its pictures (media.ts).
  */
 const ROUTES: Record<SupplierId, (world: World, ledger: BookingLedger) => SupplierRoute[]> = {
-  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world.listings.supplier_a, ledger), supplierAReportRoute(ledger), mediaRoute('supplier_a', world.listings.supplier_a)],
-  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world.listings.supplier_b, ledger), supplierBReportRoute(ledger), mediaRoute('supplier_b', world.listings.supplier_b)],
-  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world.listings.supplier_c, ledger), supplierCReportRoute(ledger), mediaRoute('supplier_c', world.listings.supplier_c)],
-  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world.listings.supplier_d, ledger), supplierDReportRoute(ledger), mediaRoute('supplier_d', world.listings.supplier_d)],
+  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world, ledger), supplierAReportRoute(ledger), mediaRoute('supplier_a', world)],
+  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world, ledger), supplierBReportRoute(ledger), mediaRoute('supplier_b', world)],
+  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world, ledger), supplierCReportRoute(ledger), mediaRoute('supplier_c', world)],
+  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world, ledger), supplierDReportRoute(ledger), mediaRoute('supplier_d', world)],
 };
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {
@@ -106,10 +114,42 @@ function latencyOf(supplier: SupplierId, option: StartSimSuppliersOptions['laten
   return () => rng.int(min, max);
 }
 
+const WORLD_FILE = 'world.json';
+
+/**
+ * The world as generated is day 0; a simulator restarted on the same data folder goes back to the
+ * day it had reached (same seed and size), so the content a gateway stored still matches it.
+ */
+function restoreDay(world: World, file: string | null): void {
+  if (file === null || world.day !== 0) return;
+  let saved: { seed?: number; generated?: number; day?: number };
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8')) as typeof saved;
+  } catch {
+    return; // none yet, or unreadable: day 0
+  }
+  if (saved.seed !== world.seed || saved.generated !== world.properties.length || !Number.isInteger(saved.day)) return;
+  for (let left = saved.day!; left > 0; left -= MAX_ADVANCE_DAYS) advanceWorld(world, Math.min(left, MAX_ADVANCE_DAYS));
+}
+
+function saveDay(world: World, file: string): void {
+  const generated = generatedSize.get(world) ?? null;
+  if (generated === null) return; // a world handed over already advanced: no day 0 to go back to
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, `${JSON.stringify({ seed: world.seed, generated, day: world.day })}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Properties of each world as generated, before any advance appended new ones. */
+const generatedSize = new WeakMap<World, number>();
+
 export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, latencyMs, faults, now, dataDir }: StartSimSuppliersOptions): Promise<SimSuppliers> {
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
+  const dayFile = dataDir ? path.join(dataDir, WORLD_FILE) : null;
+  if (world.day === 0 && !generatedSize.has(world)) generatedSize.set(world, world.properties.length);
+  restoreDay(world, dayFile);
   preparePricing(world);
   const ledger = createBookingLedger({ world, now, dataDir });
 
@@ -135,7 +175,13 @@ export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {},
   };
   try {
     const urls = await Promise.all(SUPPLIER_IDS.map((s) => servers.get(s)!.listen(ports[s] ?? 0, host)));
-    control = await startControlServer({ faults: currentFaults, setFault });
+    const advance = (days: number): AdvanceResult => {
+      const result = advanceWorld(world, days);
+      if (dayFile !== null) saveDay(world, dayFile);
+      preparePricing(world); // now, not in the first quote after the advance
+      return result;
+    };
+    control = await startControlServer({ faults: currentFaults, setFault, advance });
     // Faults go on once every port is known: a supplier that starts `down` still has its URL.
     for (const [supplier, mode] of Object.entries(initialFaults) as [SupplierId, string | null][]) await setFault(supplier, mode);
     return {
@@ -143,6 +189,7 @@ export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {},
       controlUrl: control.url,
       setFault,
       faults: currentFaults,
+      advance,
       ledger,
       close: closeAll,
     };

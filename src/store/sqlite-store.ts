@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
 import { decodeIndexChunk, encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
-import type { IndexRow, RankedStay, Store } from './store.ts';
+import type { IndexRow, RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
 
 export interface SqliteStoreOptions {
   /** File of the database; ':memory:' for a throw-away store. Missing parent folders are created. */
@@ -15,9 +15,10 @@ export interface SqliteStoreOptions {
  * Bumped when the inventory tables change shape. The inventory is a copy of the suppliers'
  * feeds, so an old layout is dropped and re-ingested rather than migrated.
  */
-const SCHEMA_VERSION = 4; // 4: index chunks carry each listing's rating and stars
+const SCHEMA_VERSION = 5; // 5: content versions side by side, and the stay id map
 
 const INVENTORY_VERSION_KEY = 'inventory_version';
+const INVENTORY_NO_KEY = 'inventory_no';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (
@@ -25,43 +26,45 @@ const SCHEMA = `
     value TEXT NOT NULL
   ) WITHOUT ROWID;
 
-  -- One row per stay: its service id and the whole Stay as JSON, for getStays(). idx is the
-  -- rowid, so lookups by idx need no extra index.
-  CREATE TABLE IF NOT EXISTS stays (
-    idx INTEGER PRIMARY KEY,
-    id TEXT NOT NULL,
-    doc TEXT NOT NULL
+  -- Every content version written (docs/decisions.md 57): its tables are stays_<no>,
+  -- index_chunks_<no> and listing_ids_<no>; immutable once published. The served one is
+  -- meta.inventory_no.
+  CREATE TABLE IF NOT EXISTS content_versions (
+    no INTEGER PRIMARY KEY,
+    label TEXT NOT NULL,
+    published INTEGER NOT NULL DEFAULT 0,
+    info TEXT NOT NULL DEFAULT '{}'
   );
 
-  -- The index rows of INDEX_CHUNK_ROWS consecutive stays per row, packed (store/index-chunk.ts):
-  -- the boot-time scan of a million stays is ~60 reads, not a million rows of a dozen cells.
-  CREATE TABLE IF NOT EXISTS index_chunks (
-    first_idx INTEGER PRIMARY KEY,
-    row_count INTEGER NOT NULL,
-    numbers BLOB NOT NULL,
-    h3 TEXT NOT NULL,
-    names TEXT NOT NULL
-  );
-
-  -- Every supplier id of every stay.
-  CREATE TABLE IF NOT EXISTS listing_ids (
-    supplier_stay_id TEXT NOT NULL,
+  -- The stay id of every listing ever seen (supplier listing -> stay id), never deleted: a stay
+  -- keeps its id while any of its listings remains, and a retired id is never handed out again.
+  CREATE TABLE IF NOT EXISTS stay_ids (
     supplier INTEGER NOT NULL, -- index in SUPPLIER_IDS
-    idx INTEGER NOT NULL
-  );
+    supplier_stay_id TEXT NOT NULL,
+    stay_id TEXT NOT NULL,
+    PRIMARY KEY (supplier, supplier_stay_id)
+  ) WITHOUT ROWID;
 `;
 
 /**
- * Lookup indexes, dropped before a bulk replace and built after it: sorting once is several
- * times faster than inserting 160k random keys into a b-tree. listing_ids_key leads with the id,
- * so a bare hotelids entry finds every supplier's match in one range, a prefixed one narrows by
- * supplier; it covers idx, so no table row is read.
+ * One content version's tables. stays: the whole Stay as JSON, idx as the rowid. index_chunks:
+ * INDEX_CHUNK_ROWS consecutive stays' index rows per row, packed (store/index-chunk.ts), so the
+ * scan of a million stays is ~60 reads. listing_ids: every supplier id of every stay; its index
+ * leads with the id, so a bare hotelids entry finds every supplier's match in one range. Indexes
+ * exist before the rows: a version is written in small transactions beside the served one (a long
+ * one would hold the file's write lock against clicks and keys), never as one bulk insert.
  */
-const INDEXES = `
-  CREATE UNIQUE INDEX IF NOT EXISTS stays_id ON stays (id);
-  CREATE INDEX IF NOT EXISTS listing_ids_key ON listing_ids (supplier_stay_id, supplier, idx);
+const versionSchema = (no: number): string => `
+  CREATE TABLE IF NOT EXISTS stays_${no} (idx INTEGER PRIMARY KEY, id TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE UNIQUE INDEX IF NOT EXISTS stays_${no}_id ON stays_${no} (id);
+  CREATE TABLE IF NOT EXISTS index_chunks_${no} (first_idx INTEGER PRIMARY KEY, row_count INTEGER NOT NULL, numbers BLOB NOT NULL, h3 TEXT NOT NULL, names TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS listing_ids_${no} (supplier_stay_id TEXT NOT NULL, supplier INTEGER NOT NULL, idx INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS listing_ids_${no}_key ON listing_ids_${no} (supplier_stay_id, supplier, idx);
 `;
-const DROP_INDEXES = 'DROP INDEX IF EXISTS stays_id; DROP INDEX IF EXISTS listing_ids_key;';
+const dropVersion = (no: number): string => `DROP TABLE IF EXISTS stays_${no}; DROP TABLE IF EXISTS index_chunks_${no}; DROP TABLE IF EXISTS listing_ids_${no};`;
+
+/** Stays written per transaction while a version is built: each holds the write lock for tens of ms. */
+const WRITE_BATCH = 2_000;
 
 const SUPPLIER_INDEX = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
 
@@ -100,70 +103,169 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   db.transaction(() => {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
     if (userVersion !== SCHEMA_VERSION) {
-      db.exec('DROP TABLE IF EXISTS stays; DROP TABLE IF EXISTS stay_docs; DROP TABLE IF EXISTS index_chunks; DROP TABLE IF EXISTS listing_ids;');
+      const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'stays%' OR name LIKE 'index_chunks%' OR name LIKE 'listing_ids%' OR name IN ('content_versions', 'stay_ids'))").all();
+      for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     }
     db.exec(SCHEMA);
-    db.exec(INDEXES);
     if (userVersion !== SCHEMA_VERSION) {
       // Without its tables the old version label would claim an inventory that is gone.
-      db.prepare('DELETE FROM meta WHERE key = ?').run(INVENTORY_VERSION_KEY);
+      db.prepare('DELETE FROM meta WHERE key IN (?, ?)').run(INVENTORY_VERSION_KEY, INVENTORY_NO_KEY);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
   })();
 
-  const getVersion = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
-  const setVersion = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  const insertStay = db.prepare('INSERT INTO stays (idx, id, doc) VALUES (?, ?, ?)');
-  const insertChunk = db.prepare('INSERT INTO index_chunks (first_idx, row_count, numbers, h3, names) VALUES (?, ?, ?, ?, ?)');
-  const insertListingId = db.prepare('INSERT INTO listing_ids (supplier_stay_id, supplier, idx) VALUES (?, ?, ?)');
-  const selectChunk = db.prepare<[number], { first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
-    'SELECT first_idx, row_count, numbers, h3, names FROM index_chunks WHERE first_idx >= ? ORDER BY first_idx LIMIT 1');
-  const selectDoc = db.prepare<[number], { doc: string }>('SELECT doc FROM stays WHERE idx = ?');
-  const selectByServiceId = db.prepare<[string], { idx: number }>('SELECT idx FROM stays WHERE id = ?');
-  const selectByAnySupplierId = db.prepare<[string], { idx: number }>('SELECT idx FROM listing_ids WHERE supplier_stay_id = ?');
-  const selectBySupplierId = db.prepare<[string, number], { idx: number }>(
-    'SELECT idx FROM listing_ids WHERE supplier_stay_id = ? AND supplier = ?');
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const selectInfo = db.prepare<[number], { label: string; info: string }>('SELECT label, info FROM content_versions WHERE no = ? AND published = 1');
+  const currentNo = (): number | null => {
+    const value = getMeta.get(INVENTORY_NO_KEY)?.value;
+    return value === undefined ? null : Number(value);
+  };
+  const currentLabel = (): string | null => getMeta.get(INVENTORY_VERSION_KEY)?.value ?? null;
 
-  const currentVersion = (): string | null => getVersion.get(INVENTORY_VERSION_KEY)?.value ?? null;
+  /** Readers of one version, prepared once: a served version is read until the gateway swaps. */
+  const readers = new Map<number, VersionReader>();
+  const reader = (no: number): VersionReader => {
+    let found = readers.get(no);
+    if (found === undefined) {
+      found = versionReader(db, no);
+      readers.set(no, found);
+    }
+    return found;
+  };
 
-  const replace = db.transaction((stays: readonly RankedStay[], version: string) => {
-    db.exec(`${DROP_INDEXES} DELETE FROM stays; DELETE FROM index_chunks; DELETE FROM listing_ids;`);
-    // In idx order, whatever order they came in (checkDense made sure idx is a permutation).
+  /** Writes a version's rows beside the served one, WRITE_BATCH stays a transaction, then publishes it. */
+  async function publish(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number> {
+    checkDense(stays);
+    const no = db.transaction(() => {
+      const next = (db.prepare<[], { no: number | null }>('SELECT max(no) AS no FROM content_versions').get()?.no ?? 0) + 1;
+      db.prepare('INSERT INTO content_versions (no, label, published, info) VALUES (?, ?, 0, ?)').run(next, label, JSON.stringify(info ?? {}));
+      db.exec(dropVersion(next) + versionSchema(next));
+      return next;
+    })();
+    const insertStay = db.prepare(`INSERT INTO stays_${no} (idx, id, doc) VALUES (?, ?, ?)`);
+    const insertChunk = db.prepare(`INSERT INTO index_chunks_${no} (first_idx, row_count, numbers, h3, names) VALUES (?, ?, ?, ?, ?)`);
+    const insertListingId = db.prepare(`INSERT INTO listing_ids_${no} (supplier_stay_id, supplier, idx) VALUES (?, ?, ?)`);
     const byIdx: RankedStay[] = new Array(stays.length);
     for (const stay of stays) byIdx[stay.idx] = stay;
-    for (const ranked of byIdx) {
-      const { rank: _rank, ...stay } = ranked;
-      insertStay.run(stay.idx, stay.id, JSON.stringify(stay));
-      for (const listing of stay.listings) {
-        insertListingId.run(listing.supplierStayId, SUPPLIER_INDEX.get(listing.supplier), stay.idx);
+    try {
+      for (let from = 0; from < byIdx.length; from += WRITE_BATCH) {
+        db.transaction(() => {
+          for (const ranked of byIdx.slice(from, from + WRITE_BATCH)) {
+            const { rank: _rank, ...stay } = ranked;
+            insertStay.run(stay.idx, stay.id, JSON.stringify(stay));
+            for (const listing of stay.listings) insertListingId.run(listing.supplierStayId, SUPPLIER_INDEX.get(listing.supplier), stay.idx);
+          }
+        })();
+        await new Promise((resolve) => setImmediate(resolve)); // other work of this thread, and other connections' writes, between batches
       }
+      db.transaction(() => {
+        for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
+          const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
+          insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
+        }
+      })();
+      const upsertId = db.prepare('INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET stay_id = excluded.stay_id');
+      for (let from = 0; from < (ids?.length ?? 0); from += WRITE_BATCH * 5) {
+        db.transaction(() => {
+          for (const e of ids!.slice(from, from + WRITE_BATCH * 5)) upsertId.run(SUPPLIER_INDEX.get(e.supplier), e.supplierStayId, e.stayId);
+        })();
+      }
+    } catch (error) {
+      db.exec(dropVersion(no));
+      db.prepare('DELETE FROM content_versions WHERE no = ?').run(no);
+      throw error;
     }
-    for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
-      const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
-      insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
-    }
-    // A duplicate service id fails here and rolls the whole replace back.
-    db.exec(INDEXES);
-    setVersion.run(INVENTORY_VERSION_KEY, version);
-  });
+    // Published in one step: the version pointer and label move together; older versions beyond
+    // the ones kept are dropped (a gateway reads the served or the previous one until it swaps).
+    db.transaction(() => {
+      db.prepare('UPDATE content_versions SET published = 1 WHERE no = ?').run(no);
+      setMeta.run(INVENTORY_NO_KEY, String(no));
+      setMeta.run(INVENTORY_VERSION_KEY, label);
+      const old = db.prepare<[number], { no: number }>('SELECT no FROM content_versions WHERE no <= ?').all(no - defaults.contentVersionsKept);
+      for (const o of old) {
+        db.exec(dropVersion(o.no));
+        readers.delete(o.no);
+      }
+      db.prepare('DELETE FROM content_versions WHERE no <= ?').run(no - defaults.contentVersionsKept);
+    })();
+    return no;
+  }
+
+  const current = (): VersionReader | null => {
+    const no = currentNo();
+    return no === null ? null : reader(no);
+  };
 
   let closed = false;
 
   return {
     async inventoryVersion() {
-      return currentVersion();
+      return currentLabel();
+    },
+
+    async currentContent() {
+      const no = currentNo();
+      if (no === null) return null;
+      const row = selectInfo.get(no);
+      return row === undefined ? null : { no, label: row.label, info: JSON.parse(row.info) as unknown };
     },
 
     async replaceInventory(stays, version) {
-      checkDense(stays);
-      replace(stays, version);
+      await publish(stays, version, {});
     },
 
+    async publishContent(stays, label, info, ids) {
+      return publish(stays, label, info, ids);
+    },
+
+    version(no) {
+      return reader(no);
+    },
+
+    async stayIds() {
+      const map = new Map<string, string>();
+      for (const row of db.prepare<[], { supplier: number; supplier_stay_id: string; stay_id: string }>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids').iterate()) {
+        map.set(`${SUPPLIER_IDS[row.supplier]}:${row.supplier_stay_id}`, row.stay_id);
+      }
+      return map;
+    },
+
+    indexRows(batchSize) {
+      return current()?.indexRows(batchSize) ?? (async function* () {})();
+    },
+
+    async getStays(idxs) {
+      return current()?.getStays(idxs) ?? [];
+    },
+
+    async resolveHotelIds(refs) {
+      return current()?.resolveHotelIds(refs) ?? refs.map(() => []);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+/** The reads of one content version: its tables never change once published. */
+function versionReader(db: Database.Database, no: number): VersionReader {
+  const selectChunk = db.prepare<[number], { first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
+    `SELECT first_idx, row_count, numbers, h3, names FROM index_chunks_${no} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`);
+  const selectDoc = db.prepare<[number], { doc: string }>(`SELECT doc FROM stays_${no} WHERE idx = ?`);
+  const selectDocs = db.prepare<[number, number], { doc: string }>(`SELECT doc FROM stays_${no} WHERE idx >= ? AND idx < ? ORDER BY idx`);
+  const selectByServiceId = db.prepare<[string], { idx: number }>(`SELECT idx FROM stays_${no} WHERE id = ?`);
+  const selectByAnySupplierId = db.prepare<[string], { idx: number }>(`SELECT idx FROM listing_ids_${no} WHERE supplier_stay_id = ?`);
+  const selectBySupplierId = db.prepare<[string, number], { idx: number }>(
+    `SELECT idx FROM listing_ids_${no} WHERE supplier_stay_id = ? AND supplier = ?`);
+  return {
+    no,
     async *indexRows(batchSize = defaults.indexRowsBatchSize) {
       if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
-      // One chunk per read (no cursor held across yields, so other calls may run meanwhile); a
-      // replace between two reads would mix inventories, so it fails loudly.
-      const version = currentVersion();
+      // One chunk per read (no cursor held across yields, so other calls may run meanwhile).
       let batch: IndexRow[] = [];
       const full: IndexRow[][] = [];
       const emit = (row: IndexRow): void => {
@@ -174,7 +276,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         }
       };
       for (let from = 0; ;) {
-        if (from > 0 && currentVersion() !== version) throw new Error('indexRows: the inventory was replaced while it was read');
         const chunk = selectChunk.get(from);
         if (chunk === undefined) break;
         decodeIndexChunk({ firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names }, emit);
@@ -183,7 +284,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       }
       if (batch.length > 0) yield batch;
     },
-
     async getStays(idxs) {
       const stays: Stay[] = [];
       for (const idx of idxs) {
@@ -192,7 +292,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       }
       return stays;
     },
-
+    *allStays(batch = WRITE_BATCH) {
+      for (let from = 0; ; from += batch) {
+        const rows = selectDocs.all(from, from + batch);
+        if (rows.length === 0) return;
+        yield rows.map((row) => JSON.parse(row.doc) as Stay);
+      }
+    },
     async resolveHotelIds(refs: readonly HotelIdRef[]) {
       return refs.map((ref) => {
         const found = new Set<number>();
@@ -205,12 +311,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         }
         return [...found].sort((a, b) => a - b);
       });
-    },
-
-    async close() {
-      if (closed) return;
-      closed = true;
-      db.close();
     },
   };
 }

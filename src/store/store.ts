@@ -38,6 +38,23 @@ export interface RankedStay extends Stay {
   rank: number;
 }
 
+/** One listing's stay id, for the persistent map (supplier listing -> stay id). */
+export interface StayIdEntry {
+  supplier: SupplierId;
+  supplierStayId: string;
+  stayId: string;
+}
+
+/** The reads of one published content version; its content never changes. */
+export interface VersionReader {
+  readonly no: number;
+  indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
+  getStays(idxs: readonly number[]): Promise<Stay[]>;
+  resolveHotelIds(refs: readonly HotelIdRef[]): Promise<number[][]>;
+  /** Every stay in idx order, a batch at a time (synchronous: for the content worker). */
+  allStays(batch?: number): Iterable<Stay[]>;
+}
+
 /**
  * Where the gateway keeps what it ingested. SQLite is the embedded default; PostgreSQL joins it
  * for scale-out, so every method is async even where SQLite would not need it. Each
@@ -46,9 +63,20 @@ export interface RankedStay extends Stay {
 export interface Store {
   /** Version label of the ingested inventory, or null when nothing was ingested yet. */
   inventoryVersion(): Promise<string | null>;
-  /** Replaces the whole inventory in one transaction; stays carry dense idx 0..n-1 and rank 0..n-1. */
+  /** The served content version: its number, label and what the refresh recorded of it; null before the first. */
+  currentContent(): Promise<{ no: number; label: string; info: unknown } | null>;
+  /** Publishes a whole new inventory (publishContent without info or ids); stays carry dense idx 0..n-1 and rank 0..n-1. */
   replaceInventory(stays: readonly RankedStay[], version: string): Promise<void>;
-  /** Every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */
+  /**
+   * Writes a new content version beside the served one and publishes it in one step, with the
+   * listings' stay ids; returns its number. Versions before the last few are dropped.
+   */
+  publishContent(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number>;
+  /** The reads of a published version (it stays readable until two newer ones are published). */
+  version(no: number): VersionReader;
+  /** The persistent stay id map: `${supplier}:${supplierStayId}` -> stay id, for every listing ever seen. */
+  stayIds(): Promise<Map<string, string>>;
+  /** Of the served version: every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */
   indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
   /** Full stays for the given idx values, in the order asked; unknown idx are skipped. */
   getStays(idxs: readonly number[]): Promise<Stay[]>;

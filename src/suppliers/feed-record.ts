@@ -122,6 +122,24 @@ export class FeedRecord {
     return this.array(key).map((item, i) => FeedRecord.of(this.supplier, `${this.path}.${key}[${i}]`, item));
   }
 
+  /**
+   * Each object of an array decoded; with `onSkipped`, a record that is not an object or fails to
+   * decode is skipped and told (one broken record must not cost the supplier its whole feed),
+   * without it the first one throws.
+   */
+  decodeEach<T>(key: string, decode: (record: FeedRecord) => T, onSkipped?: (error: SupplierError) => void): T[] {
+    const out: T[] = [];
+    this.array(key).forEach((item, i) => {
+      try {
+        out.push(decode(FeedRecord.of(this.supplier, `${this.path}.${key}[${i}]`, item)));
+      } catch (error) {
+        if (onSkipped === undefined || !(error instanceof SupplierError) || error.kind !== 'malformed') throw error;
+        onSkipped(error);
+      }
+    });
+    return out;
+  }
+
   /** A StayType after the supplier's own spelling was mapped by `normalise`. */
   stayType(key: string, normalise: (raw: string) => string = (raw) => raw): StayType {
     const mapped = normalise(this.string(key));

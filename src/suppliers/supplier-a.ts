@@ -135,7 +135,7 @@ export function createSupplierA(config: SupplierConfig): Supplier {
         const url = supplierUrl(config.baseUrl, '/content/properties', { page, pageSize });
         const body = FeedRecord.of(id, `page ${page}`, await fetchJson(url, { supplier: id, signal: options.signal }));
         const totalPages = body.integer('totalPages');
-        const listings = body.records('properties').map(decode);
+        const listings = body.decodeEach('properties', decode, options.onSkipped);
         if (listings.length > 0) yield listings;
         // An empty page also ends the feed: a wrong totalPages must not loop forever.
         if (page >= totalPages || listings.length === 0) return;

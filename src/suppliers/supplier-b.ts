@@ -141,7 +141,7 @@ export function createSupplierB(config: SupplierConfig): Supplier {
       for (let page = 1; ; page++) {
         const url = supplierUrl(config.baseUrl, '/v2/hotels', cursor === null ? { limit } : { limit, cursor });
         const body = FeedRecord.of(id, `page ${page}`, await fetchJson(url, { supplier: id, signal: options.signal }));
-        const listings = body.records('hotels').map(decode);
+        const listings = body.decodeEach('hotels', decode, options.onSkipped);
         const next = body.nullableString('next_cursor');
         if (listings.length > 0) yield listings;
         // A cursor that does not move would loop forever; treat it as the end of a broken feed.

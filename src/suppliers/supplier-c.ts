@@ -177,7 +177,7 @@ export function createSupplierC(config: SupplierConfig): Supplier {
         const url = supplierUrl(config.baseUrl, '/feed/accommodations', { offset, limit });
         const body = FeedRecord.of(id, `offset ${offset}`, await fetchJson(url, { supplier: id, signal: options.signal }));
         const total = body.integer('total');
-        const listings = body.records('items').map(decode);
+        const listings = body.decodeEach('items', decode, options.onSkipped);
         if (listings.length > 0) yield listings;
         offset += listings.length;
         if (offset >= total || listings.length === 0) return;

@@ -128,7 +128,7 @@ export function createSupplierD(config: SupplierConfig): Supplier {
         const url = supplierUrl(config.baseUrl, '/api/listings', { page, per_page: perPage });
         const body = FeedRecord.of(id, `page ${page}`, await fetchJson(url, { supplier: id, signal: options.signal }));
         const meta = body.record('meta');
-        const listings = body.records('data').map(decode);
+        const listings = body.decodeEach('data', decode, options.onSkipped);
         if (listings.length > 0) yield listings;
         if (meta.integer('current_page') >= meta.integer('last_page') || listings.length === 0) return;
       }

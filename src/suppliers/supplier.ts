@@ -1,4 +1,5 @@
 import type { Listing, SupplierId } from '../types.ts';
+import type { SupplierError } from './supplier-error.ts';
 
 /** Where an upstream supplier lives. The registry of suppliers is configuration (src/config.ts). */
 export interface SupplierConfig {
@@ -75,7 +76,8 @@ export interface CommissionRecord {
 export interface Supplier {
   readonly id: SupplierId;
   /** The supplier's whole content feed, page by page, normalised. Throws on HTTP or format errors. */
-  contentPages(options?: { pageSize?: number; signal?: AbortSignal }): AsyncIterable<Listing[]>;
+  /** With `onSkipped`, malformed records are skipped and told; without it, one fails the feed. */
+  contentPages(options?: { pageSize?: number; signal?: AbortSignal; onSkipped?: (error: SupplierError) => void }): AsyncIterable<Listing[]>;
   /** Most ids one quote call may carry. */
   readonly maxIdsPerQuote: number;
   /**

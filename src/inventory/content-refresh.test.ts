@@ -1,0 +1,185 @@
+// Content refresh end to end (issue 12): a gateway on a small simulated world, the world advanced
+// or broken on purpose, the gateway refreshed, and what it serves checked against the world.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { main as cli } from '../cli/main.ts';
+import { writeSimulatorAddress } from '../simulator-address.ts';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { SUPPLIER_IDS, type Stay, type SupplierId } from '../types.ts';
+
+/** Every stay the gateway serves now, read from its store's current version. */
+async function servedStays(t: TestApp): Promise<Stay[]> {
+  const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
+  try {
+    const current = await store.currentContent();
+    assert.ok(current !== null, 'current !== null');
+    return [...store.version(current.no).allStays()].flat();
+  } finally {
+    await store.close();
+  }
+}
+
+const stayOfListing = (stays: Stay[]) => new Map(stays.flatMap((s) => s.listings.map((l) => [`${l.supplier}:${l.supplierStayId}`, s] as const)));
+const listingsOf = (stays: Stay[], supplier: SupplierId) => stays.reduce((n, s) => n + s.listings.filter((l) => l.supplier === supplier).length, 0);
+
+/** Polls a condition (no fixed sleep stands in for it); fails after `ms`. */
+async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const start = performance.now();
+  while (!(await condition())) {
+    if (performance.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('content refresh', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ stays: 3_000, app: { contentRefreshMs: null, geocoder: { geocode: async () => null } } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('adds, removes and changes stays after the world moves on; ids are stable, a removed id is a JSON 404', async () => {
+    const before = await servedStays(t);
+    // A cross-listed stay whose id came from a listing that now closes: it must keep its id.
+    const crossListed = before.find((s) => s.listings.length >= 2)!;
+    const first = [...crossListed.listings].sort((a, b) => (`${a.supplier}:${a.supplierStayId}` < `${b.supplier}:${b.supplierStayId}` ? -1 : 1))[0];
+    const feed = t.world.listings[first.supplier];
+    t.world.closed[first.supplier].push(...feed.splice(feed.findIndex((l) => l.supplierStayId === first.supplierStayId), 1));
+
+    const advance = t.sim.advance(60);
+    const outcome = await t.app.refreshContent();
+    assert.ok(outcome.result !== null, 'outcome.result !== null');
+    const { added, removed, changed } = outcome.result;
+    assert.ok(added > 0 && removed > 0 && changed > 0, `added ${added}, removed ${removed}, changed ${changed}`);
+
+    const after = await servedStays(t);
+    const afterByListing = stayOfListing(after);
+    assert.equal(after.find((s) => s.listings.some((l) => l.supplierStayId === crossListed.listings[1].supplierStayId && l.supplier === crossListed.listings[1].supplier))?.id, crossListed.id,
+      'the stay keeps its id when the listing that gave it is gone');
+    // Every stay with a listing left keeps its id (where two stays merged, one of the two ids goes;
+    // where one split, one part keeps it).
+    const beforeByListing = stayOfListing(before);
+    let kept = 0;
+    for (const stay of before) {
+      const survivors = stay.listings.map((l) => afterByListing.get(`${l.supplier}:${l.supplierStayId}`)).filter((s) => s !== undefined);
+      if (survivors.length === 0) continue;
+      kept++;
+      const merged = survivors.some((s) => new Set(s.listings.map((l) => beforeByListing.get(`${l.supplier}:${l.supplierStayId}`)?.id).filter((id) => id !== undefined)).size > 1);
+      if (!merged) assert.ok(survivors.some((s) => s.id === stay.id), `stay ${stay.id} keeps its id`);
+    }
+    assert.ok(kept > before.length * 0.9, 'kept > before.length * 0.9');
+    // A listing newly added on a second supplier joins its property's stay.
+    const joined = advance.added.map((a) => afterByListing.get(`${a.supplier}:${a.id}`)!).filter((s) => s !== undefined && s.listings.length > 1 && before.some((b) => b.id === s.id));
+    assert.ok(joined.length > 0, 'a new listing of an existing property joined its stay');
+    // A removed stay's id: a clear JSON 404, never someone else's stay.
+    const afterIds = new Set(after.map((s) => s.id));
+    const gone = before.find((s) => !afterIds.has(s.id))!;
+    const res = await t.get(`/go/${gone.id}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'NOT_FOUND');
+    assert.ok(res.body.requestId, 'res.body.requestId');
+    // New ids never reuse an old one.
+    const beforeIds = new Set(before.map((s) => s.id));
+    const fresh = after.filter((s) => !beforeIds.has(s.id));
+    assert.ok(fresh.length > 0, 'fresh.length > 0');
+    assert.equal(t.app.health().inventory?.version, outcome.result.label, 'served at once');
+  });
+
+  it('a failed feed and a shrunken feed leave the supplier\'s listings as they were; malformed records are skipped and counted', async () => {
+    const before = await servedStays(t);
+    await t.sim.setFault('supplier_b', 'error');
+    // supplier_c loses half its feed at once: a broken feed, not a market.
+    const feedC = t.world.listings.supplier_c;
+    const cut = feedC.splice(0, Math.ceil(feedC.length / 2));
+    // One supplier_a record the adapter cannot read (a latitude that is no number).
+    const broken = t.world.listings.supplier_a[0];
+    const lat = broken.lat;
+    broken.lat = Number.NaN;
+    try {
+      const outcome = await t.app.refreshContent();
+      assert.equal(outcome.feeds.supplier_b?.ok, false);
+      assert.equal(outcome.result?.suppliers.supplier_b.verdict, 'failed');
+      assert.equal(outcome.result?.suppliers.supplier_c.verdict, 'held back');
+      assert.equal(outcome.feeds.supplier_a?.ok && outcome.feeds.supplier_a.skipped, 1);
+      const after = await servedStays(t);
+      assert.equal(listingsOf(after, 'supplier_b'), listingsOf(before, 'supplier_b'));
+      assert.equal(listingsOf(after, 'supplier_c'), listingsOf(before, 'supplier_c'));
+      const health = (await t.get('/health')).body;
+      assert.equal(health.status, 'degraded');
+      assert.equal(health.suppliers.supplier_b.content, 'stale');
+      assert.match(health.suppliers.supplier_b.lastError, /500|HTTP/);
+      assert.equal(health.suppliers.supplier_c.content, 'stale');
+      assert.match(health.suppliers.supplier_c.lastError, /held back/);
+      assert.equal(health.suppliers.supplier_d.content, 'ok');
+    } finally {
+      await t.sim.setFault('supplier_b', null);
+      feedC.unshift(...cut);
+      broken.lat = lat;
+    }
+    await t.app.refreshContent();
+    assert.equal((await t.get('/health')).body.status, 'ok');
+  });
+
+  it('no search fails or waits on the swap while a refresh runs', async () => {
+    // Over real HTTP on loopback, as partners meet it.
+    const base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+    t.sim.advance(5);
+    let done = false;
+    const refreshing = t.app.refreshContent().finally(() => { done = true; });
+    const statuses: number[] = [];
+    while (!done) {
+      const res = await fetch(`${base}/v3/accommodations?nelat=49&nelng=3&swlat=48&swlng=2&pageSize=5`);
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      const health = await fetch(`${base}/health`);
+      await health.arrayBuffer();
+      statuses.push(health.status);
+    }
+    await refreshing;
+    assert.ok(statuses.length > 2, 'statuses.length > 2');
+    assert.deepEqual([...new Set(statuses)], [200]);
+  });
+
+  it('`staygate content refresh` publishes a version the running gateway serves within 5 s', async () => {
+    writeSimulatorAddress(t.dataDir, { urls: t.sim.urls, controlUrl: t.sim.controlUrl });
+    t.sim.advance(3);
+    const served = t.app.health().inventory!.version;
+    const lines: string[] = [];
+    const code = await cli(['content', 'refresh'], { out: (l) => lines.push(l), err: (l) => lines.push(l) }, { ...process.env, STAYGATE_DATA_DIR: t.dataDir });
+    assert.equal(code, 0, lines.join('\n'));
+    for (const s of SUPPLIER_IDS) assert.ok(lines.some((l) => l.startsWith(`${s}: `)), `a line for ${s}`);
+    assert.match(lines.at(-1)!, /added, \d+ removed, \d+ changed/);
+    await until('the new version served', () => t.app.health().inventory!.version !== served, 5_000);
+  });
+});
+
+describe('a supplier down at the first start', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ stays: 2_000, sim: { faults: 'supplier_b=down' }, app: { contentRefreshMs: null, contentRetryMs: 50 } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('the gateway is ready with the others, and the supplier joins once it answers, without a restart', async () => {
+    const health = (await t.get('/health'));
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'degraded');
+    assert.equal(health.body.suppliers.supplier_b.content, 'unavailable');
+    assert.equal(health.body.suppliers.supplier_a.content, 'ok');
+    assert.equal(listingsOf(await servedStays(t), 'supplier_b'), 0);
+    // Dated searches and /go keep working meanwhile.
+    const dated = await t.get('/v3/accommodations?nelat=49&nelng=3&swlat=48&swlng=2&checkin=2027-03-10&checkout=2027-03-12');
+    assert.equal(dated.status, 200);
+
+    await t.sim.setFault('supplier_b', null);
+    await until('supplier_b joined', () => t.app.health().suppliers.supplier_b?.content === 'ok');
+    assert.equal(listingsOf(await servedStays(t), 'supplier_b'), t.world.listings.supplier_b.length);
+    assert.equal(t.app.health().status, 'ok');
+  });
+});

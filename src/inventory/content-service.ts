@@ -1,0 +1,137 @@
+// The gateway's content over its life (README, "Content refresh"): the first version (first
+// start, with whatever suppliers answer), the refresh schedule, retries of failed suppliers with
+// backoff, versions published by someone else (`staygate content refresh`) picked up by polling,
+// and each supplier's content state for /health.
+import type { Store } from '../store/store.ts';
+import type { Supplier } from '../suppliers/supplier.ts';
+import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import type { ContentInfo, SupplierContent } from './build-content-version.ts';
+import type { ContentWorker } from './content-worker-client.ts';
+import { refreshContent, type RefreshOutcome } from './refresh-content.ts';
+
+export interface ContentServiceOptions {
+  store: Store;
+  worker: ContentWorker;
+  suppliers: readonly Supplier[];
+  shrinkLimit: number;
+  /** 0 = never on a schedule. */
+  refreshMs: number;
+  retryMs: number;
+  pollMs: number;
+  /** Loads and serves a published version (index built in the worker, then one swap). */
+  serve(no: number, label: string): Promise<void>;
+  log(message: string): void;
+  warn(message: string): void;
+}
+
+export interface ContentService {
+  /** Serves the stored version, or makes the first one; resolves once a version is served. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Pulls (these suppliers' or every) feed now; one refresh at a time. */
+  refresh(only?: readonly SupplierId[]): Promise<RefreshOutcome>;
+  suppliers(): Record<SupplierId, SupplierContent>;
+  stop(): void;
+}
+
+export function createContentService(options: ContentServiceOptions): ContentService {
+  const { store, log } = options;
+  let served: { no: number; info: ContentInfo } | null = null;
+  /** Failures since a supplier's last applied feed, and the last error, kept here: a failed pull publishes nothing. */
+  const failures = new Map<SupplierId, { count: number; error: string; dueAt: number }>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+  const cap = options.refreshMs > 0 ? options.refreshMs : 3_600_000;
+
+  const later = (ms: number, run: () => void): void => {
+    if (stopped) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+
+  async function serveCurrent(): Promise<boolean> {
+    const current = await store.currentContent();
+    if (current === null || current.no === served?.no) return false;
+    await options.serve(current.no, current.label);
+    served = { no: current.no, info: current.info as ContentInfo };
+    return true;
+  }
+
+  function scheduleRetry(): void {
+    if (failures.size === 0) return;
+    const next = Math.min(...[...failures.values()].map((f) => f.dueAt));
+    later(Math.max(0, next - Date.now()), () => {
+      const due = [...failures].filter(([, f]) => f.dueAt <= Date.now()).map(([s]) => s);
+      if (due.length === 0) return scheduleRetry();
+      log(`retrying the content feed of ${due.join(', ')}`);
+      void refresh(due).catch((error: unknown) => options.warn(`content retry failed: ${(error as Error).message}`));
+    });
+  }
+
+  function refresh(only?: readonly SupplierId[]): Promise<RefreshOutcome> {
+    const run = queue.then(async () => {
+      const outcome = await refreshContent({ suppliers: options.suppliers, worker: options.worker, shrinkLimit: options.shrinkLimit, only, log });
+      if (outcome.result !== null) await serveCurrent();
+      for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
+        const verdict = outcome.result?.suppliers[supplier].verdict;
+        const error = !feed.ok ? feed.error : verdict === 'held back' ? outcome.result!.suppliers[supplier].lastError! : null;
+        if (error === null) failures.delete(supplier);
+        else {
+          const count = (failures.get(supplier)?.count ?? 0) + 1;
+          const wait = Math.min(options.retryMs * 2 ** (count - 1), cap);
+          failures.set(supplier, { count, error, dueAt: Date.now() + wait });
+          options.warn(`${supplier}: content not applied (${error}); its previous listings are kept; retried in ${Math.round(wait / 1_000)} s`);
+        }
+      }
+      scheduleRetry();
+      return outcome;
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    async start(signal) {
+      if (!(await serveCurrent())) {
+        // First start: a version from whatever answers; suppliers that did not are retried.
+        for (;;) {
+          signal.throwIfAborted();
+          const outcome = await refresh();
+          if (outcome.result !== null) break;
+          log(`no supplier answered; trying again in ${options.retryMs / 1_000} s`);
+          await new Promise((resolve) => later(options.retryMs, () => resolve(undefined)));
+        }
+      } else {
+        // A later start: suppliers the stored version lacks are retried at once.
+        const missing = SUPPLIER_IDS.filter((s) => served!.info.suppliers?.[s]?.state !== 'ok');
+        for (const s of missing) failures.set(s, { count: 0, error: served!.info.suppliers?.[s]?.lastError ?? 'not in the stored content', dueAt: Date.now() });
+        scheduleRetry();
+      }
+      if (options.refreshMs > 0) {
+        const tick = () => later(options.refreshMs, () => void refresh().catch((error: unknown) => options.warn(`content refresh failed: ${(error as Error).message}`)).finally(tick));
+        tick();
+      }
+      // Versions published by another process (the CLI): served within a poll and an index build.
+      const poll = () => later(options.pollMs, () => void (queue = queue.then(serveCurrent)).catch(() => undefined).finally(poll));
+      poll();
+    },
+    refresh,
+    suppliers() {
+      return Object.fromEntries(SUPPLIER_IDS.map((s) => {
+        const stored = served?.info.suppliers?.[s] ?? { state: 'unavailable', listings: 0, lastRefresh: null, lastError: null };
+        const failed = failures.get(s);
+        if (failed === undefined || failed.count === 0) return [s, stored];
+        return [s, { ...stored, state: stored.listings > 0 ? 'stale' : 'unavailable', lastError: failed.error }];
+      })) as Record<SupplierId, SupplierContent>;
+    },
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

@@ -1,0 +1,275 @@
+// The simulated world moves on: day after day, listings open (new properties, and existing ones
+// newly listed on another supplier), close, and change name, rating, reviews, photos and capacity,
+// as real suppliers' content does. Each day's changes are drawn from a PRNG seeded by the world's
+// seed and that day's number, so advancing 30 days twice is advancing 60 days once.
+import { SUPPLIER_IDS, type RentalType, type SupplierId } from '../types.ts';
+import { SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
+import { nameIndependentHotel, nameRental } from './name-property.ts';
+import { createRandom, hashToUnit, type Random } from './random.ts';
+import { typeLabel } from './type-label.ts';
+import { varyName } from './vary-name.ts';
+import { languageOf } from './vocabulary.ts';
+
+/**
+ * Daily rates, per listing (or per property for openings): a real inventory moves well under 1% a
+ * day in openings and closures, and a few percent of listings get new reviews every day.
+ */
+export const DAILY_RATES = {
+  /** Listings closing (the property leaves that supplier). */
+  close: 0.0008,
+  /** New properties opening, per existing property. */
+  open: 0.0006,
+  /** Existing properties newly listed on one more supplier, per property. */
+  crossList: 0.0003,
+  /** Listings whose reviews grow (and rating drifts). */
+  reviews: 0.03,
+  rename: 0.0004,
+  photos: 0.002,
+  capacity: 0.0004,
+} as const;
+
+/** Most days one advance may move: a year. */
+export const MAX_ADVANCE_DAYS = 365;
+/** Each list of an advance's answer holds at most this many entries (`count` says how many in all). */
+export const ADVANCE_LIST_CAP = 1_000;
+
+export interface ListingRef {
+  supplier: SupplierId;
+  id: string;
+}
+
+export interface AdvanceResult {
+  /** The world's day after the advance (0 = as generated). */
+  day: number;
+  added: ListingRef[];
+  removed: ListingRef[];
+  changed: ListingRef[];
+  counts: { added: number; removed: number; changed: number };
+}
+
+const METRES_PER_DEGREE = 111_320;
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+function offset(lat: number, lng: number, metres: number, bearing: number): { lat: number; lng: number } {
+  const newLat = clamp(lat + (metres * Math.cos(bearing)) / METRES_PER_DEGREE, -85, 85);
+  let newLng = lng + (metres * Math.sin(bearing)) / (METRES_PER_DEGREE * Math.cos((newLat * Math.PI) / 180));
+  if (newLng > 180) newLng -= 360;
+  if (newLng < -180) newLng += 360;
+  return { lat: round6(newLat), lng: round6(newLng) };
+}
+
+/** A count for a rate over a population: the expectation, its fraction drawn, so small worlds still move. */
+function countOf(rng: Random, population: number, rate: number): number {
+  const expected = population * rate;
+  return Math.floor(expected) + (rng.chance(expected - Math.floor(expected)) ? 1 : 0);
+}
+
+const key = (supplier: SupplierId, id: string): string => `${supplier}\n${id}`;
+const refOf = (k: string): ListingRef => {
+  const [supplier, id] = k.split('\n');
+  return { supplier: supplier as SupplierId, id };
+};
+
+/** A new supplier id, never one the supplier used before (open or closed): an id names one property for good. */
+function newId(rng: Random, supplier: SupplierId, used: Set<string>): string {
+  for (;;) {
+    const id = supplier === 'supplier_b'
+      ? `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}`
+      : String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
+    if (!used.has(id)) {
+      used.add(id);
+      return id;
+    }
+  }
+}
+
+/** The feed order of a supplier: ascending id (supplier_b's ids have a fixed width). */
+function feedKey(listing: SimListing): number {
+  return listing.supplier === 'supplier_b' ? Number(listing.supplierStayId.slice(2)) : Number(listing.supplierStayId);
+}
+
+/**
+ * Moves the world `days` days forward, in place: its listings arrays (which the feed routes serve)
+ * are edited where they are, closed listings move to `world.closed`, new properties are appended.
+ * Returns what changed, per listing, over the whole advance.
+ */
+export function advanceWorld(world: World, days: number): AdvanceResult {
+  if (!Number.isInteger(days) || days < 1 || days > MAX_ADVANCE_DAYS) {
+    throw new RangeError(`days must be an integer from 1 to ${MAX_ADVANCE_DAYS}, got ${days}`);
+  }
+  const used = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Set<string>()])) as Record<SupplierId, Set<string>>;
+  for (const s of SUPPLIER_IDS) {
+    for (const l of world.listings[s]) used[s].add(l.supplierStayId);
+    for (const l of world.closed[s]) used[s].add(l.supplierStayId);
+  }
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  const changed = new Set<string>();
+  // Who sells each property today, kept up to date through the days (built once: it is the dear part).
+  const sellers = new Map<number, SimListing[]>();
+  for (const s of SUPPLIER_IDS) for (const l of world.listings[s]) {
+    const list = sellers.get(l.propertyId);
+    if (list) list.push(l);
+    else sellers.set(l.propertyId, [l]);
+  }
+
+  for (let d = 0; d < days; d++) {
+    world.day++;
+    advanceOneDay(world, createRandom(Math.floor(hashToUnit('world-day', world.seed, world.day) * 2 ** 31)), used, sellers, added, removed, changed);
+  }
+  // Net effect over the advance: opened then closed is nothing; a change of what opened or closed is no change.
+  for (const k of [...added]) if (removed.has(k)) { added.delete(k); removed.delete(k); }
+  for (const k of changed) if (added.has(k) || removed.has(k)) changed.delete(k);
+  const list = (set: Set<string>) => [...set].slice(0, ADVANCE_LIST_CAP).map(refOf);
+  return {
+    day: world.day,
+    added: list(added),
+    removed: list(removed),
+    changed: list(changed),
+    counts: { added: added.size, removed: removed.size, changed: changed.size },
+  };
+}
+
+function advanceOneDay(
+  world: World, rng: Random, used: Record<SupplierId, Set<string>>, sellers: Map<number, SimListing[]>,
+  added: Set<string>, removed: Set<string>, changed: Set<string>,
+): void {
+  // Listings open this morning, addressed across the four feeds without copying them (flatMap of
+  // 200k listings a day was most of an advance).
+  const feeds = SUPPLIER_IDS.map((s) => world.listings[s]);
+  const all = { length: feeds.reduce((n, f) => n + f.length, 0) };
+  if (all.length === 0) return;
+  const pickListing = (): SimListing => {
+    let i = rng.int(0, all.length - 1);
+    for (const feed of feeds) {
+      if (i < feed.length) return feed[i];
+      i -= feed.length;
+    }
+    throw new Error('unreachable');
+  };
+
+  // Changes first, on listings open this morning.
+  for (let i = countOf(rng, all.length, DAILY_RATES.reviews); i > 0; i--) {
+    const l = pickListing();
+    const extra = rng.int(1, 5);
+    const count = l.rating.count + extra;
+    // A new review pulls the mean towards a fresh score by its weight.
+    const fresh = clamp(round1(rng.normal(l.rating.value, 1)), 1, 10);
+    l.rating = { ...l.rating, value: clamp(round1((l.rating.value * l.rating.count + fresh * extra) / count), 1, 10), count };
+    changed.add(key(l.supplier, l.supplierStayId));
+  }
+  for (let i = countOf(rng, all.length, DAILY_RATES.rename); i > 0; i--) {
+    const l = pickListing();
+    const property = world.properties[l.propertyId];
+    // A rename the content team makes: still the same property, recognisably (entity resolution must keep up).
+    l.name = varyName(property.name, property.city, rng);
+    changed.add(key(l.supplier, l.supplierStayId));
+  }
+  for (let i = countOf(rng, all.length, DAILY_RATES.photos); i > 0; i--) {
+    const l = pickListing();
+    const base = l.media.thumbnail.split('?')[0];
+    l.media = { ...l.media, thumbnail: `${base}?v=${world.day}` };
+    changed.add(key(l.supplier, l.supplierStayId));
+  }
+  for (let i = countOf(rng, all.length, DAILY_RATES.capacity); i > 0; i--) {
+    const l = pickListing();
+    l.capacity = { ...l.capacity, guests: Math.max(1, l.capacity.guests + (rng.chance(0.5) ? 1 : -1)) };
+    changed.add(key(l.supplier, l.supplierStayId));
+  }
+
+  // Closures.
+  const closing = new Set<SimListing>();
+  for (let i = countOf(rng, all.length, DAILY_RATES.close); i > 0; i--) closing.add(pickListing());
+  for (const s of SUPPLIER_IDS) {
+    const listings = world.listings[s];
+    let w = 0;
+    for (let r = 0; r < listings.length; r++) {
+      const l = listings[r];
+      if (closing.has(l)) {
+        world.closed[s].push(l);
+        const list = sellers.get(l.propertyId)!;
+        list.splice(list.indexOf(l), 1);
+        removed.add(key(s, l.supplierStayId));
+      } else listings[w++] = l;
+    }
+    listings.length = w;
+  }
+
+  // Openings: new properties, each near an existing one of its city (at least 400 m away, further
+  // than any merge distance, so it is a neighbour, not a duplicate), sold by one supplier.
+  const propertyCount = world.properties.length;
+  for (let i = countOf(rng, propertyCount, DAILY_RATES.open); i > 0; i--) {
+    const anchor = world.properties[rng.int(0, propertyCount - 1)];
+    const hotel = anchor.type === 'hotel';
+    const at = offset(anchor.lat, anchor.lng, rng.float(400, 3_000), rng.float(0, 2 * Math.PI));
+    const lang = languageOf(anchor.countryCode);
+    const capacity = { guests: hotel ? 2 : rng.int(2, 6), bedrooms: hotel ? 1 : rng.int(1, 3), beds: hotel ? 1 : rng.int(1, 3), bathrooms: 1 };
+    const name = hotel ? nameIndependentHotel(rng, lang, rng.int(0, 3)) : nameRental(rng, anchor.type as RentalType, lang, capacity.bedrooms);
+    const property: WorldProperty = {
+      propertyId: world.properties.length, cityId: anchor.cityId, city: anchor.city, countryCode: anchor.countryCode,
+      type: anchor.type, lat: at.lat, lng: at.lng, name,
+      address: `${1 + rng.int(0, 398)} ${anchor.address.split(', ')[0].replace(/^\d+ /, '')}, ${anchor.city}, ${anchor.countryCode}`,
+      chain: null,
+    };
+    world.properties.push(property);
+    const supplier: SupplierId = hotel ? rng.pick(['supplier_a', 'supplier_b', 'supplier_c'] as const) : 'supplier_d';
+    const rating = { value: clamp(round1(rng.normal(hotel ? 8 : 8.6, 0.7)), 1, 10), hotelStars: hotel ? rng.int(2, 5) : null, count: rng.int(0, 5) };
+    sellers.set(property.propertyId, [addListing(world, rng, used, added, property, supplier, at, name, rating, capacity)]);
+  }
+
+  // Existing properties newly listed on one more supplier: a variant of the name, a few metres off.
+  for (let i = countOf(rng, propertyCount, DAILY_RATES.crossList); i > 0; i--) {
+    const property = world.properties[rng.int(0, propertyCount - 1)];
+    const open = sellers.get(property.propertyId);
+    if (open === undefined || open.length === 0) continue; // closed everywhere: it does not come back under a new listing
+    const candidates = (property.type === 'hotel' ? ['supplier_a', 'supplier_b', 'supplier_c'] as const : SUPPLIER_IDS)
+      .filter((s) => !open.some((l) => l.supplier === s));
+    if (candidates.length === 0) continue;
+    const supplier = rng.pick(candidates);
+    const model = open[0];
+    const at = offset(property.lat, property.lng, rng.float(5, 60), rng.float(0, 2 * Math.PI));
+    const rating = { value: clamp(round1(model.rating.value + rng.int(-3, 3) / 10), 1, 10), hotelStars: model.rating.hotelStars, count: rng.int(0, 20) };
+    open.push(addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, { ...model.capacity }));
+  }
+}
+
+function addListing(
+  world: World, rng: Random, used: Record<SupplierId, Set<string>>, added: Set<string>, property: WorldProperty,
+  supplier: SupplierId, at: { lat: number; lng: number }, name: string, rating: SimListing['rating'], capacity: SimListing['capacity'],
+): SimListing {
+  const id = newId(rng, supplier, used[supplier]);
+  // Media as this supplier writes them: its logo, and its thumbnail pattern with the new id.
+  const model = world.listings[supplier][0] ?? world.closed[supplier][0];
+  const media = model === undefined
+    ? { thumbnail: `https://img.${supplier}.example/${id}.jpg`, logoSquare: `https://img.${supplier}.example/logo.png` }
+    : { thumbnail: model.media.thumbnail.split('?')[0].replace(model.supplierStayId, id), logoSquare: model.media.logoSquare };
+  const listing: SimListing = {
+    propertyId: property.propertyId,
+    supplier,
+    supplierStayId: id,
+    name,
+    typeLabel: typeLabel(supplier, property.type, 'standard'),
+    type: property.type,
+    address: property.address,
+    lat: at.lat,
+    lng: at.lng,
+    rating,
+    capacity,
+    policies: { instantBook: rng.chance(0.8), freeCancellation: rng.chance(0.5) },
+    media,
+  };
+  // In feed order (by id), where the supplier's database would page it.
+  const listings = world.listings[supplier];
+  const k = feedKey(listing);
+  let lo = 0, hi = listings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (feedKey(listings[mid]) < k) lo = mid + 1;
+    else hi = mid;
+  }
+  listings.splice(lo, 0, listing);
+  added.add(key(supplier, id));
+  return listing;
+}
