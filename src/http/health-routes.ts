@@ -65,7 +65,10 @@ export function registerHealthRoutes(app: FastifyInstance, health: () => HealthR
     if (report.status === 'starting') {
       // Still an error body (code, requestId) so every 5xx reads alike, with the report beside it.
       const error = new ApiError('NOT_READY', 'The gateway is starting: the index is being built');
-      return reply.code(503).header('Retry-After', '5').send({ ...errorBody(error, request.id), ...report });
+      // Written as text: the error body's serialiser would drop the report's fields (the error body
+      // schema allows them; it does not name them).
+      return reply.code(503).header('Retry-After', '5').type('application/json; charset=utf-8')
+        .send(JSON.stringify({ ...errorBody(error, request.id), ...report }));
     }
     return report;
   });

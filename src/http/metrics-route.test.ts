@@ -46,10 +46,10 @@ describe('GET /metrics', () => {
     assert.equal(sample(text, 'staygate_http_request_duration_seconds_count', { route: 'unmatched', status: '404' }), 1);
     assert.ok(!text.includes('/no/such/path'), 'an unknown path is no label');
     assert.equal(sample(text, 'staygate_rate_limit_refusals_total', { endpoint: '/v3/accommodations' }), 1);
-    assert.equal(sample(text, 'staygate_index_stays'), (await t.get('/health')).body.stays);
+    assert.equal(sample(text, 'staygate_index_stays'), (await t.get('/health')).body.inventory.stays);
     assert.ok(sample(text, 'staygate_index_stays')! > 0, 'sample(text, \'staygate_index_stays\')! > 0');
     const health = (await t.get('/health')).body;
-    assert.equal(sample(text, 'staygate_inventory_info', { version: health.inventoryVersion }), 1);
+    assert.equal(sample(text, 'staygate_inventory_info', { version: health.inventory.version }), 1);
   });
 
   it('times supplier calls, counts their errors, shows each breaker and the quote cache', async () => {

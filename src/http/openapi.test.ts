@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
 
   it('covers every endpoint, with the error body and both ways of sending a key', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), [
-      '/go/{id}', '/go/{supplier}/{supplierStayId}', '/health',
+      '/go/{id}', '/go/{supplier}/{supplierStayId}', '/health', '/health/live',
       '/v1/accommodations', '/v1/reporting/summary', '/v1/reporting/transactions', '/v2/accommodations', '/v3/accommodations',
     ]);
     assert.ok(document.components.schemas.ErrorBody, 'document.components.schemas.ErrorBody');

@@ -4,14 +4,14 @@
  */
 
 export interface paths {
-    "/health": {
+    "/health/live": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Health: 200 once the index is built */
+        /** Liveness: 200 as soon as the process listens */
         get: {
             parameters: {
                 query?: never;
@@ -29,11 +29,69 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            status: "ok";
-                            /** @description Stays in the search index. */
-                            stays: number;
-                            /** @description The content version served. */
-                            inventoryVersion: string;
+                            status: "live";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 503 while starting, 200 when serving (degraded included) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content or breaker is not ok (both 200). */
+                            status: "starting" | "ok" | "degraded";
+                            inventory: {
+                                /** @description The content version served. */
+                                version: string;
+                                /** @description Stays in the search index. */
+                                stays: number;
+                                /** @description When that version was swapped in (ISO time). */
+                                builtAt: string;
+                            } | null;
+                            suppliers: {
+                                [key: string]: {
+                                    /** @description `ok`: its last feed was applied; `stale`: its listings are held but its last refresh failed or was held back; `unavailable`: none held. */
+                                    content: "ok" | "stale" | "unavailable";
+                                    /** @description Listings of this supplier the served content holds. */
+                                    listings: number;
+                                    /** @description ISO time of its last applied feed. */
+                                    lastRefresh: string | null;
+                                    lastError: string | null;
+                                    /** @description Its quote circuit breaker. */
+                                    breaker: "closed" | "open" | "half-open";
+                                };
+                            };
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
