@@ -5,46 +5,14 @@
 import {
   BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
 } from 'chart.js';
+import type { Figures, PartnerSummary } from '../../src/reporting/partner-summary.ts';
 import { ApiFailure, escapeHtml, formatCount, formatMoney, getJson } from '../shared/api.ts';
 import './hub.css';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
 
-type Status = 'Pending' | 'Approved' | 'Canceled';
-interface Figures {
-  clicks: number;
-  bookings: number;
-  conversion: number | null;
-  commission: string;
-  bookingsByStatus: Record<Status, number>;
-  commissionByStatus: Record<Status, string>;
-}
-interface TransactionRecord {
-  provider: string;
-  bookingId: string;
-  bookedDate: string;
-  startDate: string;
-  endDate: string;
-  bookingStatus: Status;
-  campaignId: string;
-  commission: string;
-  information: string;
-  destination: string;
-  device: string;
-}
-interface Summary {
-  partnerId: string;
-  aids: string[];
-  thirdParties: string[];
-  startDate: string;
-  endDate: string;
-  totals: Figures;
-  months: (Figures & { month: string })[];
-  campaigns: (Figures & { campaign: string })[];
-  devices: (Figures & { device: string })[];
-  suppliers: (Figures & { supplier: string })[];
-  latest: TransactionRecord[];
-}
+// The summary's own types (type-only imports: nothing of the server reaches the bundle).
+type Summary = PartnerSummary & { thirdParties: string[] };
 
 const KEY_ITEM = 'staygate.hub.key';
 const CSV_PAGE = 500;
