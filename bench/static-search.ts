@@ -5,24 +5,14 @@
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { get } from 'node:http';
-import path from 'node:path';
-import { createBenchKey } from './bench-key.ts';
+import { startDefaultGateway } from './default-gateway.ts';
 
 const PATH = '/v3/accommodations?nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31&pageSize=10';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 
 async function serve(): Promise<void> {
   const { default: Fastify } = await import('fastify');
-  const { createApp } = await import('../src/app.ts');
-  const { defaults } = await import('../src/defaults.ts');
-  const { generateWorld } = await import('../src/sim/generate-world.ts');
-  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
-  const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
-  const sim = await startSimSuppliers({ world });
-  const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
-  const app = createApp({ dataDir, supplierUrls: sim.urls });
-  await app.ready;
-  const key = await createBenchKey(dataDir);
+  const { app, key } = await startDefaultGateway();
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const gateway = `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`;
   const sample = await app.http.inject({ url: PATH, headers: { 'x-api-key': key } });

@@ -3,8 +3,7 @@
 // default world in a child process; this process sends the load and times /health, and compares
 // with /health on an idle gateway in the same run.
 import { fork } from 'node:child_process';
-import path from 'node:path';
-import { createBenchKey } from './bench-key.ts';
+import { startDefaultGateway } from './default-gateway.ts';
 
 const WORLD = 'nelat=90&nelng=180&swlat=-90&swlng=-180';
 /** Candidates for the worst legal request: whole-world scans, filters, deep pages, the finest precision a viewport allows. */
@@ -22,16 +21,7 @@ const WORST = [
 const CONCURRENT = 20;
 
 async function serve(): Promise<void> {
-  const { createApp } = await import('../src/app.ts');
-  const { defaults } = await import('../src/defaults.ts');
-  const { generateWorld } = await import('../src/sim/generate-world.ts');
-  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
-  const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
-  const sim = await startSimSuppliers({ world });
-  const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
-  const app = createApp({ dataDir, supplierUrls: sim.urls, rateLimits: { keyed: 1_000_000 } });
-  await app.ready;
-  const key = await createBenchKey(dataDir);
+  const { app, key } = await startDefaultGateway({ rateLimits: { keyed: 1_000_000 } });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`, key });
   process.on('disconnect', () => process.exit(0));

@@ -4,6 +4,7 @@
 // seed and that day's number, so advancing 30 days twice is advancing 60 days once.
 import { SUPPLIER_IDS, type RentalType, type SupplierId } from '../types.ts';
 import { SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
+import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 import { nameIndependentHotel, nameRental } from './name-property.ts';
 import { createRandom, hashToUnit, type Random } from './random.ts';
 import { typeLabel } from './type-label.ts';
@@ -47,17 +48,10 @@ export interface AdvanceResult {
   counts: { added: number; removed: number; changed: number };
 }
 
-const METRES_PER_DEGREE = 111_320;
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
-const round1 = (x: number): number => Math.round(x * 10) / 10;
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
-
+/** offsetPoint, at the world's precision of coordinates (6 decimals). */
 function offset(lat: number, lng: number, metres: number, bearing: number): { lat: number; lng: number } {
-  const newLat = clamp(lat + (metres * Math.cos(bearing)) / METRES_PER_DEGREE, -85, 85);
-  let newLng = lng + (metres * Math.sin(bearing)) / (METRES_PER_DEGREE * Math.cos((newLat * Math.PI) / 180));
-  if (newLng > 180) newLng -= 360;
-  if (newLng < -180) newLng += 360;
-  return { lat: round6(newLat), lng: round6(newLng) };
+  const at = offsetPoint(lat, lng, metres, bearing);
+  return { lat: round6(at.lat), lng: round6(at.lng) };
 }
 
 /** A count for a rate over a population: the expectation, its fraction drawn, so small worlds still move. */

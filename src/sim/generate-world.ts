@@ -9,6 +9,7 @@ import { createRandom, createWeightedPicker, type Random } from './random.ts';
 import { typeLabel, type HotelStyle } from './type-label.ts';
 import { varyName } from './vary-name.ts';
 import { CHAIN_BRANDS, languageOf, STREETS, type ChainBrand, type Language } from './vocabulary.ts';
+import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 
 export interface WorldProperty {
   /** Index in `World.properties`. */
@@ -136,20 +137,7 @@ function brandsIn(countryCode: string): readonly ChainBrand[] {
   return brands;
 }
 
-// --- geometry --------------------------------------------------------------------------------------
-
-const METRES_PER_DEGREE = 111_320;
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
-const round1 = (x: number): number => Math.round(x * 10) / 10;
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
-
-function offsetPoint(lat: number, lng: number, metres: number, bearing: number): { lat: number; lng: number } {
-  const newLat = clamp(lat + (metres * Math.cos(bearing)) / METRES_PER_DEGREE, -85, 85);
-  let newLng = lng + (metres * Math.sin(bearing)) / (METRES_PER_DEGREE * Math.cos((newLat * Math.PI) / 180));
-  if (newLng > 180) newLng -= 360;
-  if (newLng < -180) newLng += 360;
-  return { lat: newLat, lng: newLng };
-}
+// --- geometry (offsetPoint and the rounding helpers: geometry.ts) -----------------------------------
 
 /**
  * Core scale in metres: grows with sqrt(population) (a city's area grows about with its population),
