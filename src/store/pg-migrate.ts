@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type pg from 'pg';
+
+/** Where the ordered SQL migrations live: `NNNN-name.sql`, applied in name order, each once. */
+export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+
+// Any fixed 32-bit number: every process migrating the same schema takes the same lock.
+const MIGRATION_LOCK = 734_920_155;
+
+export interface MigrationResult {
+  /** Names applied by this call, in order. */
+  applied: string[];
+  /** Every migration the schema now has. */
+  total: number;
+}
+
+/**
+ * Applies the migrations the schema lacks, each in its own transaction, under an advisory lock
+ * (docs/decisions.md 63): gateways starting together and `staygate db migrate` never apply one
+ * twice; a later one waits for the first and finds nothing to do. The lock is scoped to the
+ * connection's current schema, so test runs in separate schemas do not wait on each other.
+ */
+export async function migratePg(pool: pg.Pool, dir: URL = MIGRATIONS_DIR): Promise<MigrationResult> {
+  const files = (await readdir(dir)).filter((name) => /^\d{4}-[\w-]+\.sql$/.test(name)).sort();
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1, hashtext(current_schema()))', [MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((row) => row.name));
+      const applied: string[] = [];
+      for (const name of files) {
+        if (done.has(name)) continue;
+        const sql = await readFile(new URL(name, dir), 'utf8');
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
+        }
+        applied.push(name);
+      }
+      return { applied, total: done.size + applied.length };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
