@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import staygate from './lint/folder-imports.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', '.bench/', '.scratch/', 'packages/client/dist/', 'web/dist/', '.screenshots/'] },
@@ -44,5 +45,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*'] }],
     },
+  },
+  {
+    // Layering: each src/ folder imports only what its README's "May import:" paragraph lists
+    // (lint/folder-imports.js). Tests may also use the test support.
+    files: ['src/**/*.ts'],
+    plugins: { staygate },
+    rules: { 'staygate/folder-imports': ['error', { srcDir: 'src', testsMayImport: ['test-support/', 'sim/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] }] },
   },
 );

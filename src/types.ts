@@ -3,6 +3,9 @@
 export const SUPPLIER_IDS = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const;
 export type SupplierId = (typeof SUPPLIER_IDS)[number];
 
+/** Each supplier's price for a whole stay in the search currency; null when the supplier could not tell. */
+export type Offers = Map<SupplierId, number | null>;
+
 export function isSupplierId(value: string): value is SupplierId {
   return (SUPPLIER_IDS as readonly string[]).includes(value);
 }

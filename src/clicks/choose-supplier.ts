@@ -1,5 +1,4 @@
-import type { Offers } from '../search/price-stays.ts';
-import { SUPPLIER_IDS, type Stay, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type Offers, type Stay, type SupplierId } from '../types.ts';
 
 /**
  * Where a stay's top-level link sends the traveller (docs/decisions.md 7):

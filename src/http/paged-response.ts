@@ -2,10 +2,9 @@ import { Type, type Static } from 'typebox';
 import { jsonSafeString } from './json-schema.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
-import type { Offers } from '../search/price-stays.ts';
 import type { IgnoredParam } from '../errors/api-error.ts';
 import type { SupplierFailure } from '../suppliers/quote-service.ts';
-import { SUPPLIER_IDS, type Listing, type Stay, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type Listing, type Offers, type Stay, type SupplierId } from '../types.ts';
 
 // What the unified generations (v2, v3) share around their results: `meta`, `_links` and
 // `clusters`. A version's presenter differs only in the shape of one accommodation.

@@ -1,10 +1,9 @@
 import type { QuoteService, SupplierFailure } from '../suppliers/quote-service.ts';
-import type { Stay, SupplierId } from '../types.ts';
+import type { Offers, Stay, SupplierId } from '../types.ts';
 import { fromUsd, toUsd } from './currency.ts';
 import type { SearchQuery, StayDates } from './search-query.ts';
 
-/** A supplier's price for a whole stay in the search currency; null when the supplier could not tell. */
-export type Offers = Map<SupplierId, number | null>;
+export type { Offers };
 
 export interface PricedStay {
   stay: Stay;
