@@ -38,6 +38,23 @@ export default tseslint.config(
     },
   },
   {
+    // The simulator is its own package (packages/sim/README.md): it stands in for the upstream
+    // suppliers, so it never imports the gateway (it leaves its folder only for packages), nor Fastify.
+    files: ['packages/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['../../*', 'staygate', 'staygate/*', 'fastify', '@fastify/*'] }],
+    },
+  },
+  {
+    // The gateway, its tests and benchmarks reach the simulator through its package entry points
+    // only (@staygate/sim, @staygate/sim/main; docs/decisions.md 63), never its files. A separate rule
+    // name from no-restricted-imports, so that the layering rules above and below still apply.
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: ['**/packages/sim/**', '@staygate/sim/src/*'] }],
+    },
+  },
+  {
     // The CLI is an entry point beside server.ts: `staygate mcp` serves the MCP tools of http/mcp
     // over stdio. It still never imports Fastify itself.
     files: ['src/cli/**/*.ts'],
