@@ -39,7 +39,7 @@ describe('ingestion from the simulated suppliers', () => {
     for (const supplier of suppliers) {
       const pulled = [];
       for await (const page of supplier.contentPages({ pageSize: 700 })) pulled.push(...page);
-      // The feeds name media under the supplier's own address (sim/media.ts).
+      // The feeds name media under the supplier's own address (packages/sim/src/media.ts).
       const base = sim.urls[supplier.id];
       const expected = world.listings[supplier.id].map(({ propertyId: _propertyId, ...listing }) => ({
         ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
