@@ -39,6 +39,33 @@ export default tseslint.config(
     },
   },
   {
+    // The simulator is its own package (packages/sim/README.md): it stands in for the upstream
+    // suppliers, so it never imports the gateway (it leaves its folder only for packages), nor Fastify.
+    files: ['packages/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['../../*', 'staygate', 'staygate/*', 'fastify', '@fastify/*'] }],
+    },
+  },
+  {
+    // The gateway, its tests and benchmarks reach the simulator through its package entry points
+    // only (@staygate/sim, @staygate/sim/main; docs/decisions.md 63), never its files. A separate rule
+    // name from no-restricted-imports, so that the layering rules above and below still apply.
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: ['**/packages/sim/**', '@staygate/sim/src/*'] }],
+    },
+  },
+  {
+    // Inside the gateway only the process that starts the simulator (server.ts for the embedded
+    // default, `staygate sim`) and the test support and tests import it: the gateway itself talks to
+    // suppliers over HTTP only.
+    files: ['src/**/*.ts'],
+    ignores: ['src/server.ts', 'src/cli/sim-command.ts', 'src/test-support/**', 'src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: ['**/packages/sim/**', '@staygate/sim', '@staygate/sim/*'] }],
+    },
+  },
+  {
     // The CLI is an entry point beside server.ts: `staygate mcp` serves the MCP tools of http/mcp
     // over stdio. It still never imports Fastify itself.
     files: ['src/cli/**/*.ts'],
@@ -51,6 +78,6 @@ export default tseslint.config(
     // (lint/folder-imports.js). Tests may also use the test support.
     files: ['src/**/*.ts'],
     plugins: { staygate },
-    rules: { 'staygate/folder-imports': ['error', { srcDir: 'src', testsMayImport: ['test-support/', 'sim/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] }] },
+    rules: { 'staygate/folder-imports': ['error', { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] }] },
   },
 );

@@ -17,7 +17,7 @@ import type { StayCache } from '../src/inventory/stay-cache.ts';
 import { buildStayIndex } from '../src/inventory/stay-index.ts';
 import type { SearchQuery } from '../src/search/search-query.ts';
 import { createSearch } from '../src/search/search.ts';
-import { generateWorld } from '../src/sim/generate-world.ts';
+import { generateWorld } from '@staygate/sim';
 import type { IndexRow, Store } from '../src/store/store.ts';
 import type { Stay } from '../src/types.ts';
 

@@ -20,7 +20,7 @@ const BOX = 'nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31';
 
 /** The simulated suppliers in their own process, as `npm start` runs them. */
 function startSimulator(seed: number, stays: number): Promise<{ urls: Record<SupplierId, string>; controlUrl: string }> {
-  const child = fork(new URL('../src/sim/main.ts', import.meta.url).pathname, [], {
+  const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, STAYGATE_SIM_SEED: String(seed), STAYGATE_SIM_STAYS: String(stays), STAYGATE_SIM_LATENCY_MS: String(LATENCY_MS) },
   });

@@ -8,8 +8,7 @@ import { createBenchKey } from './bench-key.ts';
 export async function startDefaultGateway(options: Partial<AppOptions> = {}): Promise<{ app: App; key: string }> {
   const { createApp } = await import('../src/app.ts');
   const { defaults } = await import('../src/defaults.ts');
-  const { generateWorld } = await import('../src/sim/generate-world.ts');
-  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
+  const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
   const sim = await startSimSuppliers({ world });
   const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);

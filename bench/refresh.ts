@@ -31,7 +31,7 @@ async function serve(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   // The simulator in its own process, as `npm start` runs it: its feed rendering must not be
   // counted as the gateway's stalls.
-  const simChild = fork(new URL('../src/sim/main.ts', import.meta.url).pathname, [], {
+  const simChild = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, STAYGATE_SIM_SEED: String(defaults.simSeed), STAYGATE_SIM_STAYS: String(defaults.simStays), STAYGATE_SIM_LATENCY_MS: '0', STAYGATE_SIM_DATA_DIR: '' },
   });

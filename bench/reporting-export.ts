@@ -71,8 +71,7 @@ async function seed(): Promise<{ key: string; ms: number }> {
 /** The gateway, in its own process: a small simulated world for its inventory, the seeded database. */
 async function serve(): Promise<void> {
   const { createApp } = await import('../src/app.ts');
-  const { generateWorld } = await import('../src/sim/generate-world.ts');
-  const { startSimSuppliers } = await import('../src/sim/start-sim-suppliers.ts');
+  const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
   const app = createApp({ dataDir: DIR, supplierUrls: sim.urls, reportSyncIntervalMs: null, geocoder: { geocode: async () => null } });
   await app.ready;

@@ -26,8 +26,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { BOOKING_PAGES } from '../src/sim/booking-pages.ts';
-import { SIM_CLICK_TIME_PARAM } from '../src/sim/bookings.ts';
+import { BOOKING_PAGES, SIM_CLICK_TIME_PARAM } from '@staygate/sim';
 import { SUPPLIER_IDS, type SupplierId } from '../src/types.ts';
 import { faultNear, maxInWindow, median, percentile, Violations, type Accepted, type FaultSpan } from './soak-checks.ts';
 
@@ -126,7 +125,7 @@ class OwnRedis {
 interface Simulator { urls: Record<SupplierId, string>; controlUrl: string }
 
 async function startSimulator(): Promise<Simulator> {
-  const child = track(fork(path.join(ROOT, 'src/sim/main.ts'), [], {
+  const child = track(fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     cwd: ROOT,
     env: { ...process.env, STAYGATE_SIM_STAYS: String(STAYS), STAYGATE_SIM_DATA_DIR: path.join(tmp, 'sim'), STAYGATE_SIM_FAULTS: '' },

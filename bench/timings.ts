@@ -7,8 +7,7 @@
 // Each is run a few times; the median and the worst are printed.
 import { performance } from 'node:perf_hooks';
 import { createGazetteerGeocoder } from '../src/geo/gazetteer-geocoder.ts';
-import { generateWorld } from '../src/sim/generate-world.ts';
-import { startSimSuppliers } from '../src/sim/start-sim-suppliers.ts';
+import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import { createCircuitBreaker } from '../src/suppliers/circuit-breaker.ts';
 import { createQuoteService } from '../src/suppliers/quote-service.ts';
 import { createSupplierB } from '../src/suppliers/supplier-b.ts';

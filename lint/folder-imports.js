@@ -1,7 +1,7 @@
 // The import rules of src/: each folder's README says, in a paragraph that starts with
 // "May import:", which other folders and top-level files of src/ its code may import. This ESLint
 // rule reads those paragraphs and refuses any other import, so a README and the code cannot
-// disagree (docs/decisions.md 64). Packages are not governed here (Fastify has its own rule in
+// disagree (docs/decisions.md 66). Packages are not governed here (Fastify has its own rule in
 // eslint.config.js).
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';

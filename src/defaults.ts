@@ -210,7 +210,7 @@ export const defaults = {
   /**
    * Each supplier's booking page, where `/go` redirects (clicks/booking-url.ts). `{supplierUrl}` is
    * the supplier's configured base URL, so by default the simulated suppliers' booking pages
-   * receive the clicks (sim/booking-pages.ts); a real supplier's template is configuration
+   * receive the clicks (packages/sim/src/booking-pages.ts); a real supplier's template is configuration
    * (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). Each speaks its supplier's own parameter names.
    */
   bookingUrlTemplates: {

@@ -72,10 +72,10 @@ process.once('exit', () => simulatorChild?.kill());
 
 async function startSimulator(): Promise<SimulatorUrls> {
   // Back on the previous run's ports when they are free: the store holds the media URLs the
-  // simulated feeds named, with those ports (sim/main.ts).
+  // simulated feeds named, with those ports (STAYGATE_SIM_PORTS, packages/sim/README.md).
   const previous = readSimulatorAddress(config.dataDir);
   const ports = previous === null ? '' : Object.entries(previous.urls).map(([id, url]) => `${id}=${new URL(url).port}`).join(',');
-  const child = fork(new URL('./sim/main.ts', import.meta.url), [], {
+  const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays),

@@ -27,6 +27,7 @@ const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
        staygate content refresh
        staygate mcp [--url <gateway url>] [--key <key>]
+       staygate sim [--port <p>]
        staygate --version | --help
        staygate <command> [<sub-command>] --help
 
@@ -53,6 +54,10 @@ const USAGE = `Usage: staygate keys <command>
                                 Serves the gateway's MCP tools over stdio for a desktop agent, each call a
                                 request to the gateway at --url (default STAYGATE_URL, else
                                 http://localhost:${defaults.port}) with --key (default STAYGATE_API_KEY; none = demo).
+  sim [--port <p>]              Runs the simulated suppliers alone (a..d on ports p..p+3, control on p+4;
+                                no --port: ephemeral ports), state in <STAYGATE_DATA_DIR>/sim, and prints
+                                STAYGATE_SUPPLIER_<A..D>_URL=... and STAYGATE_SIM_CONTROL_URL=... lines for
+                                a gateway to export. Runs until SIGTERM or Ctrl-C.
 
 The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the
 folder you run it in), beside the inventory: the server makes it on its first start. The suppliers
@@ -105,6 +110,19 @@ Pulls every supplier's content feed now and publishes a new content version. Run
 Pulls every supplier's content feed now, as the server does every hour, and publishes a new
 content version; a running server serves it within seconds. Prints a line per supplier and the
 stays added, removed and changed. Exit 1 if a supplier failed or its feed was held back.`,
+  sim: `Usage: staygate sim [--port <p>]
+
+Runs the four simulated suppliers and their control server on their own, without a gateway: supplier_a
+to supplier_d on ports p..p+3, the control server on p+4 (127.0.0.1), every one on an ephemeral port
+without --port. Prints, one per line and nothing else on stdout:
+  STAYGATE_SUPPLIER_A_URL=http://127.0.0.1:<p>  ...  STAYGATE_SUPPLIER_D_URL=...  STAYGATE_SIM_CONTROL_URL=...
+so that a gateway started with those variables uses these suppliers instead of starting its own:
+  npx staygate sim --port 4100 > sim.env &
+  set -a; . ./sim.env; set +a; npm start
+The world is STAYGATE_SIM_SEED and STAYGATE_SIM_STAYS; STAYGATE_SIM_HOST, STAYGATE_SIM_LATENCY_MS and
+STAYGATE_SIM_FAULTS apply as for the embedded simulator. Bookings and the world's day are kept in
+<STAYGATE_DATA_DIR>/sim. Runs until SIGTERM or SIGINT (Ctrl-C), then closes and exits 0; exit 1 if a
+port is taken.`,
   'transactions status': `Usage: staygate transactions status
 
 Transactions held, how many belong to no partner, and per supplier the period of changes synced.`,
@@ -319,6 +337,17 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       const key = values.key ?? env.STAYGATE_API_KEY ?? null;
       await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION });
       return 0;
+    }
+    if (group === 'sim') {
+      // Loaded only here: the other commands never pay for the simulator's modules.
+      const { runSimCommand, SIM_PORTS } = await import('./sim-command.ts');
+      const { values } = parseArgs({ args, options: { port: { type: 'string' } }, strict: true, allowPositionals: false });
+      const port = values.port === undefined ? 0 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
+      if (!(port === 0 || (port >= 1 && port <= 65_535 - SIM_PORTS + 1))) {
+        throw new UsageError(`--port must be a whole number from 1 to ${65_535 - SIM_PORTS + 1} (the first of ${SIM_PORTS} ports), not "${values.port}"`);
+      }
+      const config = readConfig(env);
+      return await runSimCommand({ port, dataDir: config.dataDir, seed: config.sim.seed, stays: config.sim.stays, env, io });
     }
     if (group !== 'keys' && group !== 'transactions' && group !== 'content') throw new UsageError(`unknown command "${group}"`);
     const dataDir = readConfig(env).dataDir;

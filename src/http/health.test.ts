@@ -8,8 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { createApp } from '../app.ts';
-import { generateWorld } from '../sim/generate-world.ts';
-import { startSimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { generateWorld, startSimSuppliers } from '@staygate/sim';
 
 test('health: starting (503) until the demo partner exists, then ok (200); live at once; probes not logged at info', { timeout: 120_000 }, async () => {
   const world = generateWorld({ seed: 11, stays: 1_500 });

@@ -13,7 +13,7 @@ import { attribute, createTransactionSync } from '../reporting/sync-transactions
 import { unescapeFormula } from '../reporting/transaction-csv.ts';
 import type { TransactionStore } from '../reporting/transaction-store.ts';
 import { TRANSACTION_FIELDS, type TransactionRecord } from '../reporting/transaction.ts';
-import { expectedCommissionUsdCents, stateAt, type SimBooking } from '../sim/bookings.ts';
+import { expectedCommissionUsdCents, type SimBooking, stateAt } from '@staygate/sim';
 import type { CommissionRecord } from '../suppliers/supplier.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS } from '../types.ts';

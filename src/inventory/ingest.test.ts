@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { generateWorld, type World } from '../sim/generate-world.ts';
-import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { generateWorld, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { IndexRow } from '../store/store.ts';
 import { createSupplierA } from '../suppliers/supplier-a.ts';
@@ -40,7 +39,7 @@ describe('ingestion from the simulated suppliers', () => {
     for (const supplier of suppliers) {
       const pulled = [];
       for await (const page of supplier.contentPages({ pageSize: 700 })) pulled.push(...page);
-      // The feeds name media under the supplier's own address (sim/media.ts).
+      // The feeds name media under the supplier's own address (packages/sim/src/media.ts).
       const base = sim.urls[supplier.id];
       const expected = world.listings[supplier.id].map(({ propertyId: _propertyId, ...listing }) => ({
         ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaults } from '../defaults.ts';
-import { generateWorld, type SimListing } from '../sim/generate-world.ts';
+import { generateWorld, type SimListing } from '@staygate/sim';
 import { SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from '../types.ts';
 import { mergeListings } from './merge-listings.ts';
 

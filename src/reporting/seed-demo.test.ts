@@ -10,7 +10,7 @@ import { createApp } from '../app.ts';
 import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { defaults } from '../defaults.ts';
-import { SIM_CLICK_TIME_PARAM as SIM_PARAM } from '../sim/bookings.ts';
+import { SIM_CLICK_TIME_PARAM as SIM_PARAM } from '@staygate/sim';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { seedDemoPartner, SIM_CLICK_TIME_PARAM, type DemoClicks } from './seed-demo.ts';

@@ -42,7 +42,7 @@ export interface SeedDemoResult {
 }
 
 /**
- * Simulator only (sim/bookings.ts SIM_CLICK_TIME_PARAM): the booking pages of the simulated
+ * Simulator only (@staygate/sim's SIM_CLICK_TIME_PARAM; seed-demo.test.ts checks they agree): the booking pages of the simulated
  * suppliers take the landing's time from this parameter, so a year of clicks lands in seconds.
  */
 export const SIM_CLICK_TIME_PARAM = 'simClickTime';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { main } from '../cli/main.ts';
-import type { SimBooking } from '../sim/bookings.ts';
+import type { SimBooking } from '@staygate/sim';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';

@@ -16,7 +16,7 @@ export interface MigrationResult {
 
 /**
  * Applies the migrations the schema lacks, each in its own transaction, under an advisory lock
- * (docs/decisions.md 63): gateways starting together and `staygate db migrate` never apply one
+ * (docs/decisions.md 65): gateways starting together and `staygate db migrate` never apply one
  * twice; a later one waits for the first and finds nothing to do. The lock is scoped to the
  * connection's current schema, so test runs in separate schemas do not wait on each other.
  */

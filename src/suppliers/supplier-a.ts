@@ -16,7 +16,7 @@ const MAX_IDS_PER_QUOTE = 200;
 const DEFAULT_CHILD_AGE = 8;
 
 /**
- * supplier_a: numbered pages, camelCase, numeric ids (see sim/README.md for the wire format).
+ * supplier_a: numbered pages, camelCase, numeric ids (see packages/sim/README.md for the wire format).
  * `propertyType.code` is the StayType in upper case. Quotes: whole-stay totals in the requested
  * currency when supplier_a holds it, else in USD; the answer's `currency` says which.
  */

@@ -5,9 +5,7 @@
 // Each adapter's own test file covers its wire format's corners against fixture servers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { generateWorld, type World } from '../sim/generate-world.ts';
-import { simQuote } from '../sim/price-stay.ts';
-import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { generateWorld, simQuote, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
 import { createSupplierA } from './supplier-a.ts';
 import { createSupplierB } from './supplier-b.ts';

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { createApp, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
-import { generateWorld, type SimListing, type World } from '../sim/generate-world.ts';
-import { startSimSuppliers, type SimSuppliers } from '../sim/start-sim-suppliers.ts';
+import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {

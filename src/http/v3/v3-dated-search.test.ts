@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaults } from '../../defaults.ts';
 import { fromUsd, ratePerUsd, toUsd } from '../../search/currency.ts';
-import { simQuote } from '../../sim/price-stay.ts';
+import { simQuote } from '@staygate/sim';
 import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../../types.ts';
 

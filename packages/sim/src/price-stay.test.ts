@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { generateWorld, type SimListing, type World } from './generate-world.ts';
 import {
   CHILD_SHARE, cityFactor, CITY_FACTORS, EXTRA_ADULT_SHARE, isPropertyFull, isSoldOut, OTHER_CITY_FACTOR_RANGE, SEASON_FACTORS, simQuote,

@@ -11,7 +11,7 @@
 // capacity.guests x rooms, or a sold-out check-in date, about 7% of (listing, check-in) pairs:
 // 5% of (property, check-in) pairs are full at every seller (the property has no room left), and
 // each seller loses 2% more on its own (its allotment is gone while another reseller still has rooms).
-import { SUPPLIER_IDS, type RentalType, type StayType, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type RentalType, type StayType, type SupplierId } from './types.ts';
 import type { SimListing, World, WorldProperty } from './generate-world.ts';
 import { TOURIST_HOTSPOTS } from './load-cities.ts';
 import { hashToUnit } from './random.ts';

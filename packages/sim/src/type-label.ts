@@ -1,6 +1,6 @@
 // The free-form display label each supplier writes for a stay type. Suppliers word them
 // differently ("Entire villa", "Villa", "B&B"); the normalised `type` stays the same.
-import type { StayType, SupplierId } from '../types.ts';
+import type { StayType, SupplierId } from './types.ts';
 
 export const HOTEL_STYLES = ['standard', 'boutique', 'business', 'design'] as const;
 export type HotelStyle = (typeof HOTEL_STYLES)[number];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { distanceMeters } from '../geo/distance.ts';
-import { RENTAL_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
+import { distanceMeters } from './distance.ts';
+import { RENTAL_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from './types.ts';
 import { CONTINENTS, continentOf, type Continent } from './continent-of.ts';
 import {
   CHAIN_MIN_SPACING_M, CROSS_LIST_JITTER_M, generateWorld, SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World,

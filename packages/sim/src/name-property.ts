@@ -1,6 +1,6 @@
 // Names of simulated properties: independent hotels, chain branches and rentals, in local flavour.
-import { foldText } from '../fold-text.ts';
-import type { RentalType } from '../types.ts';
+import { foldText } from './fold-text.ts';
+import type { RentalType } from './types.ts';
 import type { Random } from './random.ts';
 import {
   CHAIN_BRANCHES, HOTEL_PATTERNS, HOTEL_WORDS, RENTAL_ADJECTIVES, RENTAL_EXTRAS, RENTAL_PLACES, RIAD_WORDS,

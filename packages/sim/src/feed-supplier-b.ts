@@ -1,5 +1,5 @@
 // supplier_b's content feed: cursor pages, snake_case, "HB" + 7 digit ids (see README.md).
-import { STAY_TYPES } from '../types.ts';
+import { STAY_TYPES } from './types.ts';
 import type { SimListing } from './generate-world.ts';
 import { requestBase } from './media.ts';
 import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, SupplierHttpError, type SupplierRoute } from './create-supplier-server.ts';

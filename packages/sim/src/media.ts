@@ -3,7 +3,7 @@
 // URLs on its own server, so a page showing them never reaches for a host that does not exist.
 // Images are small SVGs drawn on request from a hash of the supplier, the listing and the photo
 // number: nothing is generated or held at start, whatever the size of the world.
-import type { SupplierId } from '../types.ts';
+import type { SupplierId } from './types.ts';
 import { ok, SupplierHttpError, type SupplierResponse, type SupplierRoute } from './create-supplier-server.ts';
 import type { SimListing, World } from './generate-world.ts';
 import { anyListing } from './world-lookup.ts';

@@ -1,7 +1,7 @@
 // The simulated world (ground truth): real properties placed around real cities, and what each of the
 // four suppliers sells of them. Deterministic per seed, so tests, benchmarks and demos agree on it.
-import { distanceMeters } from '../geo/distance.ts';
-import type { Capacity, Listing, Policies, RentalType, StayType, SupplierId } from '../types.ts';
+import { distanceMeters } from './distance.ts';
+import type { Capacity, Listing, Policies, RentalType, StayType, SupplierId } from './types.ts';
 import { loadCities, type SimCity } from './load-cities.ts';
 import { MEDIA_PATHS } from './media-paths.ts';
 import { nameChainHotel, nameIndependentHotel, nameKey, nameRental } from './name-property.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { SUPPLIER_IDS } from '../types.ts';
+import { SUPPLIER_IDS } from './types.ts';
 import { bookingOf, CONVERSION_RATE, createBookingLedger, SIM_CLICK_TIME_PARAM, stateAt, type Landing } from './bookings.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';

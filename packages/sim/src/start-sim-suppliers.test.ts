@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { STAY_TYPES, SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from '../types.ts';
+import { STAY_TYPES, SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from './types.ts';
 import type { SupplierAPage, SupplierAProperty } from './feed-supplier-a.ts';
 import type { SupplierBHotel, SupplierBPage } from './feed-supplier-b.ts';
 import type { SupplierCItem, SupplierCPage } from './feed-supplier-c.ts';

@@ -2,7 +2,7 @@
 // real upstreams: over HTTP, each in its own wire format, with latency, and with faults on demand.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { advanceWorld, MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
 import { bookingPageRoute } from './booking-pages.ts';
@@ -46,6 +46,8 @@ export interface StartSimSuppliersOptions {
   host?: string;
   /** Port per supplier; 0 or absent = an ephemeral port. */
   ports?: Partial<Record<SupplierId, number>>;
+  /** Port of the control server (always on 127.0.0.1); 0 or absent = an ephemeral port. */
+  controlPort?: number;
   /**
    * Wait before each quote call (content feeds never wait): one number for every supplier, or per
    * supplier a number or [min, max]; suppliers left out keep DEFAULT_LATENCY_MS. Tests pass 0.
@@ -143,7 +145,7 @@ function saveDay(world: World, file: string): void {
 /** Properties of each world as generated, before any advance appended new ones. */
 const generatedSize = new WeakMap<World, number>();
 
-export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, latencyMs, faults, now, dataDir }: StartSimSuppliersOptions): Promise<SimSuppliers> {
+export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, controlPort = 0, latencyMs, faults, now, dataDir }: StartSimSuppliersOptions): Promise<SimSuppliers> {
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
@@ -181,7 +183,7 @@ export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {},
       preparePricing(world); // now, not in the first quote after the advance
       return result;
     };
-    control = await startControlServer({ faults: currentFaults, setFault, advance });
+    control = await startControlServer({ faults: currentFaults, setFault, advance, port: controlPort });
     // Faults go on once every port is known: a supplier that starts `down` still has its URL.
     for (const [supplier, mode] of Object.entries(initialFaults) as [SupplierId, string | null][]) await setFault(supplier, mode);
     return {

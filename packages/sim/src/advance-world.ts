@@ -2,7 +2,7 @@
 // newly listed on another supplier), close, and change name, rating, reviews, photos and capacity,
 // as real suppliers' content does. Each day's changes are drawn from a PRNG seeded by the world's
 // seed and that day's number, so advancing 30 days twice is advancing 60 days once.
-import { SUPPLIER_IDS, type RentalType, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type RentalType, type SupplierId } from './types.ts';
 import { SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
 import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 import { nameIndependentHotel, nameRental } from './name-property.ts';

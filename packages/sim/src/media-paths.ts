@@ -1,6 +1,6 @@
 // Where each simulated supplier keeps its pictures: paths on its own server (media.ts serves
 // them, the feeds write them absolute). Apart from media.ts so the world generator needs no HTTP.
-import type { SupplierId } from '../types.ts';
+import type { SupplierId } from './types.ts';
 
 /** Where each supplier keeps its pictures, in its own URL style (paths on its own server). */
 export const MEDIA_PATHS: Record<SupplierId, { prefix: string; logo: string; photo(id: string, n: number): string }> = {

@@ -5,7 +5,7 @@
 //   POST /world/advance?days=N (1..365)             -> { day, added, removed, changed, counts } (advance-world.ts)
 // It listens on 127.0.0.1 whatever host the suppliers use: whoever reaches it can take a supplier down.
 import http from 'node:http';
-import { isSupplierId, type SupplierId } from '../types.ts';
+import { isSupplierId, type SupplierId } from './types.ts';
 import { MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { close, errorBody, listen, SupplierHttpError } from './create-supplier-server.ts';
 import { parseFaultMode, type FaultMode } from './parse-sim-faults.ts';

@@ -4,7 +4,7 @@
 // front of routing so that a fault hits every endpoint of the supplier alike.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SupplierId } from '../types.ts';
+import type { SupplierId } from './types.ts';
 import { slowDelayMs, type FaultMode } from './parse-sim-faults.ts';
 
 export interface SupplierRequest {

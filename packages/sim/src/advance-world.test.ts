@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SUPPLIER_IDS } from '../types.ts';
+import { SUPPLIER_IDS } from './types.ts';
 import { advanceWorld, ADVANCE_LIST_CAP } from './advance-world.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { simQuote } from './price-stay.ts';

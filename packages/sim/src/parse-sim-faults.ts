@@ -1,6 +1,6 @@
 // The fault settings of the simulated suppliers: STAYGATE_SIM_FAULTS at start
 // ("supplier_b=down,supplier_c=slow:1500"), the control endpoint and setFault at run time.
-import { isSupplierId, type SupplierId } from '../types.ts';
+import { isSupplierId, type SupplierId } from './types.ts';
 
 /**
  * - `down`: connection refused (the supplier's server stops listening);

@@ -1,7 +1,7 @@
 // Listings by supplier id, as quotes, booking pages and the booking ledger look them up. Built once
 // per world and day: the world advances in place (advance-world.ts), and a closed listing must stop
 // quoting and landing the moment its day comes.
-import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import type { SimListing, World } from './generate-world.ts';
 
 interface Lookup {

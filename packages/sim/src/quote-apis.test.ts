@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { SupplierId } from '../types.ts';
+import type { SupplierId } from './types.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
 import type { SupplierAQuoteResponse } from './quote-supplier-a.ts';

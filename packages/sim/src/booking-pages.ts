@@ -2,7 +2,7 @@
 // (defaults.bookingUrlTemplates). It answers what a traveller would see (JSON here) and echoes the
 // affiliate and click ids it was given, in the supplier's own parameter names. A landing with a
 // click id goes to the supplier's booking ledger (bookings.ts), which turns a share into bookings.
-import type { SupplierId } from '../types.ts';
+import type { SupplierId } from './types.ts';
 import { SIM_CLICK_TIME_PARAM, type BookingLedger } from './bookings.ts';
 import { SupplierHttpError, ok, type SupplierRoute } from './create-supplier-server.ts';
 import type { World } from './generate-world.ts';

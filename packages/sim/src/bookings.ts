@@ -6,7 +6,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import type { SimListing, World } from './generate-world.ts';
 import { parseSimDate, priceNightsUsdCents, SUPPLIER_B_EUR_PER_USD, supplierBNightlyEur } from './price-stay.ts';
 import { hashToUnit } from './random.ts';

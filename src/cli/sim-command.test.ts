@@ -1,0 +1,169 @@
+// `staygate sim --port <p>`: the installed command run as an operator runs it, in its own process:
+// the lines it prints are what a gateway reads, every URL answers, SIGTERM closes it with exit 0
+// and leaves its ports free; plus the refusals (a port taken, a bad --port) in process.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { readConfig } from '../config.ts';
+import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { main } from './main.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
+const PORTS = 5;
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function dataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'staygate-sim-cmd-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function listenOn(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+/** Whether nothing listens on any of the ports: each can be bound (and is released again). */
+async function allFree(ports: number[]): Promise<boolean> {
+  const servers = await Promise.all(ports.map(listenOn));
+  await Promise.all(servers.filter((s) => s !== null).map(closeServer));
+  return servers.every((s) => s !== null);
+}
+
+const range = (base: number) => Array.from({ length: PORTS }, (_, i) => base + i);
+
+/** A base port whose PORTS ports are free now, below Linux's ephemeral range (which outgoing connections take). */
+async function freeBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 10_000);
+    if (await allFree(range(base))) return base;
+  }
+}
+
+interface Running {
+  lines: string[];
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Spawns `staygate sim --port <base>` and resolves once it printed its five lines, or exited. */
+function startCommand(base: number, env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, 'sim', '--port', String(base)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve) => {
+    const running = (): Running => ({
+      lines: stdout.trimEnd().split('\n'), stderr: () => stderr, exit, kill: (signal) => child.kill(signal),
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.split('\n').length > PORTS) resolve(running());
+    });
+    void exit.then(() => resolve(running()));
+  });
+}
+
+/** The command on free ports; started again on others if one was taken between the check and the start. */
+async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; running: Running }> {
+  for (;;) {
+    const base = await freeBase();
+    const running = await startCommand(base, env);
+    if (running.lines.length === PORTS) return { base, running };
+    const { code } = await running.exit;
+    assert.equal(code, 1, `staygate sim exited before printing its lines: ${running.stderr()}`);
+    assert.match(running.stderr(), /is taken/, 'the only reason to start again elsewhere: a port taken meanwhile');
+  }
+}
+
+/** One small request per supplier, to its content feed in its own paging notation, and the field of its records. */
+const FEEDS: Record<SupplierId, [path: string, records: string]> = {
+  supplier_a: ['/content/properties?pageSize=1', 'properties'],
+  supplier_b: ['/v2/hotels?limit=1', 'hotels'],
+  supplier_c: ['/feed/accommodations?limit=1', 'items'],
+  supplier_d: ['/api/listings?per_page=1', 'data'],
+};
+
+describe('staygate sim --port <p>', () => {
+  it('prints the URL lines a gateway reads, serves on p..p+4 with its state in the data folder, and SIGTERM exits 0 with the ports free', async () => {
+    const dir = dataDir();
+    const { base, running } = await runCommand({ STAYGATE_DATA_DIR: dir, STAYGATE_SIM_STAYS: '300', STAYGATE_SIM_LATENCY_MS: '0' });
+    try {
+      const expected = [
+        ...SUPPLIER_IDS.map((id, i) => `STAYGATE_${id.toUpperCase()}_URL=http://127.0.0.1:${base + i}`),
+        `STAYGATE_SIM_CONTROL_URL=http://127.0.0.1:${base + 4}`,
+      ];
+      assert.deepEqual(running.lines, expected, 'stdout holds exactly the five lines, one per line');
+
+      // Exported as they are, they point a gateway's configuration at these suppliers.
+      const env = Object.fromEntries(running.lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      const config = readConfig(env);
+      assert.deepEqual(config.supplierUrls, Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, `http://127.0.0.1:${base + i}`])));
+
+      for (const id of SUPPLIER_IDS) {
+        const [feed, records] = FEEDS[id];
+        const response: Response = await fetch(`${config.supplierUrls![id]}${feed}`);
+        assert.equal(response.status, 200, `${id} answers its content feed`);
+        assert.equal(((await response.json()) as Record<string, unknown[]>)[records].length, 1, `${id} serves a page of one record`);
+      }
+      const control = env.STAYGATE_SIM_CONTROL_URL;
+      const faults = await fetch(`${control}/faults`);
+      assert.equal(faults.status, 200, 'the control server answers');
+      assert.deepEqual(await faults.json(), { supplier_a: null, supplier_b: null, supplier_c: null, supplier_d: null });
+      const advanced = await fetch(`${control}/world/advance?days=2`, { method: 'POST' });
+      assert.equal(advanced.status, 200, 'the control server moves the world');
+      // The state lives where the embedded simulator keeps it: <data dir>/sim.
+      const saved = JSON.parse(readFileSync(path.join(dir, 'sim', 'world.json'), 'utf8')) as { day: number; seed: number };
+      assert.equal(saved.day, 2);
+      assert.equal(saved.seed, 42, 'the world of the gateway\'s default seed');
+    } finally {
+      running.kill('SIGTERM');
+    }
+    const { code, signal } = await running.exit;
+    assert.equal(signal, null, `ended by its own exit, not killed by the signal: ${running.stderr()}`);
+    assert.equal(code, 0, running.stderr());
+    assert.match(running.stderr(), /SIGTERM: simulated suppliers closed/);
+    assert.ok(await allFree(range(base)), 'every port is free again once it exited');
+  });
+
+  it('exits 1 naming the range when one of its ports is taken, and leaves none of the others listening', async () => {
+    const base = await freeBase();
+    const taken = await listenOn(base + 2);
+    assert.ok(taken !== null, 'the port to occupy was free');
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      const code = await main(['sim', '--port', String(base)], { out: (l) => out.push(l), err: (l) => err.push(l) },
+        { STAYGATE_DATA_DIR: dataDir(), STAYGATE_SIM_STAYS: '50' });
+      assert.equal(code, 1);
+    } finally {
+      await closeServer(taken);
+    }
+    assert.deepEqual(out, [], 'no URL lines: nothing to export');
+    assert.match(err.join('\n'), new RegExp(`a port of ${base}\\.\\.${base + 4} is taken`));
+    assert.ok(await allFree(range(base)), 'the servers that did start were closed');
+  });
+
+  it('refuses a --port that cannot hold five ports, and arguments it does not know, as wrong usage', async () => {
+    for (const args of [['--port', 'abc'], ['--port', '65532'], ['--port', '-1'], ['extra'], ['--ports', '4000']]) {
+      const err: string[] = [];
+      const code = await main(['sim', ...args], { out: () => {}, err: (l) => err.push(l) }, { STAYGATE_DATA_DIR: dataDir() });
+      assert.equal(code, 2, `${args.join(' ')}: ${err.join('\n')}`);
+    }
+  });
+});
