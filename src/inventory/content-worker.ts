@@ -2,6 +2,7 @@
 // content version, and building a version's index and cell pyramid, all off the gateway's event
 // loop (README, "Content refresh": /health answers within 250 ms at every moment of a refresh).
 // content-worker-client.ts drives it.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
@@ -11,6 +12,16 @@ import { cellPyramidParts } from './cell-pyramid.ts';
 import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
 import { refreshContent } from './refresh-content.ts';
 import { buildStayIndexColumns, stayIndexFromColumns } from './stay-index.ts';
+
+// Searches first when the CPU is short (docs/decisions.md 63). On Linux a nice value is a
+// thread's own, and 0 names the calling thread; elsewhere it would slow the whole process.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, defaults.contentWorkerNice);
+  } catch {
+    // Refused (a sandbox): the worker runs at the loop's priority, as it did before.
+  }
+}
 
 const port = parentPort!;
 const options = workerData as ContentWorkerOptions;
