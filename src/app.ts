@@ -22,6 +22,7 @@ import type { Services } from './http/route-context.ts';
 import { createContentService } from './inventory/content-service.ts';
 import { createContentWorker } from './inventory/content-worker-client.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
+import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
@@ -206,6 +207,8 @@ export function createApp(options: AppOptions): App {
           quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
         }),
         inventory: { stays: index.size, version: label },
+        // docs/decisions.md 64: a dated search names the suppliers whose stays it cannot hold.
+        contentUnavailable: suppliersWithoutStays(index),
       };
       builtAt = now().toISOString();
       http.log.info(`serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`);
