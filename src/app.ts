@@ -22,6 +22,7 @@ import type { Services } from './http/route-context.ts';
 import { createContentService } from './inventory/content-service.ts';
 import { createContentWorker } from './inventory/content-worker-client.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
+import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
@@ -30,20 +31,9 @@ import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch } from './search/search.ts';
 import { createSqliteStore } from './store/sqlite-store.ts';
-import { createSupplierA } from './suppliers/supplier-a.ts';
-import { createSupplierB } from './suppliers/supplier-b.ts';
-import { createSupplierC } from './suppliers/supplier-c.ts';
-import { createSupplierD } from './suppliers/supplier-d.ts';
-import type { Supplier, SupplierConfig } from './suppliers/supplier.ts';
+import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
-
-const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
-  supplier_a: createSupplierA,
-  supplier_b: createSupplierB,
-  supplier_c: createSupplierC,
-  supplier_d: createSupplierD,
-};
 
 export interface AppOptions {
   dataDir: string;
@@ -122,9 +112,7 @@ export interface App {
 }
 
 /** The adapters of the four suppliers at these base URLs (the CLI's sync uses them too). */
-export function createSuppliers(urls: Record<SupplierId, string>): Supplier[] {
-  return SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: urls[id] }));
-}
+export { createSuppliers, SUPPLIERS_MODULE };
 
 export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
@@ -190,11 +178,10 @@ export function createApp(options: AppOptions): App {
   let started = false;
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ storePath: database });
+  const worker = createContentWorker({ storePath: database, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
   const content = createContentService({
     store,
     worker,
-    suppliers,
     shrinkLimit: options.feedShrinkLimit ?? defaults.feedShrinkLimit,
     refreshMs: options.contentRefreshMs === undefined ? defaults.contentRefreshMs : (options.contentRefreshMs ?? 0),
     retryMs: options.contentRetryMs ?? defaults.contentRetryMs,
@@ -220,6 +207,8 @@ export function createApp(options: AppOptions): App {
           quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
         }),
         inventory: { stays: index.size, version: label },
+        // docs/decisions.md 68: a dated search names the suppliers whose stays it cannot hold.
+        contentUnavailable: suppliersWithoutStays(index),
       };
       builtAt = now().toISOString();
       http.log.info(`serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`);

@@ -38,6 +38,13 @@ export const defaults = {
    * second plus the index build.
    */
   contentPollMs: 1_000,
+  /**
+   * Nice value of the content worker's thread (Linux only; docs/decisions.md 67). When searches
+   * and a refresh want more CPU than there is, searches go first: at 10 the worker's weight is
+   * about a tenth of the event loop's thread, so a build never starves the loop (stalls of 100+
+   * ms on a busy 2-core machine), and a refresh only takes longer under load.
+   */
+  contentWorkerNice: 10,
   /** Content versions kept in the store: the one served and the one before (a gateway may still read it until it swaps). */
   contentVersionsKept: 2,
   /** Requests in flight at SIGTERM/SIGINT get this long to finish before their connections are closed. */

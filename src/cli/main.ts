@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSuppliers } from '../app.ts';
+import { createSuppliers, SUPPLIERS_MODULE } from '../app.ts';
 import { createKeyAdmin, KeyAdminError, type KeyAdmin } from '../auth/key-admin.ts';
 import type { ApiKeyRecord, KeyStore } from '../auth/key-store.ts';
 import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
@@ -16,7 +16,6 @@ import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
-import { refreshContent } from '../inventory/refresh-content.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
@@ -287,9 +286,9 @@ async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: str
   }
   const database = path.join(dataDir, 'staygate.sqlite');
   const store = createSqliteStore({ path: database });
-  const worker = createContentWorker({ storePath: database });
+  const worker = createContentWorker({ storePath: database, feeds: { module: SUPPLIERS_MODULE, urls } });
   try {
-    const { feeds, result } = await refreshContent({ suppliers: createSuppliers(urls), worker, shrinkLimit: config.feedShrinkLimit });
+    const { feeds, result } = await worker.refresh({ shrinkLimit: config.feedShrinkLimit });
     let failed = 0;
     for (const [supplier, feed] of Object.entries(feeds)) {
       const verdict = result?.suppliers[supplier as SupplierId];

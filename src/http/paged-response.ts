@@ -23,7 +23,10 @@ const UNAVAILABLE_REASONS = {
 
 export const unavailableSupplierSchema = Type.Object({
   supplier: Type.String(),
-  reason: Type.Union([Type.Literal('timeout'), Type.Literal('error'), Type.Literal('unreachable'), Type.Literal('malformed'), Type.Literal('circuit_open'), Type.Literal('busy')]),
+  reason: Type.Union([
+    Type.Literal('timeout'), Type.Literal('error'), Type.Literal('unreachable'), Type.Literal('malformed'), Type.Literal('circuit_open'), Type.Literal('busy'),
+    Type.Literal('content_unavailable'),
+  ]),
 });
 export const ignoredParamSchema = Type.Object({ param: Type.String(), reason: Type.String() });
 
@@ -42,7 +45,9 @@ export const pageMetaSchema = Type.Object({
   nights: Type.Optional(Type.Number()),
   /**
    * Dated searches: the asked suppliers that could not price (their entries carry `price: null`)
-   * and why, so that "supplier down" is told from "no price known".
+   * and why, so that "supplier down" is told from "no price known"; and suppliers whose content
+   * the gateway does not hold yet (`content_unavailable`: none of their stays can be in the
+   * results, docs/decisions.md 68).
    */
   unavailableSuppliers: Type.Optional(Type.Array(unavailableSupplierSchema)),
   /** The language of the content: `en`, whatever `lang` asked (only English is served). */
@@ -65,14 +70,21 @@ export const clusterSchema = Type.Object({
 export type PageMeta = Static<typeof pageMetaSchema>;
 export type Cluster = Static<typeof clusterSchema>;
 
-export function unavailableSuppliers(result: SearchResult): Static<typeof unavailableSupplierSchema>[] {
-  return SUPPLIER_IDS.flatMap((supplier) => {
+/**
+ * `meta.unavailableSuppliers`: the asked suppliers that failed, and the suppliers without content
+ * (docs/decisions.md 68: never asked, since no stay of theirs is held, yet missing from the answer).
+ */
+export function unavailableSuppliers(result: SearchResult, contentUnavailable: readonly SupplierId[] = []): Static<typeof unavailableSupplierSchema>[] {
+  return SUPPLIER_IDS.flatMap((supplier): Static<typeof unavailableSupplierSchema>[] => {
     const info = result.failures[supplier];
-    return info === undefined ? [] : [{ supplier, reason: UNAVAILABLE_REASONS[info.failure] }];
+    if (info !== undefined) return [{ supplier, reason: UNAVAILABLE_REASONS[info.failure] }];
+    return contentUnavailable.includes(supplier) ? [{ supplier, reason: 'content_unavailable' }] : [];
   });
 }
 
-export function pageMeta(result: SearchResult, query: SearchQuery, count: number, ignored: readonly IgnoredParam[]): PageMeta {
+export function pageMeta(
+  result: SearchResult, query: SearchQuery, count: number, ignored: readonly IgnoredParam[], contentUnavailable: readonly SupplierId[] = [],
+): PageMeta {
   return {
     pageSize: query.pageSize,
     count,
@@ -83,7 +95,7 @@ export function pageMeta(result: SearchResult, query: SearchQuery, count: number
     ...(result.clustering === null ? {} : { clustering: result.clustering }),
     currency: result.currency,
     ...(query.dates === null ? {} : {
-      checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights, unavailableSuppliers: unavailableSuppliers(result),
+      checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights, unavailableSuppliers: unavailableSuppliers(result, contentUnavailable),
     }),
     lang: 'en',
     ...(ignored.length === 0 ? {} : { ignored: [...ignored] }),

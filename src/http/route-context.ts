@@ -1,10 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Search } from '../search/search-result.ts';
+import type { SupplierId } from '../types.ts';
 
 /** What the service offers once its inventory is loaded. */
 export interface Services {
   search: Search;
   inventory: { stays: number; version: string };
+  /**
+   * Suppliers of which the served inventory holds no listing (content `unavailable`: down since
+   * the first start): dated searches name them in `meta.unavailableSuppliers`. Absent: none.
+   */
+  contentUnavailable?: readonly SupplierId[];
 }
 
 /** What every route module receives from the HTTP app. */

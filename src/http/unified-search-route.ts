@@ -11,6 +11,7 @@ import type { RouteContext } from './route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
 import { errorResponses, OPTIONAL_KEY } from './route-schemas.ts';
 import { unifiedQuerySchema } from './unified-query-schema.ts';
+import type { SupplierId } from '../types.ts';
 
 /** What a presenter gets besides the result: where the request came from and its link parameters. */
 export interface PresentContext {
@@ -21,6 +22,8 @@ export interface PresentContext {
   link: LinkParams;
   /** Parameters given but not applied (the answer's `meta.ignored`). */
   ignored: readonly IgnoredParam[];
+  /** Suppliers without content in the served inventory (Services.contentUnavailable). */
+  contentUnavailable: readonly SupplierId[];
 }
 
 export interface UnifiedSearchRoute {
@@ -91,7 +94,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       etag ??= etagOf([...requestParts, resultDigest(result)]);
       reply.headers({ ETag: etag, 'X-Cache': result.cache });
       if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = route.present(result, query, { base, path, rawQuery, link, ignored: violations.ignored });
+      const body = route.present(result, query, { base, path, rawQuery, link, ignored: violations.ignored, contentUnavailable: services.contentUnavailable ?? [] });
       if (typeof body === 'string') reply.type('application/json; charset=utf-8');
       return body;
     } catch (error) {

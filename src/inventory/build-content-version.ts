@@ -61,26 +61,46 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const current = await store.currentContent();
   const previousInfo = ((current?.info ?? {}) as ContentInfo).suppliers ?? {};
 
-  // What the served version holds: each supplier's listings, and each stay's digest.
-  const held = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as Listing[]])) as Record<SupplierId, Listing[]>;
+  // What the served version holds: each stay's digest, each supplier's listing count, and the
+  // listings themselves only of suppliers that keep them (feed failed or not pulled): holding every
+  // old listing beside the new feeds doubled the worker's heap during a refresh.
   const previousDigest = new Map<string, string>();
-  if (current !== null) {
+  const count = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, 0])) as Record<SupplierId, number>;
+  /** The served version's listings of the wanted suppliers; the first read also takes digests and counts. */
+  const readServed = (wanted: ReadonlySet<SupplierId>, tally: boolean): Record<SupplierId, Listing[]> => {
+    const out = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as Listing[]])) as Record<SupplierId, Listing[]>;
+    if (current === null) return out;
     for (const batch of store.version(current.no).allStays()) {
       for (const stay of batch) {
-        previousDigest.set(stay.id, digestOf(stay));
-        for (const listing of stay.listings) held[listing.supplier].push(listing);
+        if (tally) previousDigest.set(stay.id, digestOf(stay));
+        for (const listing of stay.listings) {
+          if (tally) count[listing.supplier]++;
+          if (wanted.has(listing.supplier)) out[listing.supplier].push(listing);
+        }
       }
     }
+    return out;
+  };
+  const kept = readServed(new Set(SUPPLIER_IDS.filter((s) => options.feeds[s]?.ok !== true)), true);
+  const shrank = (supplier: SupplierId) => {
+    const feed = options.feeds[supplier];
+    return feed?.ok === true && count[supplier] > 0 && feed.listings.length < count[supplier] * (1 - options.shrinkLimit);
+  };
+  // A feed held back keeps what the supplier had: read again for it alone (rare: a broken feed).
+  const heldBack = new Set(SUPPLIER_IDS.filter(shrank));
+  if (heldBack.size > 0) {
+    const again = readServed(heldBack, false);
+    for (const s of heldBack) kept[s] = again[s];
   }
 
   const suppliers = {} as ContentBuildResult['suppliers'];
   const listings: Listing[] = [];
   for (const supplier of SUPPLIER_IDS) {
     const feed = options.feeds[supplier];
-    const previous = held[supplier].length;
+    const previous = count[supplier];
     const before = previousInfo[supplier];
     const keep = (verdict: FeedVerdict, error: string | null, skipped = 0) => {
-      listings.push(...held[supplier]);
+      for (const l of kept[supplier]) listings.push(l);
       suppliers[supplier] = {
         verdict, skipped, previous,
         state: previous === 0 ? 'unavailable' : error === null ? (before?.state ?? 'ok') : 'stale',
@@ -91,11 +111,11 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     };
     if (feed === undefined) keep('not pulled', null);
     else if (!feed.ok) keep('failed', feed.error);
-    else if (previous > 0 && feed.listings.length < previous * (1 - options.shrinkLimit)) {
+    else if (heldBack.has(supplier)) {
       // A broken feed must not delete a supplier's inventory: held back, reported, retried.
       keep('held back', `feed held back: ${feed.listings.length} listings where ${previous} were held (more than ${Math.round(options.shrinkLimit * 100)}% fewer)`, feed.skipped);
     } else {
-      listings.push(...feed.listings);
+      for (const l of feed.listings) listings.push(l);
       suppliers[supplier] = {
         verdict: 'applied', skipped: feed.skipped, previous,
         state: 'ok', listings: feed.listings.length, lastRefresh: now,

@@ -173,13 +173,27 @@ describe('a supplier down at the first start', () => {
     assert.equal(health.body.suppliers.supplier_b.content, 'unavailable');
     assert.equal(health.body.suppliers.supplier_a.content, 'ok');
     assert.equal(listingsOf(await servedStays(t), 'supplier_b'), 0);
-    // Dated searches and /go keep working meanwhile.
-    const dated = await t.get('/v3/accommodations?nelat=49&nelng=3&swlat=48&swlng=2&checkin=2027-03-10&checkout=2027-03-12');
-    assert.equal(dated.status, 200);
+    // Dated searches and /go keep working meanwhile, and say whose stays they cannot hold
+    // (docs/decisions.md 68); static searches have no unavailableSuppliers at all.
+    const DATED = 'nelat=49&nelng=3&swlat=48&swlng=2&checkin=2027-03-10&checkout=2027-03-12';
+    for (const version of ['v2', 'v3']) {
+      const dated = await t.get(`/${version}/accommodations?${DATED}`);
+      assert.equal(dated.status, 200);
+      assert.ok(dated.body.results.length > 0, `${version}: the other suppliers' stays are found`);
+      assert.deepEqual(dated.body.meta.unavailableSuppliers, [{ supplier: 'supplier_b', reason: 'content_unavailable' }], `${version}: meta names the supplier without content`);
+    }
+    const go = await t.get(new URL((await t.get(`/v3/accommodations?${DATED}`)).body.results[0].url as string).pathname);
+    assert.equal(go.status, 302, '/go works meanwhile');
+    assert.equal((await t.get('/v3/accommodations?nelat=49&nelng=3&swlat=48&swlng=2')).body.meta.unavailableSuppliers, undefined);
 
     await t.sim.setFault('supplier_b', null);
     await until('supplier_b joined', () => t.app.health().suppliers.supplier_b?.content === 'ok');
     assert.equal(listingsOf(await servedStays(t), 'supplier_b'), t.world.listings.supplier_b.length);
     assert.equal(t.app.health().status, 'ok');
+    for (const version of ['v2', 'v3']) {
+      const dated = await t.get(`/${version}/accommodations?${DATED}`);
+      assert.ok(dated.body.results.some((r: { suppliers: Record<string, unknown> }) => 'supplier_b' in r.suppliers), `${version}: supplier_b's stays are found`);
+      assert.ok(!(dated.body.meta.unavailableSuppliers as { supplier: string }[]).some((u) => u.supplier === 'supplier_b'), `${version}: meta no longer names supplier_b`);
+    }
   });
 });

@@ -3,16 +3,15 @@
 // backoff, versions published by someone else (`staygate content refresh`) picked up by polling,
 // and each supplier's content state for /health.
 import type { Store } from '../store/store.ts';
-import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import type { ContentInfo, SupplierContent } from './build-content-version.ts';
 import type { ContentWorker } from './content-worker-client.ts';
-import { refreshContent, type RefreshOutcome } from './refresh-content.ts';
+import { describeRefresh, type RefreshOutcome } from './refresh-content.ts';
 
 export interface ContentServiceOptions {
   store: Store;
+  /** Pulls, builds and indexes in its own thread (content-worker-client.ts). */
   worker: ContentWorker;
-  suppliers: readonly Supplier[];
   shrinkLimit: number;
   /** 0 = never on a schedule. */
   refreshMs: number;
@@ -74,7 +73,8 @@ export function createContentService(options: ContentServiceOptions): ContentSer
 
   function refresh(only?: readonly SupplierId[]): Promise<RefreshOutcome> {
     const run = queue.then(async () => {
-      const outcome = await refreshContent({ suppliers: options.suppliers, worker: options.worker, shrinkLimit: options.shrinkLimit, only, log });
+      const outcome = await options.worker.refresh({ only, shrinkLimit: options.shrinkLimit });
+      for (const line of describeRefresh(outcome)) log(line);
       if (outcome.result !== null) await serveCurrent();
       for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
         const verdict = outcome.result?.suppliers[supplier].verdict;

@@ -1,37 +1,42 @@
 // The gateway's side of the content worker (content-worker.ts): one thread per process, jobs one
-// at a time in the order asked. Listings are handed over page by page as they arrive, so no single
-// copy of 200k listings ever blocks the event loop.
+// at a time in the order asked. The worker pulls the feeds, merges, builds and publishes a version,
+// and builds a version's index; what comes back is a small report, or typed arrays transferred (not
+// copied), so the event loop here only ever assembles views over them.
 import { Worker } from 'node:worker_threads';
-import type { Listing, SupplierId } from '../types.ts';
-import type { ContentBuildResult } from './build-content-version.ts';
+import type { SupplierId } from '../types.ts';
 import { assembleCellPyramid, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
+import type { RefreshOutcome } from './refresh-content.ts';
 import { stayIndexFromColumns, type StayIndex, type StayIndexColumns } from './stay-index.ts';
 
-export type FeedReport = { ok: true; skipped: number } | { ok: false; error: string };
-
 export type WorkerRequest =
-  | { op: 'page'; job: number; supplier: SupplierId; listings: Listing[] }
-  | { op: 'build'; job: number; feeds: Partial<Record<SupplierId, FeedReport>>; shrinkLimit: number }
+  | { op: 'refresh'; job: number; only: SupplierId[] | null; shrinkLimit: number; pageSize: number | null }
   | { op: 'index'; job: number; no: number }
   | { op: 'close'; job: number };
 
 export type WorkerReply =
-  | { job: number; ok: true; result: ContentBuildResult }
+  | { job: number; ok: true; refresh: RefreshOutcome }
   | { job: number; ok: true; index: { columns: StayIndexColumns; pyramid: CellPyramidParts } }
   | { job: number; ok: false; error: string };
 
+export interface ContentWorkerOptions {
+  storePath: string;
+  /**
+   * Where the worker pulls the feeds from: a module (URL) exporting `createSuppliers(urls)`, the
+   * composition root's adapters (suppliers/create-suppliers.ts), and the suppliers' base URLs.
+   * Adapters are objects with methods, which cannot cross threads; the worker makes its own.
+   */
+  feeds: { module: string; urls: Record<SupplierId, string> };
+}
+
 export interface ContentWorker {
-  /** A new job's id, to hand its pages to. */
-  begin(): number;
-  page(job: number, supplier: SupplierId, listings: Listing[]): void;
-  /** Builds and publishes the version from the job's pages and the suppliers' outcomes. */
-  build(job: number, feeds: Partial<Record<SupplierId, FeedReport>>, shrinkLimit: number): Promise<ContentBuildResult>;
+  /** Pulls (these suppliers' or every) feed, then builds and publishes the version, all in the worker. */
+  refresh(options: { only?: readonly SupplierId[]; shrinkLimit: number; pageSize?: number }): Promise<RefreshOutcome>;
   /** A published version's index and cell pyramid, built in the worker. */
   loadIndex(no: number): Promise<{ index: StayIndex; pyramid: CellPyramid }>;
   close(): Promise<void>;
 }
 
-export function createContentWorker(options: { storePath: string }): ContentWorker {
+export function createContentWorker(options: ContentWorkerOptions): ContentWorker {
   let worker: Worker | null = null;
   let nextJob = 1;
   const waiting = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
@@ -40,7 +45,7 @@ export function createContentWorker(options: { storePath: string }): ContentWork
     // The worker runs TypeScript: on Node 20 a worker inherits no module hooks, so it registers
     // tsx itself before importing its entry.
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
-    const w = new Worker(bootstrap, { eval: true, workerData: { storePath: options.storePath } });
+    const w = new Worker(bootstrap, { eval: true, workerData: { storePath: options.storePath, feeds: options.feeds } });
     w.unref(); // an idle worker never keeps the process alive
     w.on('message', (reply: WorkerReply) => {
       const entry = waiting.get(reply.job);
@@ -62,15 +67,11 @@ export function createContentWorker(options: { storePath: string }): ContentWork
     start().postMessage(request);
   });
   return {
-    begin: () => nextJob++,
-    page(job, supplier, listings) {
-      start().postMessage({ op: 'page', job, supplier, listings } satisfies WorkerRequest);
-    },
-    async build(job, feeds, shrinkLimit) {
-      const reply = await ask({ op: 'build', job, feeds, shrinkLimit });
+    async refresh({ only, shrinkLimit, pageSize }) {
+      const reply = await ask({ op: 'refresh', job: nextJob++, only: only === undefined ? null : [...only], shrinkLimit, pageSize: pageSize ?? null });
       if (!reply.ok) throw new Error(reply.error);
-      if (!('result' in reply)) throw new Error('the content worker answered a build with something else');
-      return reply.result;
+      if (!('refresh' in reply)) throw new Error('the content worker answered a refresh with something else');
+      return reply.refresh;
     },
     async loadIndex(no) {
       const reply = await ask({ op: 'index', job: nextJob++, no });

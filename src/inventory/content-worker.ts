@@ -1,18 +1,36 @@
-// The content worker's thread: merging, building and writing a content version, and building a
-// version's index and cell pyramid, all off the gateway's event loop (README, "Content refresh":
-// /health answers within 250 ms at every moment of a refresh). content-worker-client.ts drives it.
+// The content worker's thread: pulling the suppliers' feeds, merging, building and writing a
+// content version, and building a version's index and cell pyramid, all off the gateway's event
+// loop (README, "Content refresh": /health answers within 250 ms at every moment of a refresh).
+// content-worker-client.ts drives it.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
-import type { Listing, SupplierId } from '../types.ts';
-import { buildContentVersion, type FeedOutcome } from './build-content-version.ts';
+import type { Supplier } from '../suppliers/supplier.ts';
+import type { SupplierId } from '../types.ts';
 import { cellPyramidParts } from './cell-pyramid.ts';
+import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
+import { refreshContent } from './refresh-content.ts';
 import { buildStayIndexColumns, stayIndexFromColumns } from './stay-index.ts';
-import type { WorkerReply, WorkerRequest } from './content-worker-client.ts';
+
+// Searches first when the CPU is short (docs/decisions.md 67). On Linux a nice value is a
+// thread's own, and 0 names the calling thread; elsewhere it would slow the whole process.
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, defaults.contentWorkerNice);
+  } catch {
+    // Refused (a sandbox): the worker runs at the loop's priority, as it did before.
+  }
+}
 
 const port = parentPort!;
-const store = createSqliteStore({ path: (workerData as { storePath: string }).storePath });
-const pages = new Map<number, Map<SupplierId, Listing[]>>();
+const options = workerData as ContentWorkerOptions;
+const store = createSqliteStore({ path: options.storePath });
+let suppliers: Promise<readonly Supplier[]> | null = null;
+/** The adapters, made here from the module the composition root named (they cannot be sent over). */
+const feedSuppliers = (): Promise<readonly Supplier[]> => (suppliers ??= import(options.feeds.module).then(
+  (m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) => m.createSuppliers(options.feeds.urls),
+));
 
 /** Every typed array's buffer in a value, to transfer rather than copy. */
 function buffersOf(value: unknown, into: Set<ArrayBuffer>): Set<ArrayBuffer> {
@@ -34,23 +52,12 @@ port.on('message', (request: WorkerRequest) => {
 
 async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> {
   switch (request.op) {
-    case 'page': {
-      let byJob = pages.get(request.job);
-      if (byJob === undefined) pages.set(request.job, byJob = new Map());
-      const list = byJob.get(request.supplier);
-      if (list === undefined) byJob.set(request.supplier, request.listings);
-      else for (const l of request.listings) list.push(l);
-      return undefined;
-    }
-    case 'build': {
-      const byJob = pages.get(request.job) ?? new Map<SupplierId, Listing[]>();
-      pages.delete(request.job);
-      const feeds: Partial<Record<SupplierId, FeedOutcome>> = {};
-      for (const [supplier, outcome] of Object.entries(request.feeds) as [SupplierId, { ok: boolean; skipped: number; error?: string }][]) {
-        feeds[supplier] = outcome.ok ? { ok: true, listings: byJob.get(supplier) ?? [], skipped: outcome.skipped } : { ok: false, error: outcome.error ?? 'failed' };
-      }
-      const result = await buildContentVersion({ store, feeds, shrinkLimit: request.shrinkLimit });
-      return { job: request.job, ok: true, result };
+    case 'refresh': {
+      const refresh = await refreshContent({
+        suppliers: await feedSuppliers(), store, shrinkLimit: request.shrinkLimit,
+        only: request.only ?? undefined, pageSize: request.pageSize ?? undefined,
+      });
+      return { job: request.job, ok: true, refresh };
     }
     case 'index': {
       const columns = await buildStayIndexColumns(store.version(request.no).indexRows());

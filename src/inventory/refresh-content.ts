@@ -1,40 +1,43 @@
-// One content refresh: every asked supplier's feed pulled concurrently (I/O, on this thread, each
-// page handed to the content worker as it arrives), then the worker merges, builds and publishes
-// the new version (build-content-version.ts). Used by the gateway's schedule and by
-// `staygate content refresh`.
+// One content refresh, run in the content worker's thread (content-worker.ts): every asked
+// supplier's feed pulled concurrently, then merged, given ids, built and published as a new version
+// (build-content-version.ts). The pull runs there too, not only the build: parsing, decoding and
+// copying 200k listings' pages is seconds of CPU and hundreds of MB of short-lived objects, which on
+// the gateway's own thread held its event loop for up to ~250 ms at a time (docs/decisions.md 67).
+// Used by the gateway's schedule and by `staygate content refresh`, both through content-worker-client.ts.
 import { jsonSafeUrl } from '../json-safe-url.ts';
+import type { Store } from '../store/store.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
-import type { SupplierId } from '../types.ts';
-import type { ContentBuildResult } from './build-content-version.ts';
-import type { ContentWorker, FeedReport } from './content-worker-client.ts';
+import type { Listing, SupplierId } from '../types.ts';
+import { buildContentVersion, type ContentBuildResult, type FeedOutcome } from './build-content-version.ts';
 
 export interface RefreshOptions {
   suppliers: readonly Supplier[];
-  worker: ContentWorker;
+  store: Store;
   /** A feed shrinking by more than this share is held back (defaults.feedShrinkLimit). */
   shrinkLimit: number;
   /** Pull only these; the others keep what they have (a retry of failed suppliers). Absent: all. */
   only?: readonly SupplierId[];
-  log?: (message: string) => void;
   pageSize?: number;
   signal?: AbortSignal;
 }
 
+/** What one supplier's feed gave: how many listings (malformed or repeated records skipped and counted), or why it failed. */
+export type FeedReport = ({ ok: true; skipped: number } | { ok: false; error: string }) & { listings: number; ms: number };
+
 export interface RefreshOutcome {
   /** What each pulled supplier's feed gave. */
-  feeds: Partial<Record<SupplierId, FeedReport & { listings: number; ms: number }>>;
+  feeds: Partial<Record<SupplierId, FeedReport>>;
   /** The published version; null when nothing was published (every pulled supplier failed: nothing new to apply). */
   result: ContentBuildResult | null;
 }
 
-async function pull(supplier: Supplier, job: number, options: RefreshOptions): Promise<FeedReport & { listings: number; ms: number }> {
+async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outcome: FeedOutcome; report: FeedReport }> {
   const started = performance.now();
   const seen = new Set<string>();
+  const listings: Listing[] = [];
   let skipped = 0;
-  let listings = 0;
   try {
     for await (const page of supplier.contentPages({ pageSize: options.pageSize, signal: options.signal, onSkipped: () => { skipped++; } })) {
-      const fresh = [];
       for (const listing of page) {
         // A repeated id keeps its first record: a feed paging bug, not a second property.
         if (seen.has(listing.supplierStayId)) {
@@ -43,31 +46,33 @@ async function pull(supplier: Supplier, job: number, options: RefreshOptions): P
         }
         seen.add(listing.supplierStayId);
         // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
-        fresh.push({ ...listing, media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) } });
+        listings.push({ ...listing, media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) } });
       }
-      listings += fresh.length;
-      options.worker.page(job, supplier.id, fresh);
     }
-    return { ok: true, skipped, listings, ms: Math.round(performance.now() - started) };
+    const ms = Math.round(performance.now() - started);
+    return { outcome: { ok: true, listings, skipped }, report: { ok: true, skipped, listings: listings.length, ms } };
   } catch (error) {
-    return { ok: false, error: (error as Error).message ?? String(error), listings, ms: Math.round(performance.now() - started) };
+    const message = (error as Error).message ?? String(error);
+    return { outcome: { ok: false, error: message }, report: { ok: false, error: message, listings: listings.length, ms: Math.round(performance.now() - started) } };
   }
 }
 
 export async function refreshContent(options: RefreshOptions): Promise<RefreshOutcome> {
-  const log = options.log ?? (() => {});
   const asked = options.suppliers.filter((s) => options.only === undefined || options.only.includes(s.id));
-  const job = options.worker.begin();
-  const pulled = await Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, job, options)] as const));
-  const feeds = Object.fromEntries(pulled) as RefreshOutcome['feeds'];
-  for (const [id, feed] of pulled) {
-    log(feed.ok
-      ? `${id}: ${feed.listings} listings in ${feed.ms} ms${feed.skipped > 0 ? ` (${feed.skipped} malformed or repeated records skipped)` : ''}`
-      : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`);
-  }
+  const pulled = await Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, options)] as const));
+  const feeds = Object.fromEntries(pulled.map(([id, p]) => [id, p.report])) as RefreshOutcome['feeds'];
   options.signal?.throwIfAborted();
-  if (!pulled.some(([, feed]) => feed.ok)) return { feeds, result: null };
-  const result = await options.worker.build(job, Object.fromEntries(pulled.map(([id, f]) => [id, f.ok ? { ok: true, skipped: f.skipped } : { ok: false, error: f.error }])), options.shrinkLimit);
-  log(`content version ${result.no} published: ${result.stays} stays (${result.added} added, ${result.removed} removed, ${result.changed} changed) in ${result.ms} ms`);
+  if (!pulled.some(([, p]) => p.outcome.ok)) return { feeds, result: null };
+  const result = await buildContentVersion({ store: options.store, feeds: Object.fromEntries(pulled.map(([id, p]) => [id, p.outcome])), shrinkLimit: options.shrinkLimit });
   return { feeds, result };
+}
+
+/** The log lines of a refresh: one per pulled supplier, and the version published. */
+export function describeRefresh(outcome: RefreshOutcome): string[] {
+  const lines = Object.entries(outcome.feeds).map(([id, feed]) => (feed.ok
+    ? `${id}: ${feed.listings} listings in ${feed.ms} ms${feed.skipped > 0 ? ` (${feed.skipped} malformed or repeated records skipped)` : ''}`
+    : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`));
+  const r = outcome.result;
+  if (r !== null) lines.push(`content version ${r.no} published: ${r.stays} stays (${r.added} added, ${r.removed} removed, ${r.changed} changed) in ${r.ms} ms`);
+  return lines;
 }

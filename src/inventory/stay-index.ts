@@ -24,6 +24,16 @@ export function supplierMask(suppliers: readonly SupplierId[]): number {
   return mask;
 }
 
+/**
+ * Suppliers none of whose listings the index holds (content `unavailable`: down since the first
+ * start). One pass over a byte a stay: ~0.2 ms on the default world, done once per version served.
+ */
+export function suppliersWithoutStays(index: StayIndex): SupplierId[] {
+  let held = 0;
+  for (let i = 0; i < index.size; i++) held |= index.suppliers[i];
+  return SUPPLIER_IDS.filter((s) => (held & SUPPLIER_BIT.get(s)!) === 0);
+}
+
 /** Code of a stay type in the `type` column. */
 export function typeCode(type: StayType): number {
   return TYPE_CODE.get(type)!;

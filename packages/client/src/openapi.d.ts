@@ -601,7 +601,7 @@ export interface paths {
                                 nights?: number;
                                 unavailableSuppliers?: {
                                     supplier: string;
-                                    reason: "timeout" | "error" | "unreachable" | "malformed" | "circuit_open" | "busy";
+                                    reason: "timeout" | "error" | "unreachable" | "malformed" | "circuit_open" | "busy" | "content_unavailable";
                                 }[];
                                 lang: string;
                                 ignored?: {
@@ -1005,7 +1005,7 @@ export interface paths {
                                 nights?: number;
                                 unavailableSuppliers?: {
                                     supplier: string;
-                                    reason: "timeout" | "error" | "unreachable" | "malformed" | "circuit_open" | "busy";
+                                    reason: "timeout" | "error" | "unreachable" | "malformed" | "circuit_open" | "busy" | "content_unavailable";
                                 }[];
                                 lang: string;
                                 ignored?: {

@@ -18,6 +18,7 @@ export function presentV2(
   go: Deeplinks,
   expand: (cellId: string) => string,
   ignored: readonly IgnoredParam[],
+  contentUnavailable: readonly SupplierId[] = [],
 ): V2Response {
   const results = result.hits.map(({ stay, distanceMeters, offers, cellId }): V2Accommodation => {
     const suppliers: Partial<Record<SupplierId, V2SupplierEntry>> = {};
@@ -49,7 +50,7 @@ export function presentV2(
     return accommodation;
   });
 
-  const response: V2Response = { meta: pageMeta(result, query, results.length, ignored), _links: links, results };
+  const response: V2Response = { meta: pageMeta(result, query, results.length, ignored, contentUnavailable), _links: links, results };
   const clusters = presentClusters(result, expand);
   if (clusters !== undefined) response.clusters = clusters;
   return response;

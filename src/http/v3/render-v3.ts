@@ -1,7 +1,7 @@
 import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
-import type { Listing, Stay } from '../../types.ts';
+import type { Listing, Stay, SupplierId } from '../../types.ts';
 import type { Deeplinks, PageLinks } from '../links.ts';
 import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../paged-response.ts';
 
@@ -24,8 +24,9 @@ export function renderV3(
   go: Deeplinks,
   expand: (cellId: string) => string,
   ignored: readonly IgnoredParam[],
+  contentUnavailable: readonly SupplierId[] = [],
 ): string {
-  const parts: string[] = ['{"meta":', JSON.stringify(pageMeta(result, query, result.hits.length, ignored)), ',"_links":', JSON.stringify(links), ',"results":['];
+  const parts: string[] = ['{"meta":', JSON.stringify(pageMeta(result, query, result.hits.length, ignored, contentUnavailable)), ',"_links":', JSON.stringify(links), ',"results":['];
   result.hits.forEach(({ stay, distanceMeters, offers, cellId }, i) => {
     const written = fragmentsOf(stay);
     if (i > 0) parts.push(',');

@@ -23,9 +23,9 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext, op
       + '`meta.ignored` lists parameters given but not applied (unknown ones, a lone date, `min`/`max` without dates). '
       + 'Answers carry `ETag` (a matching `If-None-Match` is a 304), `X-Cache`, `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit`.',
     responseSchema: v3ResponseSchema,
-    present: (result: SearchResult, query: SearchQuery, { base, path, rawQuery, link, ignored }: PresentContext) => renderV3(
+    present: (result: SearchResult, query: SearchQuery, { base, path, rawQuery, link, ignored, contentUnavailable }: PresentContext) => renderV3(
       result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
-      (cellId) => expandLink(base, path, rawQuery, cellId), ignored,
+      (cellId) => expandLink(base, path, rawQuery, cellId), ignored, contentUnavailable,
     ),
   };
   registerUnifiedSearch(app, context, { url: '/v3/accommodations', ...route });
