@@ -65,7 +65,7 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const held = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as Listing[]])) as Record<SupplierId, Listing[]>;
   const previousDigest = new Map<string, string>();
   if (current !== null) {
-    for (const batch of store.version(current.no).allStays()) {
+    for await (const batch of store.version(current.no).allStays()) {
       for (const stay of batch) {
         previousDigest.set(stay.id, digestOf(stay));
         for (const listing of stay.listings) held[listing.supplier].push(listing);
