@@ -3,7 +3,8 @@
 // /health answers within 250 ms at every moment of a refresh). content-worker-client.ts drives it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
-import { createSqliteStore } from '../store/sqlite-store.ts';
+import { openContentStore, type ContentStoreWhere } from '../store/open-content-store.ts';
+import type { Store } from '../store/store.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { buildContentVersion, type FeedOutcome } from './build-content-version.ts';
 import { cellPyramidParts } from './cell-pyramid.ts';
@@ -11,7 +12,16 @@ import { buildStayIndexColumns, stayIndexFromColumns } from './stay-index.ts';
 import type { WorkerReply, WorkerRequest } from './content-worker-client.ts';
 
 const port = parentPort!;
-const store = createSqliteStore({ path: (workerData as { storePath: string }).storePath });
+// The worker's own handle on the gateway's content store (SQLite file or PostgreSQL), opened by
+// the first job; a failed open (the database away) is tried again by the next job.
+let opening: Promise<Store> | null = null;
+const openStore = (): Promise<Store> => {
+  opening ??= openContentStore((workerData as { where: ContentStoreWhere }).where).catch((error: unknown) => {
+    opening = null;
+    throw error;
+  });
+  return opening;
+};
 const pages = new Map<number, Map<SupplierId, Listing[]>>();
 
 /** Every typed array's buffer in a value, to transfer rather than copy. */
@@ -33,15 +43,21 @@ port.on('message', (request: WorkerRequest) => {
 });
 
 async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> {
+  if (request.op === 'page') {
+    // Kept at once, in arrival order (never behind the store's opening).
+    let byJob = pages.get(request.job);
+    if (byJob === undefined) pages.set(request.job, byJob = new Map());
+    const list = byJob.get(request.supplier);
+    if (list === undefined) byJob.set(request.supplier, request.listings);
+    else for (const l of request.listings) list.push(l);
+    return undefined;
+  }
+  if (request.op === 'close') {
+    await (await opening?.catch(() => null))?.close();
+    process.exit(0);
+  }
+  const store = await openStore();
   switch (request.op) {
-    case 'page': {
-      let byJob = pages.get(request.job);
-      if (byJob === undefined) pages.set(request.job, byJob = new Map());
-      const list = byJob.get(request.supplier);
-      if (list === undefined) byJob.set(request.supplier, request.listings);
-      else for (const l of request.listings) list.push(l);
-      return undefined;
-    }
     case 'build': {
       const byJob = pages.get(request.job) ?? new Map<SupplierId, Listing[]>();
       pages.delete(request.job);
@@ -57,8 +73,5 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
       const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: defaults.clusterMaxResolution });
       return { job: request.job, ok: true, index: { columns, pyramid } };
     }
-    case 'close':
-      await store.close();
-      process.exit(0);
   }
 }
