@@ -58,7 +58,7 @@ async function copyIn(client: PgClient, sql: string, lines: Iterable<string>): P
 }
 
 /**
- * The Store on PostgreSQL, for several gateways on one database. Each content version is written
+ * The Store on PostgreSQL, for several gateways on one database (docs/decisions.md 65). Each content version is written
  * and published in one transaction (tables of its own, bulk-loaded with COPY, indexed after the
  * load), so it is complete and immutable once anyone can see it; the index is read back as the
  * same packed chunks as on SQLite (index-chunk.ts), so a gateway builds its in-memory index in
