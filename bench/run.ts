@@ -2,7 +2,7 @@
 // that one's heap does not weigh on another's figures.
 import { spawnSync } from 'node:child_process';
 
-const all = ['timings', 'index-build', 'static-search', 'dated-search', 'clustering', 'reporting-export', 'gazetteer', 'worst-request', 'refresh'];
+const all = ['timings', 'index-build', 'static-search', 'dated-search', 'clustering', 'reporting-export', 'gazetteer', 'worst-request', 'refresh', 'scale-out'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 for (const name of chosen.length > 0 ? chosen : all) {
   console.log(`\n## ${name}`);

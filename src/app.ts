@@ -178,7 +178,7 @@ export function createApp(options: AppOptions): App {
   let started = false;
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ storePath: database, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
+  const worker = createContentWorker({ where: { kind: 'sqlite', path: database }, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
   const content = createContentService({
     store,
     worker,

@@ -45,8 +45,19 @@ export const defaults = {
    * ms on a busy 2-core machine), and a refresh only takes longer under load.
    */
   contentWorkerNice: 10,
-  /** Content versions kept in the store: the one served and the one before (a gateway may still read it until it swaps). */
+  /**
+   * Content versions kept in the store besides those a live reader holds (docs/decisions.md 69):
+   * the newest and the one before, so a gateway that has not swapped yet still reads its own.
+   */
   contentVersionsKept: 2,
+  /**
+   * A content reader (a gateway's store handle serving a version) whose heartbeat is older than
+   * this is dead (a killed process) and no longer keeps its versions from being pruned. A minute:
+   * many heartbeats, so a busy event loop or a slow database never loses a live reader's versions.
+   */
+  contentReaderTtlMs: 60_000,
+  /** How often a store handle renews the record of the versions it reads: four times per TTL. */
+  contentReaderHeartbeatMs: 15_000,
   /** Requests in flight at SIGTERM/SIGINT get this long to finish before their connections are closed. */
   shutdownGraceMs: 10_000,
 

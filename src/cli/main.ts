@@ -286,7 +286,7 @@ async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: str
   }
   const database = path.join(dataDir, 'staygate.sqlite');
   const store = createSqliteStore({ path: database });
-  const worker = createContentWorker({ storePath: database, feeds: { module: SUPPLIERS_MODULE, urls } });
+  const worker = createContentWorker({ where: { kind: 'sqlite', path: database }, feeds: { module: SUPPLIERS_MODULE, urls } });
   try {
     const { feeds, result } = await worker.refresh({ shrinkLimit: config.feedShrinkLimit });
     let failed = 0;

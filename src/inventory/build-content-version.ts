@@ -67,10 +67,10 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const previousDigest = new Map<string, string>();
   const count = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, 0])) as Record<SupplierId, number>;
   /** The served version's listings of the wanted suppliers; the first read also takes digests and counts. */
-  const readServed = (wanted: ReadonlySet<SupplierId>, tally: boolean): Record<SupplierId, Listing[]> => {
+  const readServed = async (wanted: ReadonlySet<SupplierId>, tally: boolean): Promise<Record<SupplierId, Listing[]>> => {
     const out = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as Listing[]])) as Record<SupplierId, Listing[]>;
     if (current === null) return out;
-    for (const batch of store.version(current.no).allStays()) {
+    for await (const batch of store.version(current.no).allStays()) {
       for (const stay of batch) {
         if (tally) previousDigest.set(stay.id, digestOf(stay));
         for (const listing of stay.listings) {
@@ -81,7 +81,7 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     }
     return out;
   };
-  const kept = readServed(new Set(SUPPLIER_IDS.filter((s) => options.feeds[s]?.ok !== true)), true);
+  const kept = await readServed(new Set(SUPPLIER_IDS.filter((s) => options.feeds[s]?.ok !== true)), true);
   const shrank = (supplier: SupplierId) => {
     const feed = options.feeds[supplier];
     return feed?.ok === true && count[supplier] > 0 && feed.listings.length < count[supplier] * (1 - options.shrinkLimit);
@@ -89,7 +89,7 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   // A feed held back keeps what the supplier had: read again for it alone (rare: a broken feed).
   const heldBack = new Set(SUPPLIER_IDS.filter(shrank));
   if (heldBack.size > 0) {
-    const again = readServed(heldBack, false);
+    const again = await readServed(heldBack, false);
     for (const s of heldBack) kept[s] = again[s];
   }
 

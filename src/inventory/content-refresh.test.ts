@@ -15,7 +15,9 @@ async function servedStays(t: TestApp): Promise<Stay[]> {
   try {
     const current = await store.currentContent();
     assert.ok(current !== null, 'current !== null');
-    return [...store.version(current.no).allStays()].flat();
+    const stays: Stay[] = [];
+    for await (const batch of store.version(current.no).allStays()) stays.push(...batch);
+    return stays;
   } finally {
     await store.close();
   }

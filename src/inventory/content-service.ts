@@ -52,12 +52,32 @@ export function createContentService(options: ContentServiceOptions): ContentSer
     timers.add(timer);
   };
 
+  /**
+   * Serves the store's current version if it is not the one served. Both versions are held while
+   * the new one loads, then only the new one (docs/decisions.md 69): no publisher, in this process
+   * or another, drops a version this gateway reads. One published and pruned between the read of
+   * the pointer and the hold is not loaded: the pointer is read again.
+   */
   async function serveCurrent(): Promise<boolean> {
-    const current = await store.currentContent();
-    if (current === null || current.no === served?.no) return false;
-    await options.serve(current.no, current.label);
-    served = { no: current.no, info: current.info as ContentInfo };
-    return true;
+    for (let attempt = 1; ; attempt++) {
+      const current = await store.currentContent();
+      if (current === null || current.no === served?.no) return false;
+      const readable = await store.holdVersions(served === null ? [current.no] : [served.no, current.no]);
+      if (!readable.includes(current.no)) {
+        if (attempt === 3) throw new Error(`content version ${current.no} was dropped before it could be loaded, three times`);
+        continue;
+      }
+      try {
+        await options.serve(current.no, current.label);
+      } catch (error) {
+        await store.holdVersions(served === null ? [] : [served.no]).catch(() => undefined);
+        throw error;
+      }
+      served = { no: current.no, info: current.info as ContentInfo };
+      // Releasing the old one may fail (the database away): the heartbeat then keeps both a while longer.
+      await store.holdVersions([current.no]).catch(() => undefined);
+      return true;
+    }
   }
 
   function scheduleRetry(): void {

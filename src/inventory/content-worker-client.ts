@@ -3,6 +3,7 @@
 // and builds a version's index; what comes back is a small report, or typed arrays transferred (not
 // copied), so the event loop here only ever assembles views over them.
 import { Worker } from 'node:worker_threads';
+import type { ContentStoreWhere } from '../store/open-content-store.ts';
 import type { SupplierId } from '../types.ts';
 import { assembleCellPyramid, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
 import type { RefreshOutcome } from './refresh-content.ts';
@@ -19,13 +20,15 @@ export type WorkerReply =
   | { job: number; ok: false; error: string };
 
 export interface ContentWorkerOptions {
-  storePath: string;
+  /** The content store the worker opens a handle of its own on (SQLite file or PostgreSQL). */
+  where: ContentStoreWhere;
   /**
    * Where the worker pulls the feeds from: a module (URL) exporting `createSuppliers(urls)`, the
    * composition root's adapters (suppliers/create-suppliers.ts), and the suppliers' base URLs.
    * Adapters are objects with methods, which cannot cross threads; the worker makes its own.
+   * Absent: a worker that only loads indexes (a refresh fails).
    */
-  feeds: { module: string; urls: Record<SupplierId, string> };
+  feeds?: { module: string; urls: Record<SupplierId, string> };
 }
 
 export interface ContentWorker {
@@ -45,7 +48,7 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     // The worker runs TypeScript: on Node 20 a worker inherits no module hooks, so it registers
     // tsx itself before importing its entry.
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
-    const w = new Worker(bootstrap, { eval: true, workerData: { storePath: options.storePath, feeds: options.feeds } });
+    const w = new Worker(bootstrap, { eval: true, workerData: { where: options.where, feeds: options.feeds } });
     w.unref(); // an idle worker never keeps the process alive
     w.on('message', (reply: WorkerReply) => {
       const entry = waiting.get(reply.job);

@@ -5,7 +5,8 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
-import { createSqliteStore } from '../store/sqlite-store.ts';
+import { openContentStore } from '../store/open-content-store.ts';
+import type { Store } from '../store/store.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
 import { cellPyramidParts } from './cell-pyramid.ts';
@@ -25,12 +26,25 @@ if (process.platform === 'linux') {
 
 const port = parentPort!;
 const options = workerData as ContentWorkerOptions;
-const store = createSqliteStore({ path: options.storePath });
+// The worker's own handle on the gateway's content store (SQLite file or PostgreSQL), opened by
+// the first job; a failed open (the database away) is tried again by the next job.
+let opening: Promise<Store> | null = null;
+const openStore = (): Promise<Store> => {
+  opening ??= openContentStore(options.where).catch((error: unknown) => {
+    opening = null;
+    throw error;
+  });
+  return opening;
+};
 let suppliers: Promise<readonly Supplier[]> | null = null;
 /** The adapters, made here from the module the composition root named (they cannot be sent over). */
-const feedSuppliers = (): Promise<readonly Supplier[]> => (suppliers ??= import(options.feeds.module).then(
-  (m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) => m.createSuppliers(options.feeds.urls),
-));
+const feedSuppliers = (): Promise<readonly Supplier[]> => {
+  const feeds = options.feeds;
+  if (feeds === undefined) return Promise.reject(new Error('this content worker was started without feeds: it only loads indexes'));
+  return (suppliers ??= import(feeds.module).then(
+    (m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) => m.createSuppliers(feeds.urls),
+  ));
+};
 
 /** Every typed array's buffer in a value, to transfer rather than copy. */
 function buffersOf(value: unknown, into: Set<ArrayBuffer>): Set<ArrayBuffer> {
@@ -51,6 +65,11 @@ port.on('message', (request: WorkerRequest) => {
 });
 
 async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> {
+  if (request.op === 'close') {
+    await (await opening?.catch(() => null))?.close();
+    process.exit(0);
+  }
+  const store = await openStore();
   switch (request.op) {
     case 'refresh': {
       const refresh = await refreshContent({
@@ -64,8 +83,5 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
       const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: defaults.clusterMaxResolution });
       return { job: request.job, ok: true, index: { columns, pyramid } };
     }
-    case 'close':
-      await store.close();
-      process.exit(0);
   }
 }

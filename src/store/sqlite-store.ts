@@ -1,14 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
+import { checkDense } from './check-dense.ts';
 import { decodeIndexChunk, encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
 import type { IndexRow, RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
+import { versionsToPrune } from './versions-to-prune.ts';
 
 export interface SqliteStoreOptions {
   /** File of the database; ':memory:' for a throw-away store. Missing parent folders are created. */
   path: string;
+  /** A reader silent this long no longer keeps its versions (defaults.contentReaderTtlMs; tests shorten it). */
+  readerTtlMs?: number;
 }
 
 /**
@@ -44,6 +49,15 @@ const SCHEMA = `
     stay_id TEXT NOT NULL,
     PRIMARY KEY (supplier, supplier_stay_id)
   ) WITHOUT ROWID;
+
+  -- The versions each open store handle reads (docs/decisions.md 69), renewed by its heartbeat:
+  -- publishing drops no version a reader whose heartbeat is within the TTL holds.
+  CREATE TABLE IF NOT EXISTS content_readers (
+    reader TEXT NOT NULL,
+    version_no INTEGER NOT NULL,
+    heartbeat_ms INTEGER NOT NULL,
+    PRIMARY KEY (reader, version_no)
+  ) WITHOUT ROWID;
 `;
 
 /**
@@ -67,22 +81,6 @@ const dropVersion = (no: number): string => `DROP TABLE IF EXISTS stays_${no}; D
 const WRITE_BATCH = 2_000;
 
 const SUPPLIER_INDEX = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
-
-function checkDense(stays: readonly RankedStay[]): void {
-  const n = stays.length;
-  const seenIdx = new Uint8Array(n);
-  const seenRank = new Uint8Array(n);
-  for (const stay of stays) {
-    if (!Number.isInteger(stay.idx) || stay.idx < 0 || stay.idx >= n || seenIdx[stay.idx]) {
-      throw new Error(`replaceInventory: idx must be dense 0..${n - 1}, got ${stay.idx} (stay ${stay.id})`);
-    }
-    if (!Number.isInteger(stay.rank) || stay.rank < 0 || stay.rank >= n || seenRank[stay.rank]) {
-      throw new Error(`replaceInventory: rank must be dense 0..${n - 1}, got ${stay.rank} (stay ${stay.id})`);
-    }
-    seenIdx[stay.idx] = 1;
-    seenRank[stay.rank] = 1;
-  }
-}
 
 /**
  * The embedded Store: one SQLite file, WAL so readers never wait for the writer, synchronous=FULL
@@ -122,6 +120,21 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     return value === undefined ? null : Number(value);
   };
   const currentLabel = (): string | null => getMeta.get(INVENTORY_VERSION_KEY)?.value ?? null;
+  const readerTtlMs = options.readerTtlMs ?? defaults.contentReaderTtlMs;
+
+  // This handle's reads (holdVersions): one id per handle, its rows renewed by a heartbeat.
+  const readerId = randomUUID();
+  let held: number[] = [];
+  let heartbeat: NodeJS.Timeout | null = null;
+  const deleteHolds = db.prepare('DELETE FROM content_readers WHERE reader = ?');
+  const insertHold = db.prepare('INSERT INTO content_readers (reader, version_no, heartbeat_ms) VALUES (?, ?, ?)');
+  const selectPublished = db.prepare<[number], { no: number }>('SELECT no FROM content_versions WHERE no = ? AND published = 1');
+  const recordHolds = db.transaction((nos: readonly number[]): number[] => {
+    deleteHolds.run(readerId);
+    const now = Date.now();
+    for (const no of new Set(nos)) insertHold.run(readerId, no, now);
+    return nos.filter((no) => selectPublished.get(no) !== undefined);
+  });
 
   /** Readers of one version, prepared once: a served version is read until the gateway swaps. */
   const readers = new Map<number, VersionReader>();
@@ -176,18 +189,22 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       db.prepare('DELETE FROM content_versions WHERE no = ?').run(no);
       throw error;
     }
-    // Published in one step: the version pointer and label move together; older versions beyond
-    // the ones kept are dropped (a gateway reads the served or the previous one until it swaps).
+    // Published in one step: the version pointer and label move together. Older versions are
+    // dropped unless among the newest two or held by a live reader (docs/decisions.md 69): a
+    // gateway reads the version it serves until it swaps, however many were published meanwhile.
     db.transaction(() => {
       db.prepare('UPDATE content_versions SET published = 1 WHERE no = ?').run(no);
       setMeta.run(INVENTORY_NO_KEY, String(no));
       setMeta.run(INVENTORY_VERSION_KEY, label);
-      const old = db.prepare<[number], { no: number }>('SELECT no FROM content_versions WHERE no <= ?').all(no - defaults.contentVersionsKept);
-      for (const o of old) {
-        db.exec(dropVersion(o.no));
-        readers.delete(o.no);
+      const cutoff = Date.now() - readerTtlMs;
+      db.prepare('DELETE FROM content_readers WHERE heartbeat_ms <= ?').run(cutoff);
+      const live = new Set(db.prepare<[], { version_no: number }>('SELECT DISTINCT version_no FROM content_readers').all().map((r) => r.version_no));
+      const versions = db.prepare<[], { no: number; published: number }>('SELECT no, published FROM content_versions').all();
+      for (const old of versionsToPrune(versions.map((v) => ({ no: v.no, published: v.published === 1 })), no, live, defaults.contentVersionsKept)) {
+        db.exec(dropVersion(old));
+        db.prepare('DELETE FROM content_versions WHERE no = ?').run(old);
+        readers.delete(old);
       }
-      db.prepare('DELETE FROM content_versions WHERE no <= ?').run(no - defaults.contentVersionsKept);
     })();
     return no;
   }
@@ -223,6 +240,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return reader(no);
     },
 
+    async holdVersions(nos) {
+      if (closed) throw new Error('holdVersions: the store is closed');
+      held = [...nos];
+      const readable = recordHolds(held);
+      if (held.length === 0 && heartbeat !== null) {
+        clearInterval(heartbeat);
+        heartbeat = null;
+      } else if (held.length > 0 && heartbeat === null) {
+        // Renewed from this handle's own timer, so a reader's record lives exactly as long as the
+        // handle (a killed process stops renewing it). Never keeps the process alive.
+        heartbeat = setInterval(() => {
+          try {
+            recordHolds(held);
+          } catch {
+            // The next beat tries again; a lost minute only lets a publisher drop these versions.
+          }
+        }, defaults.contentReaderHeartbeatMs);
+        heartbeat.unref();
+      }
+      return readable;
+    },
+
     async stayIds() {
       const map = new Map<string, string>();
       for (const row of db.prepare<[], { supplier: number; supplier_stay_id: string; stay_id: string }>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids').iterate()) {
@@ -246,6 +285,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async close() {
       if (closed) return;
       closed = true;
+      if (heartbeat !== null) clearInterval(heartbeat);
+      deleteHolds.run(readerId);
       db.close();
     },
   };
@@ -292,7 +333,7 @@ function versionReader(db: Database.Database, no: number): VersionReader {
       }
       return stays;
     },
-    *allStays(batch = WRITE_BATCH) {
+    async *allStays(batch = WRITE_BATCH) {
       for (let from = 0; ; from += batch) {
         const rows = selectDocs.all(from, from + batch);
         if (rows.length === 0) return;

@@ -107,14 +107,49 @@ function prefixed(supplier: SupplierId, id: string): HotelIdRef {
   return { raw: `${supplier}:${id}`, supplier, id };
 }
 
-export function runStoreContract(name: string, makeStore: () => Promise<Store>): void {
+/** One database (a file, a schema) that a contract run opens store handles on. */
+export interface StoreDatabase {
+  /** A new handle on this database; every handle of one database sees the same content. */
+  open(options?: { readerTtlMs?: number }): Promise<Store>;
+  /** Removes the database (after every handle was closed). */
+  drop(): Promise<void>;
+}
+
+/** Every stay of a version, through allStays. */
+async function everyStay(store: Store, no: number, batch?: number): Promise<Stay[]> {
+  const stays: Stay[] = [];
+  for await (const part of store.version(no).allStays(batch)) stays.push(...part);
+  return stays;
+}
+
+/** A one-stay inventory named `name`, for the version tests. */
+function single(name: string, supplierStayId = '500'): RankedStay[] {
+  return [stay(0, 0, `st${name.padEnd(12, 'x').slice(0, 12)}`, [listing('supplier_a', supplierStayId, { name })], { name })];
+}
+
+/**
+ * `shared`: whether a database may be opened more than once (a file, a server; not ':memory:'),
+ * which adds the two-handle tests.
+ */
+export function runStoreContract(name: string, makeDatabase: () => Promise<StoreDatabase>, { shared }: { shared: boolean }): void {
   describe(`Store contract: ${name}`, () => {
+    let database: StoreDatabase;
     let store: Store;
+    let handles: Store[];
+    /** Another handle on the same database, closed after the test. */
+    const open = async (options?: { readerTtlMs?: number }): Promise<Store> => {
+      const handle = await database.open(options);
+      handles.push(handle);
+      return handle;
+    };
     beforeEach(async () => {
-      store = await makeStore();
+      database = await makeDatabase();
+      handles = [];
+      store = await open();
     });
     afterEach(async () => {
-      await store.close();
+      for (const handle of handles) await handle.close();
+      await database.drop();
     });
 
     it('starts empty: no version, no rows, nothing resolves', async () => {
@@ -230,5 +265,129 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       assert.equal(await store.inventoryVersion(), 'v1');
       assert.equal((await allRows(store)).rows.length, 4);
     });
+
+    it('publishes content versions with their info, each readable as it was', async () => {
+      const v1 = await store.publishContent(fixture(), 'one', { suppliers: { supplier_a: { state: 'ok' } } });
+      const v2 = await store.publishContent(single('Second'), 'two', { n: 2 });
+      assert.ok(v2 > v1, `versions are numbered upwards: ${v1}, ${v2}`);
+      assert.deepEqual(await store.currentContent(), { no: v2, label: 'two', info: { n: 2 } });
+      assert.equal(await store.inventoryVersion(), 'two');
+      // The one before stays readable (a gateway that has not swapped yet still serves it).
+      assert.deepEqual((await everyStay(store, v1)).map((s) => s.id), fixture().map((s) => s.id));
+      assert.deepEqual(await store.version(v1).resolveHotelIds([bare('HB0000004')]), [[3]]);
+      assert.deepEqual((await everyStay(store, v2)).map((s) => s.name), ['Second']);
+      assert.deepEqual(await store.resolveHotelIds([bare('HB0000004')]), [[]], 'the store itself reads the served version');
+    });
+
+    it('yields every stay of a version in idx order, in batches', async () => {
+      const no = await store.publishContent(fixture().reverse(), 'v', {});
+      const batches: number[] = [];
+      const stays: Stay[] = [];
+      for await (const part of store.version(no).allStays(3)) {
+        batches.push(part.length);
+        stays.push(...part);
+      }
+      assert.deepEqual(batches, [3, 1]);
+      assert.deepEqual(stripRank(stays), withoutRank(fixture()));
+    });
+
+    it('keeps the stay id map across versions, the last entry of a listing winning', async () => {
+      await store.publishContent(fixture(), 'one', {}, [
+        { supplier: 'supplier_a', supplierStayId: '1001', stayId: 'staaaaaaaaaaaa' },
+        { supplier: 'supplier_c', supplierStayId: '1001', stayId: 'stbbbbbbbbbbbb' },
+      ]);
+      await store.publishContent(fixture(), 'two', {}, [
+        { supplier: 'supplier_c', supplierStayId: '1001', stayId: 'stold' },
+        { supplier: 'supplier_c', supplierStayId: '1001', stayId: 'stnew' },
+        { supplier: 'supplier_d', supplierStayId: 'a\\b\tc\nd', stayId: 'stcccccccccccc' }, // COPY's escapes
+      ]);
+      assert.deepEqual(await store.stayIds(), new Map([
+        ['supplier_a:1001', 'staaaaaaaaaaaa'],
+        ['supplier_c:1001', 'stnew'],
+        ['supplier_d:a\\b\tc\nd', 'stcccccccccccc'],
+      ]));
+    });
+
+    it('drops versions older than the newest two that nobody holds', async () => {
+      const v1 = await store.publishContent(single('One'), 'one', {});
+      const v2 = await store.publishContent(single('Two'), 'two', {});
+      const v3 = await store.publishContent(single('Three'), 'three', {});
+      assert.deepEqual(await store.holdVersions([v1, v2, v3]), [v2, v3], 'the first is gone');
+      await assert.rejects(async () => store.version(v1).getStays([0]));
+      assert.deepEqual((await everyStay(store, v2)).map((s) => s.name), ['Two']);
+    });
+
+    it('keeps every version a reader holds however many are published, and drops it once released', async () => {
+      const v1 = await store.publishContent(single('One'), 'one', {});
+      assert.deepEqual(await store.holdVersions([v1]), [v1]);
+      for (const n of ['Two', 'Three', 'Four']) await store.publishContent(single(n), n, {});
+      assert.deepEqual((await everyStay(store, v1)).map((s) => s.name), ['One'], 'held: still readable');
+      const v4 = (await store.currentContent())!.no;
+      assert.deepEqual(await store.holdVersions([v4]), [v4]);
+      await store.publishContent(single('Five'), 'five', {});
+      assert.deepEqual(await store.holdVersions([v1]), [], 'released, then pruned by the next publish');
+    });
+
+    it('rejects a version that is not dense without touching the served one or the id map', async () => {
+      const v1 = await store.publishContent(fixture(), 'v1', {}, [{ supplier: 'supplier_a', supplierStayId: '1001', stayId: 'staaaaaaaaaaaa' }]);
+      const gap = fixture();
+      gap[0] = { ...gap[0], idx: 9 };
+      await assert.rejects(store.publishContent(gap, 'bad', {}, [{ supplier: 'supplier_a', supplierStayId: '1001', stayId: 'stzzz' }]), /idx/);
+      assert.equal((await store.currentContent())?.no, v1);
+      assert.equal((await store.stayIds()).get('supplier_a:1001'), 'staaaaaaaaaaaa');
+    });
+
+    // Two handles on one database: what two gateways (or a gateway and the CLI) share.
+    const twoHandles = (title: string, test: () => Promise<void>) => {
+      if (shared) it(`two handles: ${title}`, test);
+    };
+    twoHandles('one publishes, the other sees the new version and reads its own until it is pruned', async () => {
+      const other = await open();
+      const v1 = await store.publishContent(fixture(), 'one', { n: 1 });
+      assert.deepEqual(await other.currentContent(), { no: v1, label: 'one', info: { n: 1 } });
+      assert.deepEqual(await other.holdVersions([v1]), [v1]);
+      assert.deepEqual(await other.resolveHotelIds([bare('1001')]), [[0, 1, 2]]);
+      const v2 = await store.publishContent(single('Two'), 'two', {});
+      const v3 = await store.publishContent(single('Three'), 'three', {});
+      assert.deepEqual(await other.currentContent(), { no: v3, label: 'three', info: {} }, 'the new version, seen at once');
+      assert.deepEqual((await other.version(v1).getStays([3])).map((s) => s.name), ['Budget Inn'], 'its own version, held, still readable');
+      assert.deepEqual(await other.holdVersions([v1, v3]), [v1, v3], 'v2 was neither held nor among the newest two');
+      assert.ok(v2 < v3, 'v2 < v3');
+      // Swapped: v1 released; the next publish drops it.
+      assert.deepEqual(await other.holdVersions([v3]), [v3]);
+      await store.publishContent(single('Four'), 'four', {});
+      assert.deepEqual(await other.holdVersions([v1, v3]), [v3]);
+      assert.deepEqual((await other.version(v3).getStays([0])).map((s) => s.name), ['Three']);
+    });
+
+    twoHandles('a reader whose heartbeat is older than the TTL (a killed gateway) keeps nothing', async () => {
+      const v1 = await store.publishContent(single('One'), 'one', {});
+      const reader = await open();
+      assert.deepEqual(await reader.holdVersions([v1]), [v1]);
+      // The publisher counts every heartbeat older than now as dead: the reader's record is one.
+      const publisher = await open({ readerTtlMs: 0 });
+      await publisher.publishContent(single('Two'), 'two', {});
+      await publisher.publishContent(single('Three'), 'three', {});
+      assert.deepEqual(await reader.holdVersions([v1]), []);
+    });
+
+    twoHandles('closing a handle releases its holds at once', async () => {
+      const v1 = await store.publishContent(single('One'), 'one', {});
+      const reader = await open();
+      assert.deepEqual(await reader.holdVersions([v1]), [v1]);
+      await reader.close();
+      await store.publishContent(single('Two'), 'two', {});
+      await store.publishContent(single('Three'), 'three', {});
+      assert.deepEqual(await store.holdVersions([v1]), []);
+    });
+
+    twoHandles('the stay id map written by one is read by the other', async () => {
+      const other = await open();
+      await store.publishContent(fixture(), 'one', {}, [{ supplier: 'supplier_b', supplierStayId: 'HB0000004', stayId: 'stdddddddddddd' }]);
+      assert.deepEqual(await other.stayIds(), new Map([['supplier_b:HB0000004', 'stdddddddddddd']]));
+      const { rows } = await allRows(other);
+      assert.deepEqual(rows.map((row) => row.searchName), ['hotel saint eloi', 'grand plaza', 'sunny villa', 'budget inn']);
+    });
   });
 }
+

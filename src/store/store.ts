@@ -51,8 +51,8 @@ export interface VersionReader {
   indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
   getStays(idxs: readonly number[]): Promise<Stay[]>;
   resolveHotelIds(refs: readonly HotelIdRef[]): Promise<number[][]>;
-  /** Every stay in idx order, a batch at a time (synchronous: for the content worker). */
-  allStays(batch?: number): Iterable<Stay[]>;
+  /** Every stay in idx order, a batch at a time (the content worker reads the served version's whole inventory). */
+  allStays(batch?: number): AsyncIterable<Stay[]>;
 }
 
 /**
@@ -69,11 +69,20 @@ export interface Store {
   replaceInventory(stays: readonly RankedStay[], version: string): Promise<void>;
   /**
    * Writes a new content version beside the served one and publishes it in one step, with the
-   * listings' stay ids; returns its number. Versions before the last few are dropped.
+   * listings' stay ids; returns its number. Older versions are dropped unless they are among the
+   * newest two or a live reader holds them (holdVersions; docs/decisions.md 69).
    */
   publishContent(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number>;
-  /** The reads of a published version (it stays readable until two newer ones are published). */
+  /** The reads of a published version: readable while it is among the newest two or a live reader holds it. */
   version(no: number): VersionReader;
+  /**
+   * Records that this handle reads these versions and no others (docs/decisions.md 69): no store
+   * handle on the same database drops a version a live reader holds. The record is renewed by the
+   * handle itself (a heartbeat) until close() or holdVersions([]); a reader silent for
+   * defaults.contentReaderTtlMs is dead (a killed process). Returns those of `nos` still readable:
+   * one pruned before the hold was recorded is missing, and must not be read.
+   */
+  holdVersions(nos: readonly number[]): Promise<number[]>;
   /** The persistent stay id map: `${supplier}:${supplierStayId}` -> stay id, for every listing ever seen. */
   stayIds(): Promise<Map<string, string>>;
   /** Of the served version: every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */

@@ -1,0 +1,108 @@
+// The content service's side of version pruning (docs/decisions.md 69): what it holds while it
+// swaps, on a real store file with a second handle publishing as another process would.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createSqliteStore } from '../store/sqlite-store.ts';
+import type { RankedStay, Store } from '../store/store.ts';
+import { syntheticStays } from '../test-support/synthetic-stays.ts';
+import { createContentService } from './content-service.ts';
+import type { ContentWorker } from './content-worker-client.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'staygate-content-service-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** One stay named after the version, so what a version holds tells which it is. */
+const named = (name: string): RankedStay[] => syntheticStays(1).map((s) => ({ ...s, name }));
+
+/** These tests never refresh: a worker that is asked anything fails the test. */
+const noWorker = new Proxy({} as ContentWorker, { get: (_target, op) => () => assert.fail(`the worker was asked to ${String(op)}`) });
+
+async function nameIn(store: Store, no: number): Promise<string | undefined> {
+  return (await store.version(no).getStays([0]))[0]?.name;
+}
+
+/** Polls a condition (no fixed sleep stands in for it); fails after `ms`. */
+async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
+  const start = performance.now();
+  while (!condition()) {
+    if (performance.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('content service and pruning', () => {
+  it('holds the served and the loading version while it swaps, however many are published meanwhile, then only the new one', async () => {
+    const path = join(dir, `store-${files++}.sqlite`);
+    const gateway = createSqliteStore({ path });
+    const publisher = createSqliteStore({ path });
+    const v1 = await publisher.publishContent(named('one'), 'one', {});
+    const served: number[] = [];
+    const seenWhileLoading: (string | undefined)[] = [];
+    let v2 = 0;
+    const content = createContentService({
+      store: gateway, worker: noWorker, shrinkLimit: 0.2, refreshMs: 0, retryMs: 60_000, pollMs: 10,
+      log: () => undefined, warn: () => undefined,
+      async serve(no) {
+        if (no === v2) {
+          // Two more versions published while this one loads: neither it nor the one served goes.
+          await publisher.publishContent(named('three'), 'three', {});
+          await publisher.publishContent(named('four'), 'four', {});
+          seenWhileLoading.push(await nameIn(gateway, v1), await nameIn(gateway, v2));
+        }
+        served.push(no);
+      },
+    });
+    try {
+      await content.start(AbortSignal.timeout(10_000));
+      assert.deepEqual(served, [v1]);
+      v2 = await publisher.publishContent(named('two'), 'two', {});
+      await until('the second version served', () => served.includes(v2));
+      assert.deepEqual(seenWhileLoading, ['one', 'two']);
+      // Swapped to v2 (the poll goes on to v4 later); once it serves v4, v1 and v2 are held by no one.
+      await until('the newest version served', () => served.at(-1) === v2 + 2);
+      await publisher.publishContent(named('five'), 'five', {});
+      assert.deepEqual(await publisher.holdVersions([v1, v2]), [], 'released and pruned');
+    } finally {
+      content.stop();
+      await gateway.close();
+      await publisher.close();
+    }
+  });
+
+  it('does not load a version pruned between reading the pointer and holding it: it reads the pointer again', async () => {
+    const path = join(dir, `store-${files++}.sqlite`);
+    const store = createSqliteStore({ path });
+    const v1 = await store.publishContent(named('one'), 'one', {});
+    await store.publishContent(named('two'), 'two', {});
+    const v3 = await store.publishContent(named('three'), 'three', {});
+    // The first read of the pointer answers as it would have just before v2 and v3 were published.
+    let stale = true;
+    const racing: Store = {
+      ...store,
+      async currentContent() {
+        if (!stale) return store.currentContent();
+        stale = false;
+        return { no: v1, label: 'one', info: {} };
+      },
+    };
+    const served: number[] = [];
+    const content = createContentService({
+      store: racing, worker: noWorker, shrinkLimit: 0.2, refreshMs: 0, retryMs: 60_000, pollMs: 60_000,
+      log: () => undefined, warn: () => undefined,
+      async serve(no) {
+        served.push(no);
+      },
+    });
+    try {
+      await content.start(AbortSignal.timeout(10_000));
+      assert.deepEqual(served, [v3]);
+    } finally {
+      content.stop();
+      await store.close();
+    }
+  });
+});
