@@ -1,6 +1,8 @@
-// Clean shutdown (issue 12): the real `npm start` command line (tsx src/server.ts) with its real
-// simulator child, a real SIGTERM while a request is in flight. The request completes, the process
-// exits 0, the simulator is gone and the port is free.
+// Clean shutdown (issue 12): the real `npm start` command line (package.json, node --import tsx
+// src/server.ts) with its real simulator child, a real SIGTERM while a request is in flight. The
+// request completes, the process exits 0, the simulator is gone and the port is free. (The start
+// command is node itself, never the tsx CLI: tsx relays a signal and SIGKILLs its child when the
+// child has not acknowledged it within 30 ms, which a busy gateway can miss.)
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const START = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+assert.equal(START[0], 'node', 'npm start runs node itself, which receives the signal');
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -34,7 +37,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal} lets the request in flight finish, stops the simulator and exits 0 with the port free`, { timeout: 180_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-shutdown-'));
     const port = await freePort();
-    const child = spawn(TSX, ['src/server.ts'], {
+    const child = spawn(process.execPath, START.slice(1), {
       cwd: ROOT,
       env: {
         ...process.env, PORT: String(port), STAYGATE_DATA_DIR: dataDir, STAYGATE_SIM_STAYS: '1500',
