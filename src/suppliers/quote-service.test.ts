@@ -260,11 +260,17 @@ describe('quote service over HTTP', () => {
   });
 
   it('returns nulls within the budget when the supplier hangs, queued batches included', async () => {
-    reply = () => ({ hang: true, body: null });
+    // The budget runs out once the first batch hangs at the supplier: an event, not a duration (a
+    // fixed 150 ms could pass before a loaded machine, running test files side by side, sent it).
+    const budget = new AbortController();
+    reply = () => {
+      setImmediate(() => budget.abort(new DOMException('the search budget is spent', 'TimeoutError')));
+      return { hang: true, body: null };
+    };
     const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }), concurrency: 1 });
     const before = server.requests.length;
     // Answered when the caller's budget ran out (how soon: bench/timings.ts), with a null for every id.
-    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, AbortSignal.timeout(150));
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, budget.signal);
     assert.equal(outcome.failure, 'timeout');
     assert.equal(outcome.asked, true);
     assert.equal(outcome.quotes.size, 250);

@@ -53,6 +53,15 @@ export interface TestAppOptions {
  */
 export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyless: 1_000_000, mapKeyless: 1_000_000 };
 
+/**
+ * Quote deadlines in tests, unless a test sets its own (`app: { quoteBudgetMs, quoteCallTimeoutMs }`):
+ * far beyond any healthy answer of the in-process simulator, however loaded the machine (test files
+ * run concurrently), so that a test not about deadlines never meets one. A test about a hung or slow
+ * supplier sets a short budget, and asserts nothing that a healthy supplier must do within it
+ * (docs/decisions.md 71).
+ */
+export const TEST_QUOTE_DEADLINES = { quoteBudgetMs: 60_000, quoteCallTimeoutMs: 30_000 };
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
   const clock = createTestClock();
@@ -61,7 +70,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
   const app = createApp({
     dataDir, supplierUrls: sim.urls, now: clock.now, publicUrl: 'http://gw.test', rateLimits: TEST_RATE_LIMITS, keyRefreshMs: 0,
-    reportSyncIntervalMs: null, ...options.app,
+    reportSyncIntervalMs: null, ...TEST_QUOTE_DEADLINES, ...options.app,
   });
   await app.ready;
   let checkResponse: ReturnType<typeof createResponseValidator> | undefined;

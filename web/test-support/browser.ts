@@ -2,7 +2,8 @@
 // Debian's Chromium driven by playwright-core (installed by .ci/run when missing). Every page is
 // watched: a console error, an uncaught exception or a request to a host off this machine fails
 // the test (requests off the machine are also blocked, so none ever leaves).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -35,13 +36,14 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-let built: Promise<unknown> | null = null;
-
 export async function startBrowserRig(options: TestAppOptions = {}): Promise<BrowserRig> {
-  built ??= buildWeb();
-  await built;
+  // The pages are built into a folder of this test's own, not web/dist: buildWeb empties its
+  // folder first, and test files run concurrently (a page served while another file rebuilt
+  // web/dist would be missing).
+  const webDir = mkdtempSync(path.join(tmpdir(), 'staygate-web-dist-'));
+  await buildWeb(webDir);
   // Links are written with the request's own host (127.0.0.1:<port>), not a made-up public URL.
-  const t = await startTestApp({ ...options, app: { publicUrl: null, ...options.app } });
+  const t = await startTestApp({ ...options, app: { publicUrl: null, webDir, ...options.app } });
   await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.http.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
@@ -81,6 +83,7 @@ export async function startBrowserRig(options: TestAppOptions = {}): Promise<Bro
       for (const context of contexts) await context.close();
       await browser.close();
       await t.close();
+      rmSync(webDir, { recursive: true, force: true });
     },
   };
 }
