@@ -88,3 +88,51 @@ describe('supplierUrl', () => {
     assert.equal(supplierUrl('https://h/partner', 'v2/hotels', {}), 'https://h/partner/v2/hotels');
   });
 });
+
+describe('fetchJson on a dropped connection', () => {
+  // A raw server: it can cut a request's connection before answering, as a supplier does when it
+  // closes a keep-alive connection that the gateway's pool is about to reuse.
+  const serve = async (drops: number) => {
+    const http = await import('node:http');
+    let requests = 0;
+    const server = http.createServer((request, response) => {
+      requests++;
+      if (requests <= drops) {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/x`,
+      requests: () => requests,
+      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    };
+  };
+
+  it('sends the request once more when its connection is cut before any answer', async () => {
+    const server = await serve(1);
+    try {
+      assert.deepEqual(await fetchJson(server.url, { supplier: 'supplier_a' }), { ok: true });
+      assert.equal(server.requests(), 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails as a network error when the second connection is cut too, after two requests', async () => {
+    const server = await serve(2);
+    try {
+      await assert.rejects(fetchJson(server.url, { supplier: 'supplier_a' }), (error) => {
+        assert.ok(error instanceof SupplierError, String(error));
+        assert.equal(error.kind, 'network');
+        return true;
+      });
+      assert.equal(server.requests(), 2);
+    } finally {
+      await server.close();
+    }
+  });
+});

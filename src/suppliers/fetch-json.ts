@@ -70,17 +70,26 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
     throw new SupplierError(supplier, 'network', `request to ${url} failed: ${message}`, { cause: error });
   };
 
+  const send = (): Promise<Response> => options.method === 'POST'
+    ? fetch(url, {
+      method: 'POST',
+      signal: combined,
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(options.body),
+    })
+    : fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
   let response: Response;
   let text: string;
   try {
-    response = options.method === 'POST'
-      ? await fetch(url, {
-        method: 'POST',
-        signal: combined,
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify(options.body),
-      })
-      : await fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
+    try {
+      response = await send();
+    } catch (error) {
+      // A keep-alive connection the supplier closed while it sat idle in our pool fails the request
+      // sent on it before any answer (docs/decisions.md 72): every supplier call is a read, so it is
+      // sent once more, on a new connection, within the same deadline.
+      if (combined?.aborted || !connectionDropped(error)) throw error;
+      response = await send();
+    }
     text = await response.text();
   } catch (error) {
     return fail(error);
@@ -97,6 +106,12 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
     );
   }
   return { text, headers: response.headers };
+}
+
+/** Whether fetch failed because the connection was closed or reset under the request (no answer came). */
+function connectionDropped(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'EPIPE';
 }
 
 /**
