@@ -28,7 +28,8 @@ import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
-import { createSearch } from './search/search.ts';
+import { createSearch, type ClusteringSettings } from './search/search.ts';
+import { createWorkSlicer } from './search/work-slicer.ts';
 import { createSqliteStore } from './store/sqlite-store.ts';
 import { createSupplierA } from './suppliers/supplier-a.ts';
 import { createSupplierB } from './suppliers/supplier-b.ts';
@@ -126,6 +127,16 @@ export function createSuppliers(urls: Record<SupplierId, string>): Supplier[] {
   return SUPPLIER_IDS.map((id) => ADAPTERS[id]({ id, baseUrl: urls[id] }));
 }
 
+/** The clustering rules' figures the search core is given (bench/clustering.ts uses them too). */
+export const clusteringDefaults: ClusteringSettings = {
+  targetCells: defaults.clusterTargetCells,
+  maxResolution: defaults.clusterMaxResolution,
+  topMaxResolution: defaults.topMaxResolution,
+  maxPrecisionCells: defaults.maxPrecisionCells,
+  autoFlatDiagonalMeters: defaults.autoFlatDiagonalMeters,
+  autoMinStays: defaults.autoClusterMinStays,
+};
+
 export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
   const database = path.join(options.dataDir, 'staygate.sqlite');
@@ -186,6 +197,8 @@ export function createApp(options: AppOptions): App {
     breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
     inventory: () => services?.inventory ?? null,
   });
+  // One slicer for the process: heavy steps take turns across content versions too.
+  const slicer = createWorkSlicer({ sliceMs: defaults.workSliceMs });
   let builtAt = '';
   let started = false;
   const abort = new AbortController();
@@ -214,10 +227,12 @@ export function createApp(options: AppOptions): App {
           stays: createStayCache(version, { capacity: options.stayCacheSize ?? defaults.stayCacheSize }),
           store: version,
           geocoder,
+          slicer,
           totalCap: options.totalCap ?? defaults.totalCap,
           quotes,
           pricedCandidates: defaults.pricedCandidates,
           quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
+          clustering: clusteringDefaults,
         }),
         inventory: { stays: index.size, version: label },
       };
