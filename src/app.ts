@@ -37,6 +37,7 @@ import { createSupplierC } from './suppliers/supplier-c.ts';
 import { createSupplierD } from './suppliers/supplier-d.ts';
 import type { Supplier, SupplierConfig } from './suppliers/supplier.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
+import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
@@ -63,11 +64,14 @@ export interface AppOptions {
   quoteCallTimeoutMs?: number;
   /** Milliseconds clock of the circuit breakers and the quote cache (tests move it by hand). */
   clock?: () => number;
-  /** Shares rate limits between processes through Redis; absent or null = each process in memory. */
+  /** Shares rate limits and the quote cache between processes through Redis; absent or null = each process in memory. */
   redisUrl?: string | null;
-  /** Prefix of the limiter's Redis keys (tests use a unique one). */
+  /**
+   * Prefix of the limiter's Redis keys (tests use a unique one); the shared quote cache's are
+   * under `${redisKeyPrefix}quotes:` then (default defaults.redisQuoteKeyPrefix).
+   */
   redisKeyPrefix?: string;
-  /** How long a Redis call may take before the limiter falls back to memory (tests on a loaded machine allow more). */
+  /** How long a Redis call may take before the limiter falls back to memory, or the quote cache to asking the supplier (tests on a loaded machine allow more). */
   redisCommandTimeoutMs?: number;
   /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
   rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number; mapKeyless: number }>;
@@ -176,6 +180,18 @@ export function createApp(options: AppOptions): App {
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
   const suppliers = createSuppliers(options.supplierUrls);
+  // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
+  // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 63).
+  const sharedQuotes = options.redisUrl ? createRedisQuoteCache({
+    url: options.redisUrl,
+    prefix: options.redisKeyPrefix === undefined ? defaults.redisQuoteKeyPrefix : `${options.redisKeyPrefix}quotes:`,
+    maxEntries: defaults.quoteCacheMaxEntries * suppliers.length,
+    now: options.clock,
+    commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
+    retryMs: defaults.redisRetryMs,
+    onDegraded: (error) => http.log.error({ err: error }, `the quote cache cannot use Redis at ${redisName}: each gateway caches quotes on its own until it answers`),
+    onRecovered: () => http.log.info(`Redis at ${redisName} answers again: quotes are shared again`),
+  }) : null;
   const sync = createTransactionSync({
     suppliers, store: transactions, clicks, keys: keyStore, now, overlapMs: options.reportSyncOverlapMs, reconcileDays: options.reportReconcileDays,
   });
@@ -184,6 +200,7 @@ export function createApp(options: AppOptions): App {
     now: options.clock,
     observer: metrics.quotes,
     callTimeoutMs: options.quoteCallTimeoutMs,
+    ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
     onBreakerTransition: (to, cause) => {
       const line = { supplier: supplier.id, breaker: to, cause };
       if (to === 'open') http.log.warn(line, `${supplier.id}: circuit breaker open (${cause})`);
@@ -337,7 +354,7 @@ export function createApp(options: AppOptions): App {
       await ready.catch(() => undefined);
       await sync.stop();
       await worker.close();
-      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close()]);
+      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close(), sharedQuotes?.close()]);
     },
   };
 }
