@@ -17,6 +17,8 @@ import type { StayCache } from '../src/inventory/stay-cache.ts';
 import { buildStayIndex } from '../src/inventory/stay-index.ts';
 import type { SearchQuery } from '../src/search/search-query.ts';
 import { createSearch } from '../src/search/search.ts';
+import { createWorkSlicer } from '../src/search/work-slicer.ts';
+import { clusteringDefaults } from '../src/app.ts';
 import { generateWorld } from '@staygate/sim';
 import type { IndexRow, Store } from '../src/store/store.ts';
 import type { Stay } from '../src/types.ts';
@@ -118,6 +120,7 @@ const stayCache: StayCache = {
 const search = createSearch({
   index, pyramid, stays: stayCache, store: {} as Store, geocoder: {} as Geocoder, totalCap: defaults.totalCap,
   quotes: new Map(), pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
+  slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
 });
 const query = (cluster: SearchQuery['cluster'], view = VIEW, types: SearchQuery['types'] = null): SearchQuery => ({
   location: { kind: 'box', ...view }, hotelIds: null, providers: null, types, hotelSearch: null,

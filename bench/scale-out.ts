@@ -65,6 +65,8 @@ async function warmStart(where: ContentStoreWhere): Promise<void> {
   const { createContentWorker } = await import('../src/inventory/content-worker-client.ts');
   const { createStayCache } = await import('../src/inventory/stay-cache.ts');
   const { createSearch } = await import('../src/search/search.ts');
+  const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
+  const { clusteringDefaults } = await import('../src/app.ts');
   const started = performance.now();
   const store = await openContentStore(where);
   const current = await store.currentContent();
@@ -79,6 +81,7 @@ async function warmStart(where: ContentStoreWhere): Promise<void> {
     index, pyramid, stays: createStayCache(version, { capacity: defaults.stayCacheSize }), store: version,
     geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
     pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
+    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
   });
   const result = await search(boxQuery());
   const ready = performance.now();
@@ -105,6 +108,8 @@ async function serve(): Promise<void> {
   const { buildStayIndex } = await import('../src/inventory/stay-index.ts');
   const { createStayCache } = await import('../src/inventory/stay-cache.ts');
   const { createSearch } = await import('../src/search/search.ts');
+  const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
+  const { clusteringDefaults } = await import('../src/app.ts');
   const pool = openPgPool(pgUrl(), { max: 10 });
   const store = createPgStore({ pool });
   const current = (await store.currentContent())!;
@@ -112,9 +117,12 @@ async function serve(): Promise<void> {
   const version = store.version(current.no);
   const index = await buildStayIndex(version.indexRows());
   const stays = createStayCache(version, { capacity: defaults.stayCacheSize });
+  const { buildCellPyramid } = await import('../src/inventory/cell-pyramid.ts');
+  const pyramid = buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
   const search = createSearch({
-    index, stays, store: version, geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
+    index, pyramid, stays, store: version, geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
     pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
+    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
   });
   // The reference: the coordinates of this version in a table of their own, a btree on (lat, lng)
   // that covers rank and idx, so both queries are index-only scans.

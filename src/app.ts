@@ -29,10 +29,12 @@ import { seedDemoPartner } from './reporting/seed-demo.ts';
 import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
-import { createSearch } from './search/search.ts';
+import { createSearch, type ClusteringSettings } from './search/search.ts';
+import { createWorkSlicer } from './search/work-slicer.ts';
 import { createSqliteStore } from './store/sqlite-store.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
+import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 export interface AppOptions {
@@ -52,11 +54,14 @@ export interface AppOptions {
   quoteCallTimeoutMs?: number;
   /** Milliseconds clock of the circuit breakers and the quote cache (tests move it by hand). */
   clock?: () => number;
-  /** Shares rate limits between processes through Redis; absent or null = each process in memory. */
+  /** Shares rate limits and the quote cache between processes through Redis; absent or null = each process in memory. */
   redisUrl?: string | null;
-  /** Prefix of the limiter's Redis keys (tests use a unique one). */
+  /**
+   * Prefix of the limiter's Redis keys (tests use a unique one); the shared quote cache's are
+   * under `${redisKeyPrefix}quotes:` then (default defaults.redisQuoteKeyPrefix).
+   */
   redisKeyPrefix?: string;
-  /** How long a Redis call may take before the limiter falls back to memory (tests on a loaded machine allow more). */
+  /** How long a Redis call may take before the limiter falls back to memory, or the quote cache to asking the supplier (tests on a loaded machine allow more). */
   redisCommandTimeoutMs?: number;
   /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
   rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number; mapKeyless: number }>;
@@ -114,6 +119,16 @@ export interface App {
 /** The adapters of the four suppliers at these base URLs (the CLI's sync uses them too). */
 export { createSuppliers, SUPPLIERS_MODULE };
 
+/** The clustering rules' figures the search core is given (bench/clustering.ts uses them too). */
+export const clusteringDefaults: ClusteringSettings = {
+  targetCells: defaults.clusterTargetCells,
+  maxResolution: defaults.clusterMaxResolution,
+  topMaxResolution: defaults.topMaxResolution,
+  maxPrecisionCells: defaults.maxPrecisionCells,
+  autoFlatDiagonalMeters: defaults.autoFlatDiagonalMeters,
+  autoMinStays: defaults.autoClusterMinStays,
+};
+
 export function createApp(options: AppOptions): App {
   mkdirSync(options.dataDir, { recursive: true });
   const database = path.join(options.dataDir, 'staygate.sqlite');
@@ -153,6 +168,18 @@ export function createApp(options: AppOptions): App {
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
   const suppliers = createSuppliers(options.supplierUrls);
+  // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
+  // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 73).
+  const sharedQuotes = options.redisUrl ? createRedisQuoteCache({
+    url: options.redisUrl,
+    prefix: options.redisKeyPrefix === undefined ? defaults.redisQuoteKeyPrefix : `${options.redisKeyPrefix}quotes:`,
+    maxEntries: defaults.quoteCacheMaxEntries * suppliers.length,
+    now: options.clock,
+    commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
+    retryMs: defaults.redisRetryMs,
+    onDegraded: (error) => http.log.error({ err: error }, `the quote cache cannot use Redis at ${redisName}: each gateway caches quotes on its own until it answers`),
+    onRecovered: () => http.log.info(`Redis at ${redisName} answers again: quotes are shared again`),
+  }) : null;
   const sync = createTransactionSync({
     suppliers, store: transactions, clicks, keys: keyStore, now, overlapMs: options.reportSyncOverlapMs, reconcileDays: options.reportReconcileDays,
   });
@@ -161,6 +188,7 @@ export function createApp(options: AppOptions): App {
     now: options.clock,
     observer: metrics.quotes,
     callTimeoutMs: options.quoteCallTimeoutMs,
+    ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
     onBreakerTransition: (to, cause) => {
       const line = { supplier: supplier.id, breaker: to, cause };
       if (to === 'open') http.log.warn(line, `${supplier.id}: circuit breaker open (${cause})`);
@@ -174,6 +202,8 @@ export function createApp(options: AppOptions): App {
     breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
     inventory: () => services?.inventory ?? null,
   });
+  // One slicer for the process: heavy steps take turns across content versions too.
+  const slicer = createWorkSlicer({ sliceMs: defaults.workSliceMs });
   let builtAt = '';
   let started = false;
   const abort = new AbortController();
@@ -201,10 +231,12 @@ export function createApp(options: AppOptions): App {
           stays: createStayCache(version, { capacity: options.stayCacheSize ?? defaults.stayCacheSize }),
           store: version,
           geocoder,
+          slicer,
           totalCap: options.totalCap ?? defaults.totalCap,
           quotes,
           pricedCandidates: defaults.pricedCandidates,
           quoteBudgetMs: options.quoteBudgetMs ?? defaults.quoteBudgetMs,
+          clustering: clusteringDefaults,
         }),
         inventory: { stays: index.size, version: label },
         // docs/decisions.md 68: a dated search names the suppliers whose stays it cannot hold.
@@ -311,7 +343,7 @@ export function createApp(options: AppOptions): App {
       await ready.catch(() => undefined);
       await sync.stop();
       await worker.close();
-      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close()]);
+      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close(), sharedQuotes?.close()]);
     },
   };
 }

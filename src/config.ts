@@ -12,7 +12,7 @@ export interface Config {
   supplierUrls: Record<SupplierId, string> | null;
   sim: { seed: number; stays: number };
   logLevel: string;
-  /** Shared rate limits through Redis; null = each process limits in memory. */
+  /** Shared rate limits and quote cache through Redis; null = each process limits and caches in memory. */
   redisUrl: string | null;
   /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
   trustedProxies: string[];

@@ -225,6 +225,8 @@ export const defaults = {
   redisRetryMs: 1_000,
   /** Prefix of the limiter's Redis keys, so one Redis can serve other things too. */
   redisKeyPrefix: 'staygate:rl:',
+  /** Prefix of the shared quote cache's Redis keys (suppliers/redis-quote-cache.ts). */
+  redisQuoteKeyPrefix: 'staygate:q:',
   /**
    * Each supplier's booking page, where `/go` redirects (clicks/booking-url.ts). `{supplierUrl}` is
    * the supplier's configured base URL, so by default the simulated suppliers' booking pages

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { defaults } from '../defaults.ts';
+import { clusteringDefaults } from '../app.ts';
 import { createSearch } from '../search/search.ts';
+import { createWorkSlicer } from '../search/work-slicer.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { Search } from '../search/search-result.ts';
 import { generateWorld, startSimSuppliers, type SimSuppliers, type World } from '@staygate/sim';
@@ -47,6 +49,7 @@ async function startGateway(where: ContentStoreWhere, urls: Record<SupplierId, s
         index, pyramid, stays: createStayCache(version, { capacity: 1_000 }), store: version,
         geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
         pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
+        slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
       });
       served = { no, label, search };
     },

@@ -1,6 +1,6 @@
 import { distanceMeters } from '../geo/distance.ts';
 import { NO_STARS, supplierMask, supplierSlot, typeCode, type StayIndex } from '../inventory/stay-index.ts';
-import { SUPPLIER_IDS } from '../types.ts';
+import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 
 const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
@@ -39,4 +39,12 @@ export function staticFilter(index: StayIndex, query: SearchQuery, centre: { lat
     if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;
     return true;
   };
+}
+
+/** No filter beyond the location: every stay inside it matches (the index's counts answer without a predicate). */
+export function isUnfiltered(query: SearchQuery): boolean {
+  if (query.hotelIds !== null || query.hotelSearch !== null || query.cell !== null) return false;
+  if (query.providers !== null && supplierMask(query.providers) !== ALL_SUPPLIERS) return false;
+  if (query.types !== null && query.types.length < STAY_TYPES.length) return false;
+  return query.minStars === 0 && query.minGuestRating === 0 && query.minRatingCount === 0;
 }

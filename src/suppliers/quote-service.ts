@@ -69,7 +69,7 @@ export interface QuoteServiceOptions {
   callTimeoutMs?: number;
   /** The breaker's settings, or a breaker of its own (e.g. to watch it in a test). */
   breaker?: { failureThreshold?: number; openMs?: number } | CircuitBreaker;
-  /** The cache's settings, or a cache (one may be shared by several suppliers: keys name the supplier). */
+  /** The cache's settings, or a cache (one may be shared by several suppliers, and a Redis one by several gateways: keys name the supplier). */
   cache?: { ttlMs?: number; maxEntries?: number } | QuoteCache;
   /** Told of each breaker transition (for the log), unless `breaker` is a breaker of the caller's. */
   onBreakerTransition?: (to: BreakerState, cause: string) => void;
@@ -105,12 +105,16 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
     const scope = cache.scope(supplier.id, request);
     // Every asked id in asked order, null until answered; Map.set on a present key keeps its place.
     const quotes = new Map<string, Quote | null>();
+    for (const id of request.supplierStayIds) quotes.set(id, null);
+    // One lookup for every id (a shared cache: one round trip); it never rejects. Memory answers
+    // at once, without an await: what follows (queueing the batches) happens in this same turn.
+    const lookup = scope.get([...quotes.keys()]);
+    const held = lookup instanceof Map ? lookup : await lookup;
     const missing: string[] = [];
-    for (const id of request.supplierStayIds) {
-      if (quotes.has(id)) continue;
-      const cached = scope.get(id) ?? null;
-      quotes.set(id, cached);
-      if (cached === null) missing.push(id);
+    for (const id of quotes.keys()) {
+      const cached = held.get(id);
+      if (cached === undefined) missing.push(id);
+      else quotes.set(id, cached);
     }
 
     let failure: SupplierFailure | null = null;
@@ -227,7 +231,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
         breaker.success();
         const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
         // Cached even when the batch already settled on the deadline: the answer is still good.
-        for (const [id, quote] of answered) scope.set(id, quote);
+        scope.set(answered);
         settle(() => {
           for (const [id, quote] of answered) quotes.set(id, quote);
           resolve();
