@@ -1,7 +1,6 @@
 // The composition root: the only module that names concrete suppliers, stores and geocoders.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaults } from './defaults.ts';
 import { createGazetteerGeocoder } from './geo/gazetteer-geocoder.ts';
@@ -11,9 +10,7 @@ import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createMemoryRateLimiter } from './auth/memory-rate-limiter.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
 import { createRedisRateLimiter, redactRedisUrl } from './auth/redis-rate-limiter.ts';
-import { createSqliteKeyStore } from './auth/sqlite-key-store.ts';
 import { compileBookingTemplate } from './clicks/booking-url.ts';
-import { createSqliteClickStore } from './clicks/sqlite-click-store.ts';
 import { createHttpApp } from './http/create-http-app.ts';
 import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/go-routes.ts';
@@ -25,11 +22,11 @@ import { createStayCache } from './inventory/stay-cache.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
-import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch } from './search/search.ts';
-import { createSqliteStore } from './store/sqlite-store.ts';
+import { keepLease, type KeptLease } from './store/hold-lease.ts';
+import { openSqliteStores, type Stores } from './open-stores.ts';
 import { createSupplierA } from './suppliers/supplier-a.ts';
 import { createSupplierB } from './suppliers/supplier-b.ts';
 import { createSupplierC } from './suppliers/supplier-c.ts';
@@ -47,6 +44,13 @@ const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
 
 export interface AppOptions {
   dataDir: string;
+  /**
+   * The stores (open-stores.ts: SQLite or PostgreSQL by DATABASE_URL); the app closes them. Absent =
+   * the SQLite file of `dataDir`, the embedded default.
+   */
+  stores?: Stores;
+  /** How long the report sync's lease lasts unrenewed (defaults.reportSyncLeaseMs). */
+  reportSyncLeaseMs?: number;
   supplierUrls: Record<SupplierId, string>;
   publicUrl?: string | null;
   now?: () => Date;
@@ -127,13 +131,12 @@ export function createSuppliers(urls: Record<SupplierId, string>): Supplier[] {
 }
 
 export function createApp(options: AppOptions): App {
+  // The data folder keeps what is local to this machine: the SQLite file (without DATABASE_URL),
+  // the simulator's state, the demo key.
   mkdirSync(options.dataDir, { recursive: true });
-  const database = path.join(options.dataDir, 'staygate.sqlite');
-  const store = createSqliteStore({ path: database });
-  // Keys and clicks live in the same file, in their own tables and connections.
-  const keyStore = createSqliteKeyStore({ path: database });
-  const clicks = createSqliteClickStore({ path: database });
-  const transactions = createSqliteTransactionStore({ path: database });
+  const stores = options.stores ?? openSqliteStores(options.dataDir);
+  const { store, clicks, transactions, leases } = stores;
+  const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, compileBookingTemplate(
     options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id])])) as Tracking['bookingUrls'];
@@ -188,9 +191,10 @@ export function createApp(options: AppOptions): App {
   });
   let builtAt = '';
   let started = false;
+  let reportSyncRole: KeptLease | null = null;
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ storePath: database });
+  const worker = createContentWorker({ where: stores.location });
   const content = createContentService({
     store,
     worker,
@@ -293,16 +297,34 @@ export function createApp(options: AppOptions): App {
       }
     }
     const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
-    if (interval) {
-      sync.start({ intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs }, {
-        onRun: (results) => {
+    if (interval && !abort.signal.aborted) {
+      const schedule = { intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs };
+      const listeners = {
+        onRun: (results: Awaited<ReturnType<TransactionSync['syncAll']>>) => {
           for (const r of results) {
             if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
             // What a reconciliation found was late by more than the overlap: worth an operator's look.
             else if (r.kind === 'reconciliation') http.log[r.missed.length > 0 ? 'warn' : 'info']({ missed: r.missed }, `commission reconciliation ${describeSync(r)}`);
           }
         },
-        onError: (error) => http.log.error({ err: error }, 'syncing the commission reports failed'),
+        onError: (error: unknown) => http.log.error({ err: error }, 'syncing the commission reports failed'),
+      };
+      // One process of those sharing the database runs the schedule: the holder of the lease
+      // `report-sync` (docs/decisions.md 66). Start and stop follow one another in order.
+      let role = Promise.resolve();
+      reportSyncRole = keepLease({
+        leases,
+        name: 'report-sync',
+        ttlMs: options.reportSyncLeaseMs ?? defaults.reportSyncLeaseMs,
+        onAcquired: () => {
+          http.log.info('this gateway runs the scheduled commission report sync (it holds the lease report-sync)');
+          role = role.then(() => sync.start(schedule, listeners));
+        },
+        onLost: (reason) => {
+          http.log.warn(`the scheduled commission report sync stops here: ${reason}`);
+          role = role.then(() => sync.stop());
+        },
+        onError: (error) => http.log.warn({ err: error }, 'taking the lease report-sync failed; trying again'),
       });
     }
     started = true;
@@ -320,9 +342,10 @@ export function createApp(options: AppOptions): App {
       content.stop();
       await http.close();
       await ready.catch(() => undefined);
+      await reportSyncRole?.stop();
       await sync.stop();
       await worker.close();
-      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close()]);
+      await Promise.all([stores.close(), limiter.close()]);
     },
   };
 }

@@ -12,6 +12,11 @@ export interface Config {
   supplierUrls: Record<SupplierId, string> | null;
   sim: { seed: number; stays: number };
   logLevel: string;
+  /**
+   * DATABASE_URL: every store on this PostgreSQL database (postgres://...), shared by gateways and
+   * the CLI; null = the SQLite file in the data folder (the embedded default).
+   */
+  databaseUrl: string | null;
   /** Shared rate limits through Redis; null = each process limits in memory. */
   redisUrl: string | null;
   /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
@@ -64,6 +69,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function databaseUrl(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return null;
+  if (!/^postgres(ql)?:\/\//.test(text.trim())) throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${text.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  return text.trim();
+}
+
 function logFormat(text: string | undefined): 'json' | 'pretty' {
   if (text === undefined || text === '' || text === 'json') return 'json';
   if (text === 'pretty') return 'pretty';
@@ -89,6 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplierUrls: given.length === 0 ? null : Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>,
     sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
     logLevel: env.LOG_LEVEL || 'info',
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || null,
     trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
     bookingUrlTemplates: Object.fromEntries(SUPPLIER_IDS

@@ -2,6 +2,7 @@
 // at a time in the order asked. Listings are handed over page by page as they arrive, so no single
 // copy of 200k listings ever blocks the event loop.
 import { Worker } from 'node:worker_threads';
+import type { StoreLocation } from '../store/open-content-store.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import type { ContentBuildResult } from './build-content-version.ts';
 import { assembleCellPyramid, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
@@ -31,7 +32,8 @@ export interface ContentWorker {
   close(): Promise<void>;
 }
 
-export function createContentWorker(options: { storePath: string }): ContentWorker {
+/** `where`: the gateway's database, which the worker opens on a handle of its own. */
+export function createContentWorker(options: { where: StoreLocation }): ContentWorker {
   let worker: Worker | null = null;
   let nextJob = 1;
   const waiting = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
@@ -40,7 +42,7 @@ export function createContentWorker(options: { storePath: string }): ContentWork
     // The worker runs TypeScript: on Node 20 a worker inherits no module hooks, so it registers
     // tsx itself before importing its entry.
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
-    const w = new Worker(bootstrap, { eval: true, workerData: { storePath: options.storePath } });
+    const w = new Worker(bootstrap, { eval: true, workerData: { where: options.where } });
     w.unref(); // an idle worker never keeps the process alive
     w.on('message', (reply: WorkerReply) => {
       const entry = waiting.get(reply.job);

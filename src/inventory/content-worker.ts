@@ -3,7 +3,7 @@
 // /health answers within 250 ms at every moment of a refresh). content-worker-client.ts drives it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
-import { createSqliteStore } from '../store/sqlite-store.ts';
+import { openContentStore, type StoreLocation } from '../store/open-content-store.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { buildContentVersion, type FeedOutcome } from './build-content-version.ts';
 import { cellPyramidParts } from './cell-pyramid.ts';
@@ -11,7 +11,7 @@ import { buildStayIndexColumns, stayIndexFromColumns } from './stay-index.ts';
 import type { WorkerReply, WorkerRequest } from './content-worker-client.ts';
 
 const port = parentPort!;
-const store = createSqliteStore({ path: (workerData as { storePath: string }).storePath });
+const store = openContentStore((workerData as { where: StoreLocation }).where);
 const pages = new Map<number, Map<SupplierId, Listing[]>>();
 
 /** Every typed array's buffer in a value, to transfer rather than copy. */
