@@ -31,8 +31,11 @@ const TALLY_KEY: Record<TallyDimension, string> = { month: 'substr(booked_at, 1,
 const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
   commission_cents, quantity, information, destination, user_country, last_updated`;
 
-/** CSV lines fetched from the cursor at a time: a line is ~200-250 bytes, a chunk ~60 KB. */
-const CHUNK_LINES = 250;
+/**
+ * CSV lines fetched from the cursor at a time (~250 bytes each): a whole page of the spec's maximum
+ * (500) in one round trip, and never more in memory than that.
+ */
+const CHUNK_LINES = 500;
 
 /** Rows per multi-row upsert statement of a report. */
 const WRITE_BATCH = 2_000;
@@ -187,13 +190,13 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       // One statement, one snapshot: every chunk and the version are of the same data, however
       // slowly the client reads; the connection is this export's alone meanwhile.
       cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
-      let chunk = await cursor.read(CHUNK_LINES);
+      let chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
       if (statement.resumedFrom !== null && (chunk.length === 0 || chunk[0].version !== statement.resumedFrom)) {
         await cursor.close();
         pageEnds.delete(cursorKey(query, query.page - 1));
         statement = page(query, 'csv_line', query.limit, 0);
         cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
-        chunk = await cursor.read(CHUNK_LINES);
+        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
       }
       let read = 0;
       let last: Keyed | null = null;
@@ -203,8 +206,9 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
         let lines = '';
         for (const row of chunk) lines += row.csv_line;
         yield lines;
-        if (chunk.length < CHUNK_LINES) break;
-        chunk = await cursor.read(CHUNK_LINES);
+        // The page is complete without asking the cursor for an empty chunk.
+        if (chunk.length < CHUNK_LINES || read >= query.limit) break;
+        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit - read));
       }
       if (read === query.limit && last !== null) remember(query, last);
     } finally {
