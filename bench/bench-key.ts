@@ -1,14 +1,14 @@
 // A partner key for benchmarks: partner traffic is keyed, and a benchmark must pay for key
 // checks and rate limiting like real traffic does, under a limit it will not reach.
-import path from 'node:path';
 import { MAX_KEY_LIMIT, createKeyAdmin } from '../src/auth/key-admin.ts';
-import { createSqliteKeyStore } from '../src/auth/sqlite-key-store.ts';
+import { openStores } from '../src/open-stores.ts';
 
-export async function createBenchKey(dataDir: string): Promise<string> {
-  const store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+/** A key in the gateway's database: the SQLite file of `dataDir`, or PostgreSQL when `databaseUrl` is given. */
+export async function createBenchKey(dataDir: string, databaseUrl: string | null = null): Promise<string> {
+  const stores = await openStores({ dataDir, databaseUrl }, { content: false });
   try {
-    return (await createKeyAdmin(store).create({ aid: 'bench', limitPerMinute: MAX_KEY_LIMIT })).key;
+    return (await createKeyAdmin(stores.keys).create({ aid: 'bench', limitPerMinute: MAX_KEY_LIMIT })).key;
   } finally {
-    await store.close();
+    await stores.close();
   }
 }

@@ -11,7 +11,7 @@
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import type { ContentStoreWhere } from '../src/store/open-content-store.ts';
+import type { StoreLocation } from '../src/store/open-content-store.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -25,8 +25,8 @@ const pgUrl = (): string => {
   url.searchParams.set('options', `-c search_path=${SCHEMA}`);
   return url.toString();
 };
-const wherePg = (): ContentStoreWhere => ({ kind: 'postgres', url: pgUrl() });
-const whereSqlite = (): ContentStoreWhere => ({ kind: 'sqlite', path: SQLITE_PATH });
+const wherePg = (): StoreLocation => ({ kind: 'postgres', url: pgUrl() });
+const whereSqlite = (): StoreLocation => ({ kind: 'sqlite', path: SQLITE_PATH });
 
 /** The default world, ingested into both stores when they hold nothing yet. */
 async function prepare(): Promise<void> {
@@ -59,7 +59,7 @@ async function prepare(): Promise<void> {
 }
 
 /** Child: a cold process that brings the served version to a searchable index, as a gateway's start does. */
-async function warmStart(where: ContentStoreWhere): Promise<void> {
+async function warmStart(where: StoreLocation): Promise<void> {
   const { defaults } = await import('../src/defaults.ts');
   const { openContentStore } = await import('../src/store/open-content-store.ts');
   const { createContentWorker } = await import('../src/inventory/content-worker-client.ts');

@@ -71,7 +71,7 @@ export const folderImportsRule = {
     const folder = relative.split(path.sep)[0];
     const entries = rulesFor(srcDir).get(folder);
     const readme = `src/${folder}/README.md`;
-    const isTest = /\.test\.ts$/.test(file);
+    const isTest = /(\.test|-contract)\.ts$/.test(file);
     const extra = isTest ? (options.testsMayImport ?? []).map((name) => ({ name, typesOnly: false })) : [];
     let reportedMissing = false;
     function check(node, source, typeOnly) {

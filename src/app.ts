@@ -1,7 +1,6 @@
 // The composition root: the only module that names concrete suppliers, stores and geocoders.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaults } from './defaults.ts';
 import { createGazetteerGeocoder } from './geo/gazetteer-geocoder.ts';
@@ -11,9 +10,7 @@ import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createMemoryRateLimiter } from './auth/memory-rate-limiter.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
 import { createRedisRateLimiter, redactRedisUrl } from './auth/redis-rate-limiter.ts';
-import { createSqliteKeyStore } from './auth/sqlite-key-store.ts';
 import { compileBookingTemplate } from './clicks/booking-url.ts';
-import { createSqliteClickStore } from './clicks/sqlite-click-store.ts';
 import { createHttpApp } from './http/create-http-app.ts';
 import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/go-routes.ts';
@@ -26,12 +23,12 @@ import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { seedDemoPartner } from './reporting/seed-demo.ts';
-import { createSqliteTransactionStore } from './reporting/sqlite-transaction-store.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch, type ClusteringSettings } from './search/search.ts';
 import { createWorkSlicer } from './search/work-slicer.ts';
-import { createSqliteStore } from './store/sqlite-store.ts';
+import { keepLease, withLease, type KeptLease } from './store/hold-lease.ts';
+import { openSqliteStores, type Stores } from './open-stores.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
@@ -39,6 +36,13 @@ import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 export interface AppOptions {
   dataDir: string;
+  /**
+   * The stores (open-stores.ts: SQLite or PostgreSQL by DATABASE_URL); the app closes them. Absent =
+   * the SQLite file of `dataDir`, the embedded default.
+   */
+  stores?: Stores;
+  /** How long the report sync's lease lasts unrenewed (defaults.reportSyncLeaseMs). */
+  reportSyncLeaseMs?: number;
   supplierUrls: Record<SupplierId, string>;
   publicUrl?: string | null;
   now?: () => Date;
@@ -130,13 +134,12 @@ export const clusteringDefaults: ClusteringSettings = {
 };
 
 export function createApp(options: AppOptions): App {
+  // The data folder keeps what is local to this machine: the SQLite file (without DATABASE_URL),
+  // the simulator's state, the demo key.
   mkdirSync(options.dataDir, { recursive: true });
-  const database = path.join(options.dataDir, 'staygate.sqlite');
-  const store = createSqliteStore({ path: database });
-  // Keys and clicks live in the same file, in their own tables and connections.
-  const keyStore = createSqliteKeyStore({ path: database });
-  const clicks = createSqliteClickStore({ path: database });
-  const transactions = createSqliteTransactionStore({ path: database });
+  const stores = options.stores ?? openSqliteStores(options.dataDir);
+  const { store, clicks, transactions, leases } = stores;
+  const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, compileBookingTemplate(
     options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id])])) as Tracking['bookingUrls'];
@@ -206,9 +209,10 @@ export function createApp(options: AppOptions): App {
   const slicer = createWorkSlicer({ sliceMs: defaults.workSliceMs });
   let builtAt = '';
   let started = false;
+  let reportSyncRole: KeptLease | null = null;
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ where: { kind: 'sqlite', path: database }, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
+  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
   const content = createContentService({
     store,
     worker,
@@ -218,6 +222,8 @@ export function createApp(options: AppOptions): App {
     pollMs: options.contentPollMs ?? defaults.contentPollMs,
     log: (message) => http.log.info(message),
     warn: (message) => http.log.warn(message),
+    // One refresh at a time on the database, whichever gateway or CLI runs it (docs/decisions.md 76).
+    exclusive: (work) => withLease({ leases, name: 'content', ttlMs: defaults.contentLeaseMs }, work),
     async serve(no, label) {
       const loading = performance.now();
       const { index, pyramid } = await worker.loadIndex(no);
@@ -314,16 +320,34 @@ export function createApp(options: AppOptions): App {
       }
     }
     const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
-    if (interval) {
-      sync.start({ intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs }, {
-        onRun: (results) => {
+    if (interval && !abort.signal.aborted) {
+      const schedule = { intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs };
+      const listeners = {
+        onRun: (results: Awaited<ReturnType<TransactionSync['syncAll']>>) => {
           for (const r of results) {
             if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
             // What a reconciliation found was late by more than the overlap: worth an operator's look.
             else if (r.kind === 'reconciliation') http.log[r.missed.length > 0 ? 'warn' : 'info']({ missed: r.missed }, `commission reconciliation ${describeSync(r)}`);
           }
         },
-        onError: (error) => http.log.error({ err: error }, 'syncing the commission reports failed'),
+        onError: (error: unknown) => http.log.error({ err: error }, 'syncing the commission reports failed'),
+      };
+      // One process of those sharing the database runs the schedule: the holder of the lease
+      // `report-sync` (docs/decisions.md 76). Start and stop follow one another in order.
+      let role = Promise.resolve();
+      reportSyncRole = keepLease({
+        leases,
+        name: 'report-sync',
+        ttlMs: options.reportSyncLeaseMs ?? defaults.reportSyncLeaseMs,
+        onAcquired: () => {
+          http.log.info('this gateway runs the scheduled commission report sync (it holds the lease report-sync)');
+          role = role.then(() => sync.start(schedule, listeners));
+        },
+        onLost: (reason) => {
+          http.log.warn(`the scheduled commission report sync stops here: ${reason}`);
+          role = role.then(() => sync.stop());
+        },
+        onError: (error) => http.log.warn({ err: error }, 'taking the lease report-sync failed; trying again'),
       });
     }
     started = true;
@@ -341,9 +365,10 @@ export function createApp(options: AppOptions): App {
       content.stop();
       await http.close();
       await ready.catch(() => undefined);
+      await reportSyncRole?.stop();
       await sync.stop();
       await worker.close();
-      await Promise.all([store.close(), keyStore.close(), clicks.close(), transactions.close(), limiter.close(), sharedQuotes?.close()]);
+      await Promise.all([stores.close(), limiter.close(), sharedQuotes?.close()]);
     },
   };
 }

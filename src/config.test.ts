@@ -20,6 +20,19 @@ describe('readConfig', () => {
     assert.equal(readConfig({ LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
     assert.throws(() => readConfig({ LOG_FORMAT: 'fancy' }), /LOG_FORMAT/);
   });
+
+  it('DATABASE_URL: unset or empty = SQLite (null), a postgres URL as given, anything else an error without its password', () => {
+    assert.equal(readConfig({}).databaseUrl, null);
+    assert.equal(readConfig({ DATABASE_URL: ' ' }).databaseUrl, null);
+    assert.equal(readConfig({ DATABASE_URL: 'postgres://gw:pw@db:5432/staygate' }).databaseUrl, 'postgres://gw:pw@db:5432/staygate');
+    assert.equal(readConfig({ DATABASE_URL: 'postgresql://db/staygate' }).databaseUrl, 'postgresql://db/staygate');
+    assert.throws(() => readConfig({ DATABASE_URL: 'mysql://gw:secret@db/staygate' }), (error: Error) => /DATABASE_URL/.test(error.message) && !error.message.includes('secret'));
+  });
+
+  it('STAYGATE_REDIS_PREFIX: unset = the defaults (null), else as given', () => {
+    assert.equal(readConfig({}).redisKeyPrefix, null);
+    assert.equal(readConfig({ STAYGATE_REDIS_PREFIX: 'eu-1:' }).redisKeyPrefix, 'eu-1:');
+  });
 });
 
 describe('LOG_FORMAT=pretty', () => {

@@ -12,8 +12,15 @@ export interface Config {
   supplierUrls: Record<SupplierId, string> | null;
   sim: { seed: number; stays: number };
   logLevel: string;
+  /**
+   * DATABASE_URL: every store on this PostgreSQL database (postgres://...), shared by gateways and
+   * the CLI; null = the SQLite file in the data folder (the embedded default).
+   */
+  databaseUrl: string | null;
   /** Shared rate limits and quote cache through Redis; null = each process limits and caches in memory. */
   redisUrl: string | null;
+  /** STAYGATE_REDIS_PREFIX: the prefix of every key this gateway writes in Redis (several deployments on one Redis); null = the defaults. */
+  redisKeyPrefix: string | null;
   /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
   trustedProxies: string[];
   /** Booking-page URL templates that replace the defaults (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). */
@@ -64,6 +71,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function databaseUrl(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return null;
+  if (!/^postgres(ql)?:\/\//.test(text.trim())) throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${text.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  return text.trim();
+}
+
 function logFormat(text: string | undefined): 'json' | 'pretty' {
   if (text === undefined || text === '' || text === 'json') return 'json';
   if (text === 'pretty') return 'pretty';
@@ -89,7 +102,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplierUrls: given.length === 0 ? null : Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>,
     sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
     logLevel: env.LOG_LEVEL || 'info',
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: env.STAYGATE_REDIS_PREFIX || null,
     trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
     bookingUrlTemplates: Object.fromEntries(SUPPLIER_IDS
       .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])

@@ -275,6 +275,16 @@ export const defaults = {
    */
   autoClusterMinStays: 5,
 
+  // PostgreSQL (DATABASE_URL, open-stores.ts).
+  /**
+   * Connections per gateway process: a click or a key check needs one for a millisecond; CSV exports
+   * hold up to `reportingReadConnections` of them while a client reads. Ten per gateway keeps a
+   * default PostgreSQL (max_connections 100) enough for several gateways, the CLI and a content refresh.
+   */
+  pgPoolSize: 10,
+  /** How long a content refresh holds the lease `content` without renewing it (docs/decisions.md 76). */
+  contentLeaseMs: 30_000,
+
   // Partner reporting (reporting/, http/reporting-routes.ts).
   /** Rows per page of `GET /v1/reporting/transactions` when `limit` is not given, and its maximum (spec: 1 to 500, default 500). */
   reportingLimit: 500,
@@ -304,6 +314,12 @@ export const defaults = {
    * is one, so a gateway restarted more often still reconciles.
    */
   reportReconcileIntervalMs: 86_400_000,
+  /**
+   * The scheduled report sync runs in one process of those sharing a database: it holds the lease
+   * `report-sync` for this long, renewed every third of it (docs/decisions.md 76). A holder that dies
+   * is replaced within 1⅓ of it (40 s), inside the minute the scale-out issue allows.
+   */
+  reportSyncLeaseMs: 30_000,
   /** The first pull from a supplier asks for the changes of this many days: the demo's year and a margin. */
   reportFirstSyncDays: 400,
   /** Records per page asked of a supplier's commission report (each caps it at its own maximum). */

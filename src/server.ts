@@ -6,6 +6,7 @@ import { createApp, type App } from './app.ts';
 import { readConfig } from './config.ts';
 import { defaults } from './defaults.ts';
 import { logOptions } from './log-options.ts';
+import { openStores } from './open-stores.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
 import type { SupplierId } from './types.ts';
 
@@ -96,15 +97,21 @@ const started = performance.now();
 const simulator = config.supplierUrls === null ? await startSimulator() : null;
 // `staygate transactions sync` and `staygate content refresh` find the simulated suppliers here.
 if (simulator !== null) writeSimulatorAddress(config.dataDir, simulator);
-if (!stopping) {
+// The stores on DATABASE_URL (migrated now, under a lock) or the SQLite file of the data folder.
+const stores = stopping ? null : await openStores(config);
+if (stores !== null && stores.migrated.length > 0) process.stderr.write(`PostgreSQL migrations applied: ${stores.migrated.join(', ')}\n`);
+if (stores !== null && stopping) await stores.close();
+if (!stopping && stores !== null) {
   app = createApp({
     dataDir: config.dataDir,
+    stores,
     supplierUrls: config.supplierUrls ?? simulator!.urls,
     publicUrl: config.publicUrl,
     logger: logOptions(config.logLevel, config.logFormat),
     corsOrigins: config.corsOrigins,
     metricsAllow: config.metricsAllow,
     redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix ?? undefined,
     trustedProxies: config.trustedProxies,
     bookingUrlTemplates: config.bookingUrlTemplates,
     reportSyncIntervalMs: config.reportSyncIntervalMs,

@@ -40,6 +40,10 @@ function checkToken(what: string, value: string): void {
   if (!TOKEN.test(value)) throw new KeyAdminError(`${what} must be 1-64 characters of letters, digits, '.', '_', '~' or '-'; got "${value}"`);
 }
 
+function revokedError(id: string): KeyAdminError {
+  return new KeyAdminError(`key ${id} is revoked and cannot be granted again; create a new key`);
+}
+
 export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = {}): KeyAdmin {
   const now = () => (options.now?.() ?? new Date()).toISOString();
 
@@ -61,6 +65,8 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
   async function setStatus(id: string, status: ApiKeyRecord['status']) {
     const record = await store.setStatus(id, status, now());
     if (record === null) throw new KeyAdminError(`no key with id ${id}`);
+    // The store refused: a revoke won a race with this grant (docs/decisions.md 75).
+    if (record.status !== status) throw revokedError(id);
     return record;
   }
 
@@ -87,13 +93,16 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
 
     async revoke(keyOrId) {
       const stored = await find(keyOrId);
-      return setStatus(stored.id, 'revoked');
+      // Revoking a revoked key changes nothing (the store keeps it as it was) and is no error.
+      const record = await store.setStatus(stored.id, 'revoked', now());
+      if (record === null) throw new KeyAdminError(`no key with id ${stored.id}`);
+      return record;
     },
 
     async grant(keyOrId) {
       const stored = await find(keyOrId);
       // A revoked key may have leaked: it never works again. The partner gets a new key.
-      if (stored.status === 'revoked') throw new KeyAdminError(`key ${stored.id} is revoked and cannot be granted again; create a new key`);
+      if (stored.status === 'revoked') throw revokedError(stored.id);
       if (stored.status === 'active') {
         const { hash: _hash, ...record } = stored;
         return record;

@@ -2,7 +2,9 @@
 // with a factory that returns a fresh, empty store.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { TwoHandles } from '../test-support/two-handles.ts';
 import { generateApiKey } from './api-key.ts';
+import { createKeyAdmin, KeyAdminError } from './key-admin.ts';
 import type { KeyStore, StoredApiKey } from './key-store.ts';
 
 function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
@@ -14,7 +16,11 @@ function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
   };
 }
 
-export function runKeyStoreContract(name: string, makeStore: () => Promise<KeyStore>): void {
+/**
+ * `makeStore`: a fresh, empty store. `makeTwo`: two handles on one fresh database (absent for a
+ * database only one handle can reach, such as SQLite's ':memory:').
+ */
+export function runKeyStoreContract(name: string, makeStore: () => Promise<KeyStore>, makeTwo?: () => Promise<TwoHandles<KeyStore>>): void {
   describe(`KeyStore contract: ${name}`, () => {
     let store: KeyStore;
     beforeEach(async () => {
@@ -79,6 +85,68 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       await store.setStatus('0123456789abcdef', 'revoked', '2026-11-22T00:00:00.000Z');
       await store.list();
       assert.equal(await store.version(), v2);
+    });
+
+    it('never turns a revoked key into another status, and moves no version when it refuses', async () => {
+      const key = storedKey({ status: 'pending' });
+      await store.insert(key);
+      const revoked = await store.setStatus(key.id, 'revoked', '2026-11-22T00:00:00.000Z');
+      assert.equal(revoked!.status, 'revoked');
+      const version = await store.version();
+      for (const status of ['active', 'pending'] as const) {
+        const refused = await store.setStatus(key.id, status, '2026-11-23T00:00:00.000Z');
+        assert.deepEqual(refused, revoked, `revoked -> ${status} refused, the record unchanged`);
+      }
+      assert.deepEqual(await store.activeKeys(), []);
+      assert.equal(await store.version(), version, 'a refused change is no change');
+    });
+  });
+
+  if (makeTwo === undefined) return;
+  describe(`KeyStore contract, two handles on one database: ${name}`, () => {
+    let two: TwoHandles<KeyStore>;
+    beforeEach(async () => {
+      two = await makeTwo();
+    });
+    afterEach(async () => {
+      await two.close();
+    });
+
+    it('a key one handle writes is seen by the other, with its version moved', async () => {
+      const before = await two.second.version();
+      const key = storedKey({ status: 'pending' });
+      await two.first.insert(key);
+      const afterInsert = await two.second.version();
+      assert.ok(afterInsert > before, 'the other handle sees the version move');
+      assert.deepEqual(await two.second.get(key.id), key);
+      await two.second.setStatus(key.id, 'active', '2026-11-22T00:00:00.000Z');
+      assert.ok((await two.first.version()) > afterInsert, 'and the first sees the second\'s change');
+      assert.deepEqual((await two.first.activeKeys()).map((k) => k.id), [key.id]);
+    });
+
+    it('a grant racing a revoke on the other handle never leaves the key active', async () => {
+      const first = createKeyAdmin(two.first);
+      const second = createKeyAdmin(two.second);
+      const grants: ('granted' | 'refused')[] = [];
+      const grant = (admin: typeof first, id: string) => admin.grant(id).then(
+        () => grants.push('granted'),
+        (error: unknown) => {
+          assert.ok(error instanceof KeyAdminError && /revoked/.test(error.message), `a grant fails only as revoked: ${String(error)}`);
+          grants.push('refused');
+        },
+      );
+      for (let round = 0; round < 40; round++) {
+        const { record } = await first.create({ aid: `race-${round}`, pending: true });
+        await Promise.all([
+          grant(first, record.id), second.revoke(record.id), grant(second, record.id), grant(first, record.id),
+        ]);
+        // Grants that lost the race keep trying after the revoke: none may bring the key back.
+        await Promise.all([grant(first, record.id), grant(second, record.id)]);
+        assert.equal((await two.first.get(record.id))!.status, 'revoked', `round ${round}`);
+        assert.equal((await two.second.get(record.id))!.status, 'revoked', `round ${round}`);
+      }
+      assert.deepEqual(await two.first.activeKeys(), []);
+      assert.ok(grants.includes('refused'), 'some grants met the revoke');
     });
   });
 }

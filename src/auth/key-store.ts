@@ -28,8 +28,8 @@ export interface StoredApiKey extends ApiKeyRecord {
 }
 
 /**
- * Where API keys live. SQLite in the gateway's data file by default; PostgreSQL can join for
- * scale-out. Every implementation runs the contract suite in key-store-contract.ts.
+ * Where API keys live: SQLite in the gateway's data file by default, PostgreSQL with DATABASE_URL
+ * (pg-key-store.ts). Every implementation runs the contract suite in key-store-contract.ts.
  */
 export interface KeyStore {
   /** Adds a key; a duplicate id is an error. */
@@ -39,7 +39,11 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
   /** The keys that authenticate (status `active`), with their hashes. */
   activeKeys(): Promise<StoredApiKey[]>;
-  /** Sets a key's status; null when there is no such key. */
+  /**
+   * Sets a key's status by compare-and-set in the database (docs/decisions.md 75): a revoked key
+   * stays revoked, whatever runs concurrently. Returns the key's record after the call (unchanged,
+   * still revoked, when the change was refused), or null when there is no such key.
+   */
   setStatus(id: string, status: KeyStatus, at: string): Promise<ApiKeyRecord | null>;
   /**
    * A counter that grows with every change to any key, in this or another process: cheap to

@@ -12,7 +12,13 @@ const dir = mkdtempSync(join(tmpdir(), 'staygate-keys-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-runKeyStoreContract('sqlite (file)', async () => createSqliteKeyStore({ path: join(dir, `keys-${files++}.sqlite`) }));
+// Two handles: two connections on one file, as the server and the CLI.
+runKeyStoreContract('sqlite (file)', async () => createSqliteKeyStore({ path: join(dir, `keys-${files++}.sqlite`) }), async () => {
+  const path = join(dir, `keys-${files++}.sqlite`);
+  const first = createSqliteKeyStore({ path });
+  const second = createSqliteKeyStore({ path });
+  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
+});
 runKeyStoreContract('sqlite (:memory:)', async () => createSqliteKeyStore({ path: ':memory:' }));
 
 test('sqlite key store: shares the inventory file, and another connection sees changes at once', async () => {

@@ -26,6 +26,12 @@ const SCHEMA = `
     version INTEGER NOT NULL
   );
   INSERT OR IGNORE INTO api_keys_version (id, version) VALUES (1, 0);
+
+  -- A revoked key stays revoked, whoever writes (docs/decisions.md 75): the store's compare-and-set
+  -- never asks for it; this refuses any other writer too.
+  CREATE TRIGGER IF NOT EXISTS api_keys_revoked_is_final BEFORE UPDATE OF status ON api_keys
+    WHEN OLD.status = 'revoked' AND NEW.status <> 'revoked'
+    BEGIN SELECT RAISE(ABORT, 'a revoked key stays revoked'); END;
 `;
 
 interface Row {
@@ -67,7 +73,8 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
   const selectOne = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE id = ?');
   const selectAll = db.prepare<[], Row>('SELECT * FROM api_keys ORDER BY created_at, id');
   const selectActive = db.prepare<[], Row>("SELECT * FROM api_keys WHERE status = 'active'");
-  const updateStatus = db.prepare('UPDATE api_keys SET status = ?, updated_at = ? WHERE id = ?');
+  // Compare-and-set (docs/decisions.md 75): the row changes only while it is not revoked.
+  const updateStatus = db.prepare("UPDATE api_keys SET status = ?, updated_at = ? WHERE id = ? AND status <> 'revoked'");
   const bump = db.prepare('UPDATE api_keys_version SET version = version + 1 WHERE id = 1');
   const selectVersion = db.prepare<[], { version: number }>('SELECT version FROM api_keys_version WHERE id = 1');
 
@@ -76,7 +83,10 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
     bump.run();
   });
   const setStatus = db.transaction((id: string, status: KeyStatus, at: string): ApiKeyRecord | null => {
-    if (updateStatus.run(status, at, id).changes === 0) return null;
+    if (updateStatus.run(status, at, id).changes === 0) {
+      const held = selectOne.get(id);
+      return held === undefined ? null : toRecord(held);
+    }
     bump.run();
     return toRecord(selectOne.get(id)!);
   });

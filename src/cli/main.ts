@@ -2,21 +2,20 @@
 // the server uses (STAYGATE_DATA_DIR), and pull the suppliers' commission reports on demand. A
 // running server sees every key change within a second.
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSuppliers, SUPPLIERS_MODULE } from '../app.ts';
 import { createKeyAdmin, KeyAdminError, type KeyAdmin } from '../auth/key-admin.ts';
-import type { ApiKeyRecord, KeyStore } from '../auth/key-store.ts';
-import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
-import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
-import { readConfig } from '../config.ts';
+import type { ApiKeyRecord } from '../auth/key-store.ts';
+import { readConfig, type Config } from '../config.ts';
 import { defaults } from '../defaults.ts';
-import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-store.ts';
+import { openStores, sqliteLocation, type RecordStores } from '../open-stores.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
-import { createSqliteStore } from '../store/sqlite-store.ts';
+import { withLease } from '../store/hold-lease.ts';
+import { migratePg } from '../store/pg-migrate.ts';
+import { openPgPool } from '../store/pg-pool.ts';
 import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
 
@@ -25,6 +24,7 @@ const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
        staygate content refresh
+       staygate db migrate
        staygate mcp [--url <gateway url>] [--key <key>]
        staygate sim [--port <p>]
        staygate --version | --help
@@ -49,6 +49,8 @@ const USAGE = `Usage: staygate keys <command>
                                 and publishes a new content version; a running server serves it within
                                 seconds. Prints a line per supplier and the stays added, removed and
                                 changed. Exit 1 if a supplier failed or its feed was held back.
+  db migrate                    Applies the PostgreSQL schema's migrations to DATABASE_URL and prints
+                                what it applied (gateways also migrate when they start).
   mcp [--url <url>] [--key <key>]
                                 Serves the gateway's MCP tools over stdio for a desktop agent, each call a
                                 request to the gateway at --url (default STAYGATE_URL, else
@@ -58,8 +60,9 @@ const USAGE = `Usage: staygate keys <command>
                                 STAYGATE_SUPPLIER_<A..D>_URL=... and STAYGATE_SIM_CONTROL_URL=... lines for
                                 a gateway to export. Runs until SIGTERM or Ctrl-C.
 
-The keys and transactions live in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the
-folder you run it in), beside the inventory: the server makes it on its first start. The suppliers
+The keys and transactions live in the database of DATABASE_URL (postgres://...) when it is set, else
+in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the folder you run it in), beside the
+inventory: the server makes it on its first start. The suppliers
 are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on the same data folder.`;
 
 /** Help of each command and sub-command (`staygate keys create --help`). */
@@ -122,6 +125,14 @@ The world is STAYGATE_SIM_SEED and STAYGATE_SIM_STAYS; STAYGATE_SIM_HOST, STAYGA
 STAYGATE_SIM_FAULTS apply as for the embedded simulator. Bookings and the world's day are kept in
 <STAYGATE_DATA_DIR>/sim. Runs until SIGTERM or SIGINT (Ctrl-C), then closes and exits 0; exit 1 if a
 port is taken.`,
+  db: `Usage: staygate db migrate
+
+Applies the migrations the PostgreSQL database of DATABASE_URL lacks, each once, in order, under a
+lock (gateways starting at the same time wait), and prints each one it applied. Gateways migrate
+when they start too; run it before starting a new version to migrate once, ahead of them.`,
+  'db migrate': `Usage: staygate db migrate
+
+Applies the migrations the PostgreSQL database of DATABASE_URL lacks and prints each one it applied.`,
   'transactions status': `Usage: staygate transactions status
 
 Transactions held, how many belong to no partner, and per supplier the period of changes synced.`,
@@ -221,24 +232,19 @@ function unreachableMessage(urls: Record<string, string>, dataDir: string, fromS
     : `staygate: no supplier answered at ${where} (STAYGATE_SUPPLIER_<A..D>_URL): are they up and reachable from here?`;
 }
 
-async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys: KeyStore, args: string[], io: CliIo): Promise<number> {
+async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, stores: RecordStores, args: string[], io: CliIo): Promise<number> {
   const [given, ...rest] = args;
   const full = given === 'sync' && rest.length === 1 && rest[0] === '--full';
   if (rest.length > 0 && !full) throw new UsageError(`transactions ${given} takes no arguments${given === 'sync' ? ' but --full' : ''}`);
   const command = full ? 'reconcile' : given;
-  const database = path.join(dataDir, 'staygate.sqlite');
+  const { keys, clicks, transactions: store } = stores;
   if (command === 'status') {
-    const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
-    try {
-      const stats = await store.stats();
-      io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
-      for (const [supplier, s] of Object.entries(stats.bySupplier)) {
-        io.out(`${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`);
-      }
-      return 0;
-    } finally {
-      await store.close();
+    const stats = await store.stats();
+    io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
+    for (const [supplier, s] of Object.entries(stats.bySupplier)) {
+      io.out(`${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`);
     }
+    return 0;
   }
   if (command !== 'sync' && command !== 'reconcile') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
   const configured = readConfig(env).supplierUrls;
@@ -247,9 +253,7 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
     io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
     return 1;
   }
-  const store = createSqliteTransactionStore({ path: database, readConnections: 0 });
-  const clicks = createSqliteClickStore({ path: database });
-  try {
+  {
     const config = readConfig(env);
     const sync = createTransactionSync({
       suppliers: createSuppliers(urls), store, clicks, keys, overlapMs: config.reportSyncOverlapMs, reconcileDays: config.reportReconcileDays,
@@ -269,26 +273,30 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, keys
       ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
       : `synced ${results.length - failed} of ${results.length} suppliers`);
     return failed > 0 ? 1 : 0;
-  } finally {
-    await Promise.all([store.close(), clicks.close()]);
   }
 }
 
-async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: string[], io: CliIo): Promise<number> {
+async function contentCommand(config: Config, args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   if (command !== 'refresh') throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
   if (rest.length > 0) throw new UsageError('content refresh takes no arguments');
-  const config = readConfig(env);
+  const { dataDir } = config;
   const urls = config.supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
   if (urls === undefined) {
     io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
     return 1;
   }
-  const database = path.join(dataDir, 'staygate.sqlite');
-  const store = createSqliteStore({ path: database });
-  const worker = createContentWorker({ where: { kind: 'sqlite', path: database }, feeds: { module: SUPPLIERS_MODULE, urls } });
+  const stores = await openStores(config);
+  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls } });
   try {
-    const { feeds, result } = await worker.refresh({ shrinkLimit: config.feedShrinkLimit });
+    // One content refresh at a time on a database, whoever runs it (docs/decisions.md 76).
+    const held = await withLease({ leases: stores.leases, name: 'content', ttlMs: defaults.contentLeaseMs }, () =>
+      worker.refresh({ shrinkLimit: config.feedShrinkLimit }));
+    if (!held.ran) {
+      io.err(`staygate: a content refresh is already running (${held.holder ?? 'another process'}); nothing done`);
+      return 1;
+    }
+    const { feeds, result } = held.value;
     let failed = 0;
     for (const [supplier, feed] of Object.entries(feeds)) {
       const verdict = result?.suppliers[supplier as SupplierId];
@@ -307,7 +315,26 @@ async function contentCommand(dataDir: string, env: NodeJS.ProcessEnv, args: str
     return failed > 0 || result === null ? 1 : 0;
   } finally {
     await worker.close();
-    await store.close();
+    await stores.close();
+  }
+}
+
+async function dbCommand(config: Config, args: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = args;
+  if (command !== 'migrate') throw new UsageError(command === undefined ? 'db needs a command' : `unknown command "db ${command}"`);
+  if (rest.length > 0) throw new UsageError('db migrate takes no arguments');
+  if (config.databaseUrl === null) {
+    io.err('staygate: db migrate needs DATABASE_URL (postgres://...). Without it the gateway uses its SQLite file, which makes its own tables.');
+    return 1;
+  }
+  const pool = openPgPool(config.databaseUrl, { max: 1 });
+  try {
+    const { applied, total } = await migratePg(pool);
+    for (const name of applied) io.out(`applied ${name}`);
+    io.out(applied.length === 0 ? `nothing to apply: the database has all ${total} migrations` : `the database has all ${total} migrations`);
+    return 0;
+  } finally {
+    await pool.end();
   }
 }
 
@@ -327,7 +354,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     io.out(help);
     return 0;
   }
-  let store = null;
+  let stores: RecordStores | null = null;
   try {
     if (group === 'mcp') {
       const { values } = parseArgs({ args, options: { url: { type: 'string' }, key: { type: 'string' } }, strict: true, allowPositionals: false });
@@ -348,19 +375,21 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       const config = readConfig(env);
       return await runSimCommand({ port, dataDir: config.dataDir, seed: config.sim.seed, stays: config.sim.stays, env, io });
     }
-    if (group !== 'keys' && group !== 'transactions' && group !== 'content') throw new UsageError(`unknown command "${group}"`);
-    const dataDir = readConfig(env).dataDir;
-    if (group === 'content') return await contentCommand(dataDir, env, args, io);
-    const database = path.join(dataDir, 'staygate.sqlite');
-    // Never a new empty database: a key made there would work nowhere (the server reads its own folder).
-    if (!existsSync(database)) {
+    if (group !== 'keys' && group !== 'transactions' && group !== 'content' && group !== 'db') throw new UsageError(`unknown command "${group}"`);
+    const config = readConfig(env);
+    const { dataDir } = config;
+    if (group === 'db') return await dbCommand(config, args, io);
+    if (group === 'content') return await contentCommand(config, args, io);
+    // Never a new empty SQLite file: a key made there would work nowhere (the server reads its own
+    // folder). A PostgreSQL database is the one the gateways share: it is migrated if need be.
+    if (config.databaseUrl === null && !existsSync(sqliteLocation(dataDir).path)) {
       io.err(`staygate: no staygate database in ${dataDir}. Run this on the data folder of the server (STAYGATE_DATA_DIR, ` +
-        'default ./data of the folder the server runs in), or start the server once (npm start) to make it.');
+        'default ./data of the folder the server runs in), set DATABASE_URL to the gateways\' PostgreSQL database, or start the server once (npm start) to make it.');
       return 1;
     }
-    store = createSqliteKeyStore({ path: database });
-    if (group === 'transactions') return await transactionsCommand(dataDir, env, store, args, io);
-    await keysCommand(createKeyAdmin(store), args, io);
+    stores = await openStores(config, { content: false });
+    if (group === 'transactions') return await transactionsCommand(dataDir, env, stores, args, io);
+    await keysCommand(createKeyAdmin(stores.keys), args, io);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -373,6 +402,6 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     }
     throw error;
   } finally {
-    await store?.close();
+    await stores?.close();
   }
 }

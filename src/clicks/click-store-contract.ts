@@ -1,6 +1,7 @@
 // The behaviour every ClickStore must have; each implementation's test calls runClickStoreContract.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { TwoHandles } from '../test-support/two-handles.ts';
 import type { Click, ClickStore } from './click-store.ts';
 
 function click(id: string, at: string, overrides: Partial<Click> = {}): Click {
@@ -10,7 +11,11 @@ function click(id: string, at: string, overrides: Partial<Click> = {}): Click {
   };
 }
 
-export function runClickStoreContract(name: string, makeStore: () => Promise<ClickStore>): void {
+/**
+ * `makeStore`: a fresh, empty store. `makeTwo`: two handles on one fresh database (absent for a
+ * database only one handle can reach, such as SQLite's ':memory:').
+ */
+export function runClickStoreContract(name: string, makeStore: () => Promise<ClickStore>, makeTwo?: () => Promise<TwoHandles<ClickStore>>): void {
   describe(`ClickStore contract: ${name}`, () => {
     let store: ClickStore;
     beforeEach(async () => {
@@ -60,6 +65,25 @@ export function runClickStoreContract(name: string, makeStore: () => Promise<Cli
       await store.record(click('dup', '2026-11-21T10:00:00.000Z'));
       await assert.rejects(store.record(click('dup', '2026-11-21T10:00:05.000Z')));
       assert.equal((await store.get(['dup']))[0].at, '2026-11-21T10:00:00.000Z');
+    });
+  });
+
+  if (makeTwo === undefined) return;
+  describe(`ClickStore contract, two handles on one database: ${name}`, () => {
+    it('a click one handle records is found, listed and counted by the other', async () => {
+      const two = await makeTwo();
+      try {
+        const a = click('g1', '2026-11-21T10:00:00.000Z');
+        await two.first.record(a);
+        await two.second.record(click('g2', '2026-11-21T10:00:01.000Z', { device: 'desktop' }));
+        assert.deepEqual(await two.second.get(['g1']), [a]);
+        assert.deepEqual((await two.first.recent(5)).map((c) => c.id), ['g2', 'g1']);
+        const counted = await two.second.count({ aids: ['aff-1'], from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z', by: 'month' });
+        assert.deepEqual(counted, [{ key: '2026-11', clicks: 2 }]);
+        await assert.rejects(two.second.record(click('g1', '2026-11-21T10:00:09.000Z')), 'the id is taken on the other handle too');
+      } finally {
+        await two.close();
+      }
     });
   });
 }

@@ -11,7 +11,7 @@ import { createWorkSlicer } from '../search/work-slicer.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { Search } from '../search/search-result.ts';
 import { generateWorld, startSimSuppliers, type SimSuppliers, type World } from '@staygate/sim';
-import { openContentStore, type ContentStoreWhere } from '../store/open-content-store.ts';
+import { openContentStore, type StoreLocation } from '../store/open-content-store.ts';
 import type { IndexRow, Store } from '../store/store.ts';
 import { SUPPLIERS_MODULE } from '../suppliers/create-suppliers.ts';
 import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-support/pg.ts';
@@ -29,7 +29,7 @@ interface Gateway {
   close(): Promise<void>;
 }
 
-async function startGateway(where: ContentStoreWhere, urls: Record<SupplierId, string>): Promise<Gateway> {
+async function startGateway(where: StoreLocation, urls: Record<SupplierId, string>): Promise<Gateway> {
   const store = await openContentStore(where);
   const worker = createContentWorker({ where, feeds: { module: SUPPLIERS_MODULE, urls } });
   let served: { no: number; label: string; search: Search } | null = null;
@@ -91,7 +91,7 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
   let schema: TestSchema;
   let world: World;
   let sim: SimSuppliers;
-  let where: ContentStoreWhere;
+  let where: StoreLocation;
   const gateways: Gateway[] = [];
 
   before(async () => {

@@ -161,6 +161,26 @@ describe('content refresh', () => {
     // above, plus the index build, which is the machine's speed (test files run concurrently).
     await until('the new version served', () => t.app.health().inventory!.version !== served);
   });
+
+  it('`staygate content refresh` does nothing while another process holds the content lease (docs/decisions.md 76)', async () => {
+    writeSimulatorAddress(t.dataDir, { urls: t.sim.urls, controlUrl: t.sim.controlUrl });
+    const other = await t.openStores();
+    try {
+      assert.equal(await other.leases.acquire('content', 'another-refresh', 60_000), true);
+      const before = t.app.health().inventory!.version;
+      const lines: string[] = [];
+      const env = { ...process.env, STAYGATE_DATA_DIR: t.dataDir };
+      const refused = await cli(['content', 'refresh'], { out: (l) => lines.push(l), err: (l) => lines.push(l) }, env);
+      assert.equal(refused, 1, lines.join('\n'));
+      assert.match(lines.join('\n'), /already running \(another-refresh\)/);
+      assert.equal(t.app.health().inventory!.version, before, 'nothing published');
+      await other.leases.release('content', 'another-refresh');
+      assert.equal(await cli(['content', 'refresh'], { out: () => undefined, err: () => undefined }, env), 0, 'runs once the lease is free');
+      assert.equal(await other.leases.holder('content'), null, 'and gives the lease back');
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('a supplier down at the first start', () => {

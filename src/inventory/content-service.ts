@@ -17,6 +17,12 @@ export interface ContentServiceOptions {
   refreshMs: number;
   retryMs: number;
   pollMs: number;
+  /**
+   * Runs a refresh only while this process alone may refresh the database's content (a lease:
+   * docs/decisions.md 76); `ran: false` when another process is refreshing, whose version this
+   * one then serves by polling. Absent: always runs (a store of this process alone).
+   */
+  exclusive?: <T>(work: () => Promise<T>) => Promise<{ ran: true; value: T } | { ran: false; holder: string | null }>;
   /** Loads and serves a published version (index built in the worker, then one swap). */
   serve(no: number, label: string): Promise<void>;
   log(message: string): void;
@@ -93,7 +99,13 @@ export function createContentService(options: ContentServiceOptions): ContentSer
 
   function refresh(only?: readonly SupplierId[]): Promise<RefreshOutcome> {
     const run = queue.then(async () => {
-      const outcome = await options.worker.refresh({ only, shrinkLimit: options.shrinkLimit });
+      const pull = () => options.worker.refresh({ only, shrinkLimit: options.shrinkLimit });
+      const held = options.exclusive ? await options.exclusive(pull) : { ran: true as const, value: await pull() };
+      if (!held.ran) {
+        log(`another process is refreshing the content (${held.holder ?? 'unknown'}): its version is served once published`);
+        return { feeds: {}, result: null, elsewhere: true };
+      }
+      const outcome = held.value;
       for (const line of describeRefresh(outcome)) log(line);
       if (outcome.result !== null) await serveCurrent();
       for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
@@ -122,6 +134,12 @@ export function createContentService(options: ContentServiceOptions): ContentSer
           signal.throwIfAborted();
           const outcome = await refresh();
           if (outcome.result !== null) break;
+          if (outcome.elsewhere) {
+            // Another gateway (or the CLI) makes the first version: serve it once it is published.
+            await new Promise((resolve) => later(options.pollMs, () => resolve(undefined)));
+            if (await serveCurrent()) break;
+            continue;
+          }
           log(`no supplier answered; trying again in ${options.retryMs / 1_000} s`);
           await new Promise((resolve) => later(options.retryMs, () => resolve(undefined)));
         }

@@ -3,7 +3,7 @@
 // and builds a version's index; what comes back is a small report, or typed arrays transferred (not
 // copied), so the event loop here only ever assembles views over them.
 import { Worker } from 'node:worker_threads';
-import type { ContentStoreWhere } from '../store/open-content-store.ts';
+import type { StoreLocation } from '../store/open-content-store.ts';
 import type { SupplierId } from '../types.ts';
 import { assembleCellPyramid, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
 import type { RefreshOutcome } from './refresh-content.ts';
@@ -21,7 +21,7 @@ export type WorkerReply =
 
 export interface ContentWorkerOptions {
   /** The content store the worker opens a handle of its own on (SQLite file or PostgreSQL). */
-  where: ContentStoreWhere;
+  where: StoreLocation;
   /**
    * Where the worker pulls the feeds from: a module (URL) exporting `createSuppliers(urls)`, the
    * composition root's adapters (suppliers/create-suppliers.ts), and the suppliers' base URLs.

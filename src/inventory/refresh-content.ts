@@ -29,6 +29,8 @@ export interface RefreshOutcome {
   feeds: Partial<Record<SupplierId, FeedReport>>;
   /** The published version; null when nothing was published (every pulled supplier failed: nothing new to apply). */
   result: ContentBuildResult | null;
+  /** Nothing was pulled: another process holds the content lease and is refreshing. */
+  elsewhere?: boolean;
 }
 
 async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outcome: FeedOutcome; report: FeedReport }> {

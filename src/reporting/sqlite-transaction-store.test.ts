@@ -12,7 +12,13 @@ const dir = mkdtempSync(join(tmpdir(), 'staygate-transactions-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-runTransactionStoreContract('sqlite (file)', async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`) }));
+// Two handles: two connections on one file, as a gateway and the CLI.
+runTransactionStoreContract('sqlite (file)', async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`) }), async () => {
+  const path = join(dir, `t-${files++}.sqlite`);
+  const first = createSqliteTransactionStore({ path });
+  const second = createSqliteTransactionStore({ path });
+  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
+});
 runTransactionStoreContract('sqlite (:memory:)', async () => createSqliteTransactionStore({ path: ':memory:' }));
 // With no streaming connection to spare, a CSV page is read in one go: the same pages.
 runTransactionStoreContract('sqlite (no streaming connection)', async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 0 }));

@@ -5,7 +5,7 @@ import { openSqlite } from '../store/open-sqlite.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import type { DeviceClass } from '../clicks/click-store.ts';
 import type { BookingStatus } from '../suppliers/supplier.ts';
-import { csvLine } from './transaction-csv.ts';
+import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
 import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
 import type { TallyDimension } from '../clicks/click-store.ts';
 import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore, TransactionTally } from './transaction-store.ts';
@@ -18,12 +18,6 @@ export interface SqliteTransactionStoreOptions {
   /** Remembered page ends (defaults.reportingPageCursors). */
   pageCursors?: number;
 }
-
-/**
- * The CSV rendering of the stored lines: a change to transaction-csv.ts bumps it, and lines of an
- * older rendering are rendered again when the store opens.
- */
-const CSV_FORMAT = 2; // 2: line feeds and fullwidth ＝ ＋ － ＠ are escaped too (issue 13)
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS transactions (

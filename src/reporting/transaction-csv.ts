@@ -28,6 +28,12 @@ const OPTIONS = {
   quoted_match: /[\r\n]/,
 } as const;
 
+/**
+ * The rendering of the CSV lines the stores keep: a change to this file bumps it, and lines of an
+ * older rendering are rendered again when a store opens (both engines).
+ */
+export const CSV_FORMAT = 2; // 2: line feeds and fullwidth ＝ ＋ － ＠ are escaped too (issue 13)
+
 export const CSV_HEADER = stringify([[...TRANSACTION_FIELDS]], OPTIONS);
 
 /** One record as one CSV line (CRLF included). `campaignIds` is written as its JSON array text. */

@@ -7,6 +7,7 @@ import type { TransactionRow } from './transaction.ts';
 import { TRANSACTION_FIELDS } from './transaction.ts';
 import { CSV_HEADER, unescapeFormula } from './transaction-csv.ts';
 import type { TransactionQuery, TransactionStore } from './transaction-store.ts';
+import type { TwoHandles } from '../test-support/two-handles.ts';
 
 export function row(bookingId: string, overrides: Partial<TransactionRow> = {}): TransactionRow {
   return {
@@ -35,7 +36,11 @@ function permutations<T>(items: T[]): T[][] {
   return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
-export function runTransactionStoreContract(name: string, makeStore: () => Promise<TransactionStore>): void {
+/**
+ * `makeStore`: a fresh, empty store. `makeTwo`: two handles on one fresh database (absent for a
+ * database only one handle can reach, such as SQLite's ':memory:').
+ */
+export function runTransactionStoreContract(name: string, makeStore: () => Promise<TransactionStore>, makeTwo?: () => Promise<TwoHandles<TransactionStore>>): void {
   describe(`TransactionStore contract: ${name}`, () => {
     let store: TransactionStore;
     beforeEach(async () => {
@@ -241,6 +246,48 @@ export function runTransactionStoreContract(name: string, makeStore: () => Promi
       assert.deepEqual(json[0].campaignIds, ['=HYPERLINK("http://evil.example","x")', 'y']);
       assert.deepEqual(json[1].campaignIds, []);
       assert.equal(json[1].commission, '0.00');
+    });
+  });
+
+  if (makeTwo === undefined) return;
+  describe(`TransactionStore contract, two handles on one database: ${name}`, () => {
+    let two: TwoHandles<TransactionStore>;
+    beforeEach(async () => {
+      two = await makeTwo();
+    });
+    afterEach(async () => {
+      await two.close();
+    });
+
+    it('a report one handle applies is read, paged and exported by the other', async () => {
+      await two.first.applyReport('supplier_a', Array.from({ length: 12 }, (_, i) => row(`M${String(i).padStart(2, '0')}`)), SYNC);
+      assert.deepEqual(await two.second.syncState('supplier_a'), { syncedThrough: SYNC.syncedThrough, syncedAt: SYNC.syncedAt });
+      const json = (await two.second.query(query({ limit: 5, page: 1 }))).records.map((r) => r.bookingId);
+      assert.deepEqual(json, ['M05', 'M06', 'M07', 'M08', 'M09']);
+      // The second handle remembered where page 1 ended; a change by the first moves rows before page 2.
+      await two.first.applyReport('supplier_a', [row('M00', { lastUpdated: '2026-03-09T00:00:00.000Z' })], SYNC);
+      assert.deepEqual((await csvRows(two.second, query({ limit: 5, page: 2 }))).map((r) => r.bookingId), ['M11', 'M00']);
+      assert.equal((await two.second.stats()).total, 12);
+    });
+
+    it('the same reports applied by both handles at once end in the same rows as one by one', async () => {
+      const versions = Array.from({ length: 30 }, (_, i) => row(`N${i % 10}`, {
+        supplier: 'supplier_b', lastUpdated: `2026-03-0${1 + (i % 7)}T00:00:00.000Z`, commissionCents: i,
+      }));
+      const results = await Promise.all([
+        two.first.applyReport('supplier_b', versions, SYNC), two.second.applyReport('supplier_b', [...versions].reverse(), SYNC),
+      ]);
+      const fresh = await makeStore();
+      try {
+        await fresh.applyReport('supplier_b', versions, SYNC);
+        for (let i = 0; i < 10; i++) {
+          assert.deepEqual(await two.first.get('supplier_b', `N${i}`), await fresh.get('supplier_b', `N${i}`), `N${i}`);
+        }
+      } finally {
+        await fresh.close();
+      }
+      // Every booking was new to exactly one of the two reports.
+      assert.equal(results[0].inserted + results[1].inserted, 10);
     });
   });
 }

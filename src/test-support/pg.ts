@@ -3,6 +3,9 @@
 // run, dropped afterwards, so runs in parallel never see each other's rows.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migratePg } from '../store/pg-migrate.ts';
+import { openPgPool, type PgPool } from '../store/pg-pool.ts';
+import type { TwoHandles } from './two-handles.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -54,4 +57,57 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
+}
+
+/** A fresh schema with every migration applied; pools opened by `openPool` end when it is dropped. */
+export interface MigratedSchema {
+  url: string;
+  openPool(max?: number): PgPool;
+  /** Ends the pools and drops the schema. */
+  drop(): Promise<void>;
+}
+
+export async function createMigratedSchema(): Promise<MigratedSchema> {
+  const schema = await createTestSchema();
+  const pools: PgPool[] = [];
+  const openPool = (max = 4) => {
+    const pool = openPgPool(schema.url, { max });
+    pools.push(pool);
+    return pool;
+  };
+  await migratePg(openPool(1));
+  return {
+    url: schema.url,
+    openPool,
+    async drop() {
+      await Promise.all(pools.splice(0).map((pool) => pool.end()));
+      await schema.drop();
+    },
+  };
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** A store on a fresh migrated schema of its own; its close() also ends its pool and drops the schema. */
+export async function freshPgStore<T extends Closable>(open: (pool: PgPool) => T | Promise<T>): Promise<T> {
+  const schema = await createMigratedSchema();
+  const store = await open(schema.openPool());
+  return { ...store, close: async () => { await store.close(); await schema.drop(); } };
+}
+
+/** Two stores on one fresh migrated schema, each on a pool of its own (as two gateways). */
+export async function twoPgStores<T extends Closable>(open: (pool: PgPool) => T | Promise<T>): Promise<TwoHandles<T>> {
+  const schema = await createMigratedSchema();
+  const first = await open(schema.openPool());
+  const second = await open(schema.openPool());
+  return {
+    first,
+    second,
+    async close() {
+      await Promise.all([first.close(), second.close()]);
+      await schema.drop();
+    },
+  };
 }

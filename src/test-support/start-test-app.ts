@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
-import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
+import { openStores, type RecordStores } from '../open-stores.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
@@ -19,6 +19,8 @@ export interface TestApp {
   clock: TestClock;
   /** Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> listing. */
   listing(supplier: string, supplierStayId: string): SimListing;
+  /** The gateway's key, click, transaction and lease stores on handles of their own, as the CLI opens them (open-stores.ts). */
+  openStores(): Promise<RecordStores>;
   /** A new API key in the gateway's key store, as `staygate keys create` makes one; the gateway knows it at once. */
   createKey(input: CreateKeyInput): Promise<string>;
   get(url: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
@@ -87,12 +89,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
       return found;
     },
+    openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),
     async createKey(input) {
-      const store = createSqliteKeyStore({ path: path.join(dataDir, 'staygate.sqlite') });
+      const stores = await openStores({ dataDir, databaseUrl: null }, { content: false });
       try {
-        return (await createKeyAdmin(store).create(input)).key;
+        return (await createKeyAdmin(stores.keys).create(input)).key;
       } finally {
-        await store.close();
+        await stores.close();
       }
     },
     async get(url, headers = {}) {

@@ -1,0 +1,343 @@
+import Cursor from 'pg-cursor';
+import { LRUCache } from 'lru-cache';
+import { defaults } from '../defaults.ts';
+import { inPgTransaction, type PgClient, type PgPool } from '../store/pg-pool.ts';
+import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import type { DeviceClass, TallyDimension } from '../clicks/click-store.ts';
+import type { BookingStatus } from '../suppliers/supplier.ts';
+import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
+import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
+import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore, TransactionTally } from './transaction-store.ts';
+
+export interface PgTransactionStoreOptions {
+  /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
+  pool: PgPool;
+  /** CSV pages streamed at once, each on a connection of its own (defaults.reportingReadConnections); more are read in one go. */
+  readConnections?: number;
+  /** Remembered page ends (defaults.reportingPageCursors). */
+  pageCursors?: number;
+}
+
+const COLUMN: Record<DateFilter, string> = {
+  bookedDate: 'booked_at',
+  startDate: 'start_date',
+  endDate: 'end_date',
+  lastUpdatedDate: 'last_updated',
+};
+
+/** The SQL of each tally dimension; `booked_at` is fixed-width ISO 8601, so its first 7 characters are the month. */
+const TALLY_KEY: Record<TallyDimension, string> = { month: 'substr(booked_at, 1, 7)', campaign: 'campaign', device: 'device', supplier: 'supplier' };
+
+const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
+  commission_cents, quantity, information, destination, user_country, last_updated`;
+
+/**
+ * CSV lines fetched from the cursor at a time (~250 bytes each): a whole page of the spec's maximum
+ * (500) in one round trip, and never more in memory than that.
+ */
+const CHUNK_LINES = 500;
+
+/** Rows per multi-row upsert statement of a report. */
+const WRITE_BATCH = 2_000;
+
+// Any fixed 32-bit number: applying one supplier's report is serialised across processes (the
+// scheduled sync of one gateway and `staygate transactions sync` elsewhere), so its counts are exact.
+const REPORT_LOCK = 734_920_156;
+
+interface Row {
+  supplier: SupplierId;
+  booking_id: string;
+  click_id: string | null;
+  aid: string | null;
+  partner_id: string | null;
+  campaign: string | null;
+  device: DeviceClass;
+  booked_at: string;
+  start_date: string;
+  end_date: string;
+  status: BookingStatus;
+  commission_cents: string;
+  quantity: number;
+  information: string;
+  destination: string;
+  user_country: string;
+  last_updated: string;
+}
+
+function toRow(row: Row): TransactionRow {
+  return {
+    supplier: row.supplier, bookingId: row.booking_id, clickId: row.click_id, aid: row.aid, partnerId: row.partner_id,
+    campaign: row.campaign, device: row.device, bookedAt: row.booked_at, startDate: row.start_date, endDate: row.end_date,
+    status: row.status, commissionCents: Number(row.commission_cents), quantity: row.quantity, information: row.information,
+    destination: row.destination, userCountry: row.user_country, lastUpdated: row.last_updated,
+  };
+}
+
+/** Byte order of UTF-8 text, as COLLATE "C" (and SQLite) compare it. */
+function compareText(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** As the SQLite store: a day's dates and times sort at or above the day and below the end day followed by 'T24'. */
+function bounds(startDate: string, endDate: string): [string, string] {
+  return [startDate, `${endDate}T24`];
+}
+
+/** Where a page ended: the sort key of its last row. */
+type PageEnd = [value: string, supplier: string, bookingId: string];
+
+/**
+ * The SQL of a page: `columns` of the partner's rows in the filter's range, in the export's order,
+ * from the start of the range ($3 lo) or after a remembered key ($3..$5), LIMIT and OFFSET last.
+ * Every row carries the data version and its sort key, read in the statement's one snapshot.
+ */
+function pageSql(filter: DateFilter, columns: string, resume: boolean): string {
+  const c = COLUMN[filter];
+  const where = resume
+    ? `partner_id = $1 AND ${c} >= $3 AND ${c} < $2 AND (${c} > $3 OR supplier > $4 OR (supplier = $4 AND booking_id > $5)) ORDER BY ${c}, supplier, booking_id LIMIT $6 OFFSET $7`
+    : `partner_id = $1 AND ${c} >= $3 AND ${c} < $2 ORDER BY ${c}, supplier, booking_id LIMIT $4 OFFSET $5`;
+  return `SELECT ${columns}, ${c} AS k1, supplier AS k2, booking_id AS k3,
+    (SELECT value FROM transactions_meta WHERE name = 'version') AS version FROM transactions WHERE ${where}`;
+}
+
+/** A transaction row's columns in the upsert's order, as arrays (one per column) for unnest. */
+const UPSERT = `INSERT INTO transactions (${ROW_COLUMNS}, version_key, csv_line)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    $10::text[], $11::text[], $12::int8[], $13::int4[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[])
+  ON CONFLICT (supplier, booking_id) DO UPDATE SET
+    click_id = excluded.click_id, aid = excluded.aid, partner_id = coalesce(excluded.partner_id, transactions.partner_id),
+    campaign = excluded.campaign, device = excluded.device, booked_at = excluded.booked_at, start_date = excluded.start_date,
+    end_date = excluded.end_date, status = excluded.status, commission_cents = excluded.commission_cents,
+    quantity = excluded.quantity, information = excluded.information, destination = excluded.destination,
+    user_country = excluded.user_country, last_updated = excluded.last_updated, version_key = excluded.version_key,
+    csv_line = excluded.csv_line
+  WHERE excluded.last_updated > transactions.last_updated
+     OR (excluded.last_updated = transactions.last_updated AND excluded.version_key > transactions.version_key)`;
+
+async function upsertRows(client: PgClient, rows: readonly (TransactionRow & { versionKey: string; csvLine: string })[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += WRITE_BATCH) {
+    const batch = rows.slice(start, start + WRITE_BATCH);
+    const column = <K extends keyof (typeof batch)[number]>(key: K) => batch.map((row) => row[key]);
+    await client.query(UPSERT, [
+      column('supplier'), column('bookingId'), column('clickId'), column('aid'), column('partnerId'), column('campaign'), column('device'),
+      column('bookedAt'), column('startDate'), column('endDate'), column('status'), column('commissionCents'), column('quantity'),
+      column('information'), column('destination'), column('userCountry'), column('lastUpdated'), column('versionKey'), column('csvLine'),
+    ]);
+  }
+}
+
+const BUMP = "UPDATE transactions_meta SET value = value + 1 WHERE name = 'version'";
+
+/**
+ * Transactions in PostgreSQL, shared by every gateway and the CLI. A report is one database
+ * transaction (durable at COMMIT); CSV pages stream from a cursor on a connection of their own.
+ */
+export async function createPgTransactionStore(options: PgTransactionStoreOptions): Promise<TransactionStore> {
+  const { pool } = options;
+  await rerenderCsv(pool);
+
+  const pageEnds = new LRUCache<string, { version: string; end: PageEnd }>({ max: options.pageCursors ?? defaults.reportingPageCursors });
+  const cursorKey = (q: TransactionQuery, page: number) => [q.partnerId, q.dateFilter, q.startDate, q.endDate, q.limit, page].join('\u0001');
+  const maxStreams = options.readConnections ?? defaults.reportingReadConnections;
+  let streams = 0;
+
+  /** The statement and parameters of `query`'s page, `limit` rows from `offset` within it. */
+  function page(query: TransactionQuery, columns: string, limit: number, offset: number) {
+    const [lo, hi] = bounds(query.startDate, query.endDate);
+    const previous = query.page > 0 ? pageEnds.get(cursorKey(query, query.page - 1)) : undefined;
+    // A remembered end is used only when the rows read carry the same data version (checked after).
+    const resume = previous?.end ?? null;
+    return {
+      text: pageSql(query.dateFilter, columns, resume !== null),
+      values: resume !== null
+        ? [query.partnerId, hi, resume[0], resume[1], resume[2], limit, offset]
+        : [query.partnerId, hi, lo, limit, offset + query.page * query.limit],
+      resumedFrom: previous?.version ?? null,
+    };
+  }
+
+  function remember(query: TransactionQuery, last: { k1: string; k2: string; k3: string; version: string }) {
+    pageEnds.set(cursorKey(query, query.page), { version: last.version, end: [last.k1, last.k2, last.k3] });
+  }
+
+  type Keyed = { k1: string; k2: string; k3: string; version: string };
+
+  /** The page's rows and `extra` more, by the remembered end when it is of the data read, else by OFFSET. */
+  async function readPage<T extends Keyed>(query: TransactionQuery, columns: string, extra: number): Promise<T[]> {
+    const first = page(query, columns, query.limit + extra, 0);
+    const { rows } = await pool.query<T>(first.text, first.values);
+    if (first.resumedFrom === null || (rows.length > 0 && rows[0].version === first.resumedFrom)) return rows;
+    // The data moved since that page end was read (or nothing follows it): what OFFSET gives.
+    pageEnds.delete(cursorKey(query, query.page - 1));
+    const again = page(query, columns, query.limit + extra, 0);
+    return (await pool.query<T>(again.text, again.values)).rows;
+  }
+
+  async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
+    if (streams >= maxStreams) {
+      // Every streaming connection is busy: this page is read in one go (at most `limit` lines).
+      const rows = await readPage<Keyed & { csv_line: string }>(query, 'csv_line', 0);
+      if (rows.length === query.limit) remember(query, rows[rows.length - 1]);
+      if (rows.length > 0) yield rows.map((row) => row.csv_line).join('');
+      return;
+    }
+    streams++;
+    let client: PgClient | null = null;
+    let cursor: Cursor<Keyed & { csv_line: string }> | null = null;
+    try {
+      client = await pool.connect();
+      let statement = page(query, 'csv_line', query.limit, 0);
+      // One statement, one snapshot: every chunk and the version are of the same data, however
+      // slowly the client reads; the connection is this export's alone meanwhile.
+      cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
+      let chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
+      if (statement.resumedFrom !== null && (chunk.length === 0 || chunk[0].version !== statement.resumedFrom)) {
+        await cursor.close();
+        pageEnds.delete(cursorKey(query, query.page - 1));
+        statement = page(query, 'csv_line', query.limit, 0);
+        cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
+        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
+      }
+      let read = 0;
+      let last: Keyed | null = null;
+      while (chunk.length > 0) {
+        read += chunk.length;
+        last = chunk[chunk.length - 1];
+        let lines = '';
+        for (const row of chunk) lines += row.csv_line;
+        yield lines;
+        // The page is complete without asking the cursor for an empty chunk.
+        if (chunk.length < CHUNK_LINES || read >= query.limit) break;
+        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit - read));
+      }
+      if (read === query.limit && last !== null) remember(query, last);
+    } finally {
+      streams--;
+      if (cursor !== null) await cursor.close().catch(() => undefined);
+      client?.release();
+    }
+  }
+
+  async function syncState(supplier: SupplierId): Promise<SupplierSyncState> {
+    const { rows } = await pool.query<{ synced_through: string; synced_at: string }>(
+      'SELECT synced_through, synced_at FROM report_sync WHERE supplier = $1', [supplier]);
+    return { syncedThrough: rows[0]?.synced_through ?? null, syncedAt: rows[0]?.synced_at ?? null };
+  }
+
+  return {
+    async applyReport(supplier, rows, sync) {
+      for (const row of rows) if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
+      return inPgTransaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REPORT_LOCK, supplier]);
+        const ids = [...new Set(rows.map((row) => row.bookingId))];
+        const held = new Map<string, { lastUpdated: string; versionKey: string }>();
+        if (ids.length > 0) {
+          const { rows: existing } = await client.query<{ booking_id: string; last_updated: string; version_key: string }>(
+            'SELECT booking_id, last_updated, version_key FROM transactions WHERE supplier = $1 AND booking_id = ANY($2::text[])', [supplier, ids]);
+          for (const e of existing) held.set(e.booking_id, { lastUpdated: e.last_updated, versionKey: e.version_key });
+        }
+        // The report's rows in order, each against what is held or what an earlier row of the
+        // report put there: the same outcome and counts as applying them one by one (the SQLite
+        // store), written as one multi-row upsert of each booking's winner.
+        const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
+        const winners = new Map<string, TransactionRow & { versionKey: string; csvLine: string }>();
+        for (const row of rows) {
+          const key = versionKey(row);
+          const current = held.get(row.bookingId);
+          if (current !== undefined) {
+            const order = compareText(row.lastUpdated, current.lastUpdated);
+            if (order < 0 || (order === 0 && compareText(key, current.versionKey) <= 0)) {
+              result.unchanged++;
+              continue;
+            }
+            result.updated++;
+          } else {
+            result.inserted++;
+          }
+          result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: current === undefined ? 'new' : 'newer' });
+          held.set(row.bookingId, { lastUpdated: row.lastUpdated, versionKey: key });
+          winners.set(row.bookingId, { ...row, versionKey: key, csvLine: csvLine(toRecord(row)) });
+        }
+        await upsertRows(client, [...winners.values()]);
+        await client.query(`INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES ($1, $2, $3)
+          ON CONFLICT (supplier) DO UPDATE SET synced_through = greatest(report_sync.synced_through, excluded.synced_through),
+            synced_at = excluded.synced_at`, [supplier, sync.syncedThrough, sync.syncedAt]);
+        if (winners.size > 0) await client.query(BUMP);
+        return result;
+      });
+    },
+    syncState,
+    async assignPartners(owners) {
+      if (owners.size === 0) return 0;
+      return inPgTransaction(pool, async (client) => {
+        const { rowCount } = await client.query(`UPDATE transactions t SET partner_id = o.partner
+          FROM unnest($1::text[], $2::text[]) AS o(aid, partner) WHERE t.aid = o.aid AND t.partner_id IS NULL`,
+        [[...owners.keys()], [...owners.values()]]);
+        const changed = rowCount ?? 0;
+        if (changed > 0) await client.query(BUMP);
+        return changed;
+      });
+    },
+    async query(query) {
+      const rows = await readPage<Row & Keyed>(query, ROW_COLUMNS, 1);
+      const hasMore = rows.length > query.limit;
+      if (hasMore) rows.pop();
+      if (rows.length === query.limit) remember(query, rows[rows.length - 1]);
+      return { records: rows.map((row) => toRecord(toRow(row))), hasMore };
+    },
+    csvPage,
+    async tally({ partnerId, startDate, endDate, by }) {
+      const { rows } = await pool.query<{ key: string | null; status: BookingStatus; bookings: number; cents: string }>(
+        `SELECT ${TALLY_KEY[by]} AS key, status, count(*)::int AS bookings, sum(commission_cents) AS cents FROM transactions
+          WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 GROUP BY 1, 2`, [partnerId, ...bounds(startDate, endDate)]);
+      return rows.map((r): TransactionTally => ({ key: r.key, status: r.status, bookings: r.bookings, commissionCents: Number(r.cents) }));
+    },
+    async latest({ partnerId, startDate, endDate, limit }) {
+      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions
+        WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT $4`,
+      [partnerId, ...bounds(startDate, endDate), limit]);
+      return rows.map((row) => toRecord(toRow(row)));
+    },
+    async get(supplier, bookingId) {
+      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = $1 AND booking_id = $2`, [supplier, bookingId]);
+      return rows.length === 0 ? null : toRow(rows[0]);
+    },
+    async stats(): Promise<TransactionStats> {
+      const { rows } = await pool.query<{ supplier: string; n: number; unattributed: number }>(
+        'SELECT supplier, count(*)::int AS n, count(*) FILTER (WHERE partner_id IS NULL)::int AS unattributed FROM transactions GROUP BY supplier');
+      const { rows: synced } = await pool.query<{ supplier: string; synced_through: string; synced_at: string }>('SELECT * FROM report_sync');
+      const bySupplier = {} as TransactionStats['bySupplier'];
+      for (const supplier of SUPPLIER_IDS) {
+        const state = synced.find((s) => s.supplier === supplier);
+        bySupplier[supplier] = {
+          syncedThrough: state?.synced_through ?? null, syncedAt: state?.synced_at ?? null,
+          transactions: rows.find((r) => r.supplier === supplier)?.n ?? 0,
+        };
+      }
+      return { total: rows.reduce((a, r) => a + r.n, 0), unattributed: rows.reduce((a, r) => a + r.unattributed, 0), bySupplier };
+    },
+    async close() {
+      // The pool belongs to whoever opened it (open-stores.ts).
+    },
+  };
+}
+
+/** Lines rendered by an older CSV_FORMAT are rendered again, once, by whichever process opens first. */
+async function rerenderCsv(pool: PgPool): Promise<void> {
+  const format = await pool.query<{ value: string }>("SELECT value FROM transactions_meta WHERE name = 'csv_format'");
+  if (Number(format.rows[0]?.value) === CSV_FORMAT) return;
+  await inPgTransaction(pool, async (client) => {
+    const locked = await client.query<{ value: string }>("SELECT value FROM transactions_meta WHERE name = 'csv_format' FOR UPDATE");
+    if (Number(locked.rows[0]?.value) === CSV_FORMAT) return;
+    const { rows } = await client.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions`);
+    const lines = rows.map((row) => csvLine(toRecord(toRow(row))));
+    for (let start = 0; start < rows.length; start += WRITE_BATCH) {
+      const batch = rows.slice(start, start + WRITE_BATCH);
+      await client.query(`UPDATE transactions t SET csv_line = u.line FROM unnest($1::text[], $2::text[], $3::text[]) AS u(supplier, booking_id, line)
+        WHERE t.supplier = u.supplier AND t.booking_id = u.booking_id`,
+      [batch.map((r) => r.supplier), batch.map((r) => r.booking_id), lines.slice(start, start + WRITE_BATCH)]);
+    }
+    await client.query("UPDATE transactions_meta SET value = $1 WHERE name = 'csv_format'", [CSV_FORMAT]);
+    await client.query(BUMP);
+  });
+}
