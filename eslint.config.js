@@ -24,9 +24,16 @@ export default tseslint.config(
     // keep-alive connections). Every assert.ok says what it checks.
     files: ['**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error',
-        { selector: "CallExpression[callee.object.name='assert'][callee.property.name='ok'][arguments.length<2]", message: 'give assert.ok a message: without one, Node reads the (TypeScript) source to make one, which can take minutes' },
-        { selector: "CallExpression[callee.name='assert'][arguments.length<2]", message: 'give assert() a message: without one, Node reads the (TypeScript) source to make one, which can take minutes' },
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='assert'][callee.property.name='ok'][arguments.length<2]",
+          message: 'give assert.ok a message: without one, Node reads the (TypeScript) source to make one, which can take minutes',
+        },
+        {
+          selector: "CallExpression[callee.name='assert'][arguments.length<2]",
+          message: 'give assert() a message: without one, Node reads the (TypeScript) source to make one, which can take minutes',
+        },
       ],
     },
   },
@@ -78,6 +85,11 @@ export default tseslint.config(
     // (lint/folder-imports.js). Tests may also use the test support.
     files: ['src/**/*.ts'],
     plugins: { staygate },
-    rules: { 'staygate/folder-imports': ['error', { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] }] },
+    rules: {
+      'staygate/folder-imports': [
+        'error',
+        { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] },
+      ],
+    },
   },
 );

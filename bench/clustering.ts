@@ -66,7 +66,10 @@ const rows: IndexRow[] = [];
   for (const list of Object.values(world.listings)) {
     for (const l of list) {
       const r = ratings.get(l.propertyId) ?? { weighted: 0, count: 0, plain: 0, n: 0 };
-      r.weighted += l.rating.value * l.rating.count; r.count += l.rating.count; r.plain += l.rating.value; r.n++;
+      r.weighted += l.rating.value * l.rating.count;
+      r.count += l.rating.count;
+      r.plain += l.rating.value;
+      r.n++;
       ratings.set(l.propertyId, r);
     }
   }
@@ -78,19 +81,33 @@ const rows: IndexRow[] = [];
   });
   const byScore = order.map((_, idx) => idx).sort((a, b) => scores[order[b]] - scores[order[a]] || a - b);
   const rank = new Uint32Array(N);
-  byScore.forEach((idx, r) => { rank[idx] = r; });
+  byScore.forEach((idx, r) => {
+    rank[idx] = r;
+  });
   order.forEach((p, idx) => {
     const property = world.properties[p];
     rows.push({
-      idx, rank: rank[idx], lat: property.lat, lng: property.lng, h3: cells[p], type: property.type, suppliers: ['supplier_a'],
-      stars: null, rating: 8, reviewCount: 0, listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }], searchName: '',
+      idx,
+      rank: rank[idx],
+      lat: property.lat,
+      lng: property.lng,
+      h3: cells[p],
+      type: property.type,
+      suppliers: ['supplier_a'],
+      stars: null,
+      rating: 8,
+      reviewCount: 0,
+      listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }],
+      searchName: '',
     });
   });
 }
 gc();
 console.log(`world of ${N.toLocaleString('en')} stays generated and ranked in ${Math.round(performance.now() - t0)} ms`);
 
-async function* batches() { for (let i = 0; i < rows.length; i += 20_000) yield rows.slice(i, i + 20_000); }
+async function* batches() {
+  for (let i = 0; i < rows.length; i += 20_000) yield rows.slice(i, i + 20_000);
+}
 const index = await buildStayIndex(batches());
 
 gc();
@@ -100,8 +117,12 @@ const pyramid = buildCellPyramid(index, { maxResolution: defaults.clusterMaxReso
 const buildMs = performance.now() - t0;
 gc();
 const after = process.memoryUsage();
-console.log(`cell pyramid r0-r${pyramid.maxResolution}: built in ${Math.round(buildMs)} ms; ${pyramid.levels.map((l) => l.cellHi.length).join(' / ')} cells per level, in ${pyramid.levels.map((l) => l.size).join(' / ')} pieces`);
-console.log(`cell pyramid memory: ${(pyramid.bytes / N).toFixed(1)} bytes per stay in typed arrays (${(pyramid.bytes / 1e6).toFixed(1)} MB; heap + buffers grew ${((after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / N).toFixed(1)} bytes per stay)`);
+console.log(
+  `cell pyramid r0-r${pyramid.maxResolution}: built in ${Math.round(buildMs)} ms; ${pyramid.levels.map((l) => l.cellHi.length).join(' / ')} cells per level, in ${pyramid.levels.map((l) => l.size).join(' / ')} pieces`,
+);
+console.log(
+  `cell pyramid memory: ${(pyramid.bytes / N).toFixed(1)} bytes per stay in typed arrays (${(pyramid.bytes / 1e6).toFixed(1)} MB; heap + buffers grew ${((after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / N).toFixed(1)} bytes per stay)`,
+);
 
 // --- the search core ---------------------------------------------------------------------------
 const stays = new Map<number, Stay>();
@@ -118,21 +139,45 @@ const stayCache: StayCache = {
   },
 };
 const search = createSearch({
-  index, pyramid, stays: stayCache, store: {} as Store, geocoder: {} as Geocoder, totalCap: defaults.totalCap,
-  quotes: new Map(), pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
-  slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
+  index,
+  pyramid,
+  stays: stayCache,
+  store: {} as Store,
+  geocoder: {} as Geocoder,
+  totalCap: defaults.totalCap,
+  quotes: new Map(),
+  pricedCandidates: defaults.pricedCandidates,
+  quoteBudgetMs: defaults.quoteBudgetMs,
+  slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
+  clustering: clusteringDefaults,
 });
 const query = (cluster: SearchQuery['cluster'], view = VIEW, types: SearchQuery['types'] = null): SearchQuery => ({
-  location: { kind: 'box', ...view }, hotelIds: null, providers: null, types, hotelSearch: null,
-  minStars: 0, minGuestRating: 0, minRatingCount: 0, page: 1, pageSize: 10, dates: null,
-  occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 }, currency: 'USD', minPrice: null, maxPrice: null,
-  cluster, precision: null, cell: null,
+  location: { kind: 'box', ...view },
+  hotelIds: null,
+  providers: null,
+  types,
+  hotelSearch: null,
+  minStars: 0,
+  minGuestRating: 0,
+  minRatingCount: 0,
+  page: 1,
+  pageSize: 10,
+  dates: null,
+  occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 },
+  currency: 'USD',
+  minPrice: null,
+  maxPrice: null,
+  cluster,
+  precision: null,
+  cell: null,
 });
 
 const inView = index.countInBox(VIEW.south, VIEW.west, VIEW.north, VIEW.east);
 const sample = { auto: await search(query('auto')), top: await search(query('top')) };
 console.log(`viewport nelat ${VIEW.north} nelng ${VIEW.east} swlat ${VIEW.south} swlng ${VIEW.west}: ${inView.toLocaleString('en')} stays`);
-console.log(`  auto: r${sample.auto.clustering?.precision}, ${sample.auto.clusters?.length} clusters holding ${sample.auto.clusters?.reduce((s, c) => s + c.count, 0)} stays, ${sample.auto.total} sparse`);
+console.log(
+  `  auto: r${sample.auto.clustering?.precision}, ${sample.auto.clusters?.length} clusters holding ${sample.auto.clusters?.reduce((s, c) => s + c.count, 0)} stays, ${sample.auto.total} sparse`,
+);
 console.log(`  top:  r${sample.top.clustering?.precision}, ${sample.top.total} cells`);
 
 const flatMs = median(await timeAsync(() => search(query('false')), RUNS));
@@ -140,9 +185,10 @@ const autoMs = median(await timeAsync(() => search(query('auto')), RUNS));
 const topMs = median(await timeAsync(() => search(query('top')), RUNS));
 // A user panning: the same size of viewport, moved by up to 3 degrees each way (a fixed series).
 let seed = 5;
-const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
 const panned = Array.from({ length: RUNS + 20 }, () => {
-  const dy = (rand() - 0.5) * 6, dx = (rand() - 0.5) * 6;
+  const dy = (rand() - 0.5) * 6,
+    dx = (rand() - 0.5) * 6;
   return { north: VIEW.north + dy, south: VIEW.south + dy, east: VIEW.east + dx, west: VIEW.west + dx };
 });
 let pan = 0;
@@ -154,7 +200,9 @@ const hotelsMs = median(await timeAsync(() => search(query('auto', VIEW, ['hotel
 
 // --- supercluster on the same points -----------------------------------------------------------
 const points = Array.from({ length: N }, (_, i) => ({
-  type: 'Feature' as const, properties: null, geometry: { type: 'Point' as const, coordinates: [index.lng[i], index.lat[i]] as [number, number] },
+  type: 'Feature' as const,
+  properties: null,
+  geometry: { type: 'Point' as const, coordinates: [index.lng[i], index.lat[i]] as [number, number] },
 }));
 rows.length = 0;
 gc();
@@ -166,17 +214,25 @@ const features = supercluster.getClusters(bbox, ZOOM);
 console.log(`supercluster: load ${Math.round(loadMs)} ms; getClusters at zoom ${ZOOM}: ${features.length} features`);
 const superMs = median(time(() => supercluster.getClusters(bbox, ZOOM), RUNS));
 pan = 0;
-const superPanMs = median(time(() => {
-  const v = panned[pan++ % panned.length];
-  return supercluster.getClusters([v.west, v.south, v.east, v.north], ZOOM);
-}, RUNS));
+const superPanMs = median(
+  time(() => {
+    const v = panned[pan++ % panned.length];
+    return supercluster.getClusters([v.west, v.south, v.east, v.north], ZOOM);
+  }, RUNS),
+);
 
 console.log(`\nmedian of ${RUNS} runs (search core call, no HTTP):`);
 console.log(`  flat list (reference)          ${flatMs.toFixed(2)} ms`);
 console.log(`  cluster=auto                   ${autoMs.toFixed(2)} ms (target < 5 ms)`);
 console.log(`  cluster=top                    ${topMs.toFixed(2)} ms (target < 10 ms)`);
 console.log(`  supercluster getClusters       ${superMs.toFixed(2)} ms`);
-console.log(`  panning (viewport moved up to 3 degrees each run): auto ${autoPanMs.toFixed(2)} ms, top ${topPanMs.toFixed(2)} ms, supercluster ${superPanMs.toFixed(2)} ms`);
+console.log(
+  `  panning (viewport moved up to 3 degrees each run): auto ${autoPanMs.toFixed(2)} ms, top ${topPanMs.toFixed(2)} ms, supercluster ${superPanMs.toFixed(2)} ms`,
+);
 console.log(`  cluster=auto&type=hotel (filtered: every stay in view scanned; 30 runs) ${hotelsMs.toFixed(2)} ms`);
-console.log(`ratio cluster=auto / supercluster: ${(autoMs / superMs).toFixed(2)}; cluster=top / supercluster: ${(topMs / superMs).toFixed(2)}`);
-console.log('(supercluster precomputes every zoom level at load; it neither filters, ranks nor pages, and its clusters are zoom-grid merges, not exact viewport counts)');
+console.log(
+  `ratio cluster=auto / supercluster: ${(autoMs / superMs).toFixed(2)}; cluster=top / supercluster: ${(topMs / superMs).toFixed(2)}`,
+);
+console.log(
+  '(supercluster precomputes every zoom level at load; it neither filters, ranks nor pages, and its clusters are zoom-grid merges, not exact viewport counts)',
+);

@@ -22,7 +22,12 @@ const BOX = 'nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31';
 function startSimulator(seed: number, stays: number): Promise<{ urls: Record<SupplierId, string>; controlUrl: string }> {
   const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, STAYGATE_SIM_SEED: String(seed), STAYGATE_SIM_STAYS: String(stays), STAYGATE_SIM_LATENCY_MS: String(LATENCY_MS) },
+    env: {
+      ...process.env,
+      STAYGATE_SIM_SEED: String(seed),
+      STAYGATE_SIM_STAYS: String(stays),
+      STAYGATE_SIM_LATENCY_MS: String(LATENCY_MS),
+    },
   });
   process.on('exit', () => child.kill());
   return new Promise((resolve, reject) => {
@@ -68,16 +73,21 @@ interface SearchBody {
  */
 async function slowestSupplier(suppliers: Supplier[], ids: Map<SupplierId, string[]>, dates: string): Promise<number> {
   const [checkin, checkout] = dates.split('&').map((p) => p.split('=')[1]);
-  const times = await Promise.all(suppliers.flatMap((s) => {
-    const all = ids.get(s.id) ?? [];
-    const batches: string[][] = [];
-    for (let i = 0; i < all.length; i += s.maxIdsPerQuote) batches.push(all.slice(i, i + s.maxIdsPerQuote));
-    return batches.map(async (batch) => {
-      const t0 = performance.now();
-      await s.quote({ supplierStayIds: batch, checkin, checkout, adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD' }, AbortSignal.timeout(5_000));
-      return performance.now() - t0;
-    });
-  }));
+  const times = await Promise.all(
+    suppliers.flatMap((s) => {
+      const all = ids.get(s.id) ?? [];
+      const batches: string[][] = [];
+      for (let i = 0; i < all.length; i += s.maxIdsPerQuote) batches.push(all.slice(i, i + s.maxIdsPerQuote));
+      return batches.map(async (batch) => {
+        const t0 = performance.now();
+        await s.quote(
+          { supplierStayIds: batch, checkin, checkout, adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD' },
+          AbortSignal.timeout(5_000),
+        );
+        return performance.now() - t0;
+      });
+    }),
+  );
   return Math.max(...times);
 }
 
@@ -93,8 +103,20 @@ async function timed(url: string): Promise<{ ms: number; body: SearchBody; cache
 
 async function drive(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--import', 'tsx'] });
-  const { gateway, control, suppliers, budget, priced, key: benchKey } = await new Promise<{
-    gateway: string; control: string; suppliers: Record<SupplierId, string>; budget: number; priced: number; key: string;
+  const {
+    gateway,
+    control,
+    suppliers,
+    budget,
+    priced,
+    key: benchKey,
+  } = await new Promise<{
+    gateway: string;
+    control: string;
+    suppliers: Record<SupplierId, string>;
+    budget: number;
+    priced: number;
+    key: string;
   }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -115,8 +137,9 @@ async function drive(): Promise<void> {
       }
     }
   }
-  const adapters = [createSupplierA, createSupplierB, createSupplierC, createSupplierD]
-    .map((create, i) => create({ id: SUPPLIER_IDS[i], baseUrl: suppliers[SUPPLIER_IDS[i]] }));
+  const adapters = [createSupplierA, createSupplierB, createSupplierC, createSupplierD].map((create, i) =>
+    create({ id: SUPPLIER_IDS[i], baseUrl: suppliers[SUPPLIER_IDS[i]] }),
+  );
 
   const latencies: number[] = [];
   const baselines: number[] = [];
@@ -128,7 +151,9 @@ async function drive(): Promise<void> {
   }
   const m = median(latencies);
   const b = median(baselines);
-  console.log(`suppliers at a fixed ${LATENCY_MS} ms: dated search median ${m.toFixed(1)} ms (p99 ${p99(latencies).toFixed(1)}), slowest supplier asked directly median ${b.toFixed(1)} ms, over ${REQUESTS} searches`);
+  console.log(
+    `suppliers at a fixed ${LATENCY_MS} ms: dated search median ${m.toFixed(1)} ms (p99 ${p99(latencies).toFixed(1)}), slowest supplier asked directly median ${b.toFixed(1)} ms, over ${REQUESTS} searches`,
+  );
   console.log(`median overhead above the slowest supplier: ${(m - b).toFixed(1)} ms (target <= 10 ms); ratio ${(m / b).toFixed(3)}`);
 
   // The same searches again within the quote TTL: every quote from the gateway's own cache (the memory path).
@@ -138,7 +163,9 @@ async function drive(): Promise<void> {
     if (r.cache !== 'HIT') throw new Error('a repeated search was not served from the cache');
     hits.push(r.ms);
   }
-  console.log(`the same searches again, every quote cached: median ${median(hits).toFixed(2)} ms (p99 ${p99(hits).toFixed(2)}); ${(m / median(hits)).toFixed(1)}x faster than asking`);
+  console.log(
+    `the same searches again, every quote cached: median ${median(hits).toFixed(2)} ms (p99 ${p99(hits).toFixed(2)}); ${(m / median(hits)).toFixed(1)}x faster than asking`,
+  );
 
   // Each failure of supplier_b in turn (v3-dated-search.test.ts checks what the answers hold;
   // how fast they come is measured here).
@@ -156,7 +183,9 @@ async function drive(): Promise<void> {
       }
     }
     await fetch(`${control}/faults?supplier_b=none`, { method: 'PUT' });
-    console.log(`supplier_b ${mode}: median ${median(hung).toFixed(1)} ms, max ${Math.max(...hung).toFixed(1)} ms (target <= ${budget + 50} ms); other suppliers' prices intact: ${intact}`);
+    console.log(
+      `supplier_b ${mode}: median ${median(hung).toFixed(1)} ms, max ${Math.max(...hung).toFixed(1)} ms (target <= ${budget + 50} ms); other suppliers' prices intact: ${intact}`,
+    );
   }
   child.disconnect();
 }

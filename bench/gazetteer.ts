@@ -4,8 +4,20 @@
 import { createGazetteerGeocoder } from '../src/geo/gazetteer-geocoder.ts';
 
 const ADDRESSES = [
-  '東京', 'Москва', 'القاهرة', 'München', 'Zürich', 'Paris', 'London, Ontario', '12 Rue de Rivoli, Paris, France',
-  'Brooklyn, New York', 'Αθήνα', '서울', 'Springfield', 'Times Square, New York', 'Nowhere Special, Atlantis',
+  '東京',
+  'Москва',
+  'القاهرة',
+  'München',
+  'Zürich',
+  'Paris',
+  'London, Ontario',
+  '12 Rue de Rivoli, Paris, France',
+  'Brooklyn, New York',
+  'Αθήνα',
+  '서울',
+  'Springfield',
+  'Times Square, New York',
+  'Nowhere Special, Atlantis',
 ];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
@@ -17,7 +29,9 @@ geocoder.warm();
 const buildMs = performance.now() - started;
 gc();
 const after = process.memoryUsage();
-console.log(`build: ${Math.round(buildMs)} ms; heap +${Math.round((after.heapUsed - before.heapUsed) / 1e6)} MB, RSS +${Math.round((after.rss - before.rss) / 1e6)} MB (package data and lookup tables)`);
+console.log(
+  `build: ${Math.round(buildMs)} ms; heap +${Math.round((after.heapUsed - before.heapUsed) / 1e6)} MB, RSS +${Math.round((after.rss - before.rss) / 1e6)} MB (package data and lookup tables)`,
+);
 
 for (let i = 0; i < 2_000; i++) await geocoder.geocode(ADDRESSES[i % ADDRESSES.length]); // warm-up
 const rounds: number[] = [];

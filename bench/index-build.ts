@@ -11,17 +11,26 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 function* rows(): Generator<IndexRow[]> {
   let seed = 1;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
   for (let start = 0; start < N; start += 5_000) {
     const batch: IndexRow[] = [];
     for (let idx = start; idx < Math.min(N, start + 5_000); idx++) {
       const lat = -60 + rand() * 130;
       const lng = -180 + rand() * 360;
       batch.push({
-        idx, rank: (idx * 7_919) % N, lat, lng, h3: latLngToCell(lat, lng, 15),
-        type: STAY_TYPES[idx % STAY_TYPES.length], suppliers: [SUPPLIER_IDS[idx % 4]],
-        stars: idx % 3 === 0 ? null : (idx % 10) / 2, rating: 1 + (idx % 90) / 10, reviewCount: idx % 5_000,
-        listingRatings: [{ supplier: SUPPLIER_IDS[idx % 4], value: 1 + (idx % 90) / 10, hotelStars: idx % 3 === 0 ? null : (idx % 10) / 2 }],
+        idx,
+        rank: (idx * 7_919) % N,
+        lat,
+        lng,
+        h3: latLngToCell(lat, lng, 15),
+        type: STAY_TYPES[idx % STAY_TYPES.length],
+        suppliers: [SUPPLIER_IDS[idx % 4]],
+        stars: idx % 3 === 0 ? null : (idx % 10) / 2,
+        rating: 1 + (idx % 90) / 10,
+        reviewCount: idx % 5_000,
+        listingRatings: [
+          { supplier: SUPPLIER_IDS[idx % 4], value: 1 + (idx % 90) / 10, hotelStars: idx % 3 === 0 ? null : (idx % 10) / 2 },
+        ],
         searchName: `grand hotel ${idx.toString(36)} centre`,
       });
     }
@@ -31,7 +40,9 @@ function* rows(): Generator<IndexRow[]> {
 
 // h3 cells are computed at ingest, not at index build: precompute them outside the timing.
 const batches = [...rows()].map((b) => b);
-async function* replay() { for (const b of batches) yield b; }
+async function* replay() {
+  for (const b of batches) yield b;
+}
 
 const runs: number[] = [];
 let bytesPerStay = 0;
@@ -47,13 +58,17 @@ for (let run = 0; run < 3; run++) {
   held = index; // keep it alive through the measurement
   gc();
   const after = process.memoryUsage();
-  const grown = (after.heapUsed - before.heapUsed) + (after.arrayBuffers - before.arrayBuffers);
+  const grown = after.heapUsed - before.heapUsed + (after.arrayBuffers - before.arrayBuffers);
   // Only the first build is measured for memory: later ones reuse memory freed by earlier ones.
   if (run === 0) bytesPerStay = grown / index.size;
-  console.log(`run ${run}: heap +${((after.heapUsed - before.heapUsed) / 1e6).toFixed(1)} MB, array buffers +${((after.arrayBuffers - before.arrayBuffers) / 1e6).toFixed(1)} MB`);
+  console.log(
+    `run ${run}: heap +${((after.heapUsed - before.heapUsed) / 1e6).toFixed(1)} MB, array buffers +${((after.arrayBuffers - before.arrayBuffers) / 1e6).toFixed(1)} MB`,
+  );
   if (index.size !== N) throw new Error('size mismatch');
 }
 runs.sort((a, b) => a - b);
-console.log(`index build, ${N.toLocaleString('en')} stays: median ${Math.round(runs[1])} ms (runs ${runs.map(Math.round).join(', ')} ms); target < 5000 ms`);
+console.log(
+  `index build, ${N.toLocaleString('en')} stays: median ${Math.round(runs[1])} ms (runs ${runs.map(Math.round).join(', ')} ms); target < 5000 ms`,
+);
 void held;
 console.log(`index memory above baseline: ${Math.round(bytesPerStay)} bytes per stay; target < 300`);

@@ -46,9 +46,17 @@ async function serve(): Promise<void> {
   // counted as the gateway's stalls.
   const simChild = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, STAYGATE_SIM_SEED: String(defaults.simSeed), STAYGATE_SIM_STAYS: String(defaults.simStays), STAYGATE_SIM_LATENCY_MS: '0', STAYGATE_SIM_DATA_DIR: '' },
+    env: {
+      ...process.env,
+      STAYGATE_SIM_SEED: String(defaults.simSeed),
+      STAYGATE_SIM_STAYS: String(defaults.simStays),
+      STAYGATE_SIM_LATENCY_MS: '0',
+      STAYGATE_SIM_DATA_DIR: '',
+    },
   });
-  const sim = await new Promise<{ urls: Record<string, string>; controlUrl: string }>((resolve) => simChild.once('message', (m) => resolve(m as never)));
+  const sim = await new Promise<{ urls: Record<string, string>; controlUrl: string }>((resolve) =>
+    simChild.once('message', (m) => resolve(m as never)),
+  );
   // The first start: from createApp to ready (world generation is the simulator's, before this).
   // The gateway listens at once, as `npm start` does, and from then on the event loop is watched
   // and /health asked: before it listens nothing can be answered (createApp's synchronous set-up).
@@ -71,12 +79,18 @@ async function serve(): Promise<void> {
   const key = await createBenchKey(dataDir);
   process.send!({ key });
   process.on('message', async () => {
-    const advanced = await (await fetch(`${sim.controlUrl}/world/advance?days=${DAYS}`, { method: 'POST' })).json() as { counts: { added: number; removed: number; changed: number } };
-    process.stderr.write(`world advanced ${DAYS} days: ${advanced.counts.added} listings added, ${advanced.counts.removed} removed, ${advanced.counts.changed} changed\n`);
+    const advanced = (await (await fetch(`${sim.controlUrl}/world/advance?days=${DAYS}`, { method: 'POST' })).json()) as {
+      counts: { added: number; removed: number; changed: number };
+    };
+    process.stderr.write(
+      `world advanced ${DAYS} days: ${advanced.counts.added} listings added, ${advanced.counts.removed} removed, ${advanced.counts.changed} changed\n`,
+    );
     globalThis.gc?.();
     const steady = process.memoryUsage().rss;
     let peak = steady;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
     loop.reset();
     stalls.reset();
     const t0 = performance.now();
@@ -84,7 +98,14 @@ async function serve(): Promise<void> {
     const ms = performance.now() - t0;
     clearInterval(sampler);
     const r = outcome.result!;
-    const figures: RefreshFigures = { ms, added: r.added, removed: r.removed, changed: r.changed, peakAboveMb: (peak - steady) / 2 ** 20, ...(await stallFigures()) };
+    const figures: RefreshFigures = {
+      ms,
+      added: r.added,
+      removed: r.removed,
+      changed: r.changed,
+      peakAboveMb: (peak - steady) / 2 ** 20,
+      ...(await stallFigures()),
+    };
     process.send!(figures);
   });
   process.on('disconnect', () => process.exit(0));
@@ -93,7 +114,8 @@ async function serve(): Promise<void> {
 /** Asks /health every 50 ms, one at a time, until stopped; the slowest answer and how many were asked. */
 function pollHealth(gateway: string): { stop(): Promise<{ maxMs: number; asked: number }> } {
   let stopped = false;
-  let maxMs = 0, asked = 0;
+  let maxMs = 0,
+    asked = 0;
   const done = (async () => {
     while (!stopped) {
       const t = performance.now();
@@ -103,7 +125,13 @@ function pollHealth(gateway: string): { stop(): Promise<{ maxMs: number; asked: 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
-  return { stop: async () => { stopped = true; await done; return { maxMs, asked }; } };
+  return {
+    stop: async () => {
+      stopped = true;
+      await done;
+      return { maxMs, asked };
+    },
+  };
 }
 
 async function drive(): Promise<void> {
@@ -113,9 +141,18 @@ async function drive(): Promise<void> {
   // The gateway's messages in order, none lost while the driver is busy with another step.
   const inbox: unknown[] = [];
   let wake = () => {};
-  child.on('message', (m) => { inbox.push(m); wake(); });
+  child.on('message', (m) => {
+    inbox.push(m);
+    wake();
+  });
   const next = async <T>(): Promise<T> => {
-    while (inbox.length === 0) await Promise.race([new Promise<void>((resolve) => { wake = resolve; }), exited]);
+    while (inbox.length === 0)
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          wake = resolve;
+        }),
+        exited,
+      ]);
     return inbox.shift() as T;
   };
   const { gateway } = await next<{ gateway: string }>();
@@ -127,7 +164,9 @@ async function drive(): Promise<void> {
   const figures = next<RefreshFigures>();
   let instance: autocannon.Instance | undefined;
   const result = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ url: gateway + SEARCH, connections: 10, duration: 600, headers: { 'x-api-key': key } }, (error, res) => (error ? reject(error) : resolve(res)));
+    instance = autocannon({ url: gateway + SEARCH, connections: 10, duration: 600, headers: { 'x-api-key': key } }, (error, res) =>
+      error ? reject(error) : resolve(res),
+    );
   });
   health = pollHealth(gateway);
   child.send('refresh');
@@ -138,14 +177,24 @@ async function drive(): Promise<void> {
   child.disconnect();
   const failed = load.errors + load.timeouts + load.non2xx;
   const round = (x: number) => Math.round(x);
-  const stall = (s: StallFigures) => `${round(s.stallMs)} ms (latest 5 ms timer ${round(s.late.lateMs)} ms late, ${round(s.late.waitMs)} ms of it waiting for a CPU; longest own stall ${s.ownMs === null ? 'n/a' : `${round(s.ownMs)} ms`})`;
-  console.log(`refresh after ${DAYS} simulated days: ${round(f.ms)} ms; stays ${f.added} added, ${f.removed} removed, ${f.changed} changed`);
-  console.log(`searches during the refresh: ${load.requests.total} (${failed} failed), latency p99 ${load.latency.p99} ms, max ${load.latency.max} ms (target p99 < 50)`);
+  const stall = (s: StallFigures) =>
+    `${round(s.stallMs)} ms (latest 5 ms timer ${round(s.late.lateMs)} ms late, ${round(s.late.waitMs)} ms of it waiting for a CPU; longest own stall ${s.ownMs === null ? 'n/a' : `${round(s.ownMs)} ms`})`;
+  console.log(
+    `refresh after ${DAYS} simulated days: ${round(f.ms)} ms; stays ${f.added} added, ${f.removed} removed, ${f.changed} changed`,
+  );
+  console.log(
+    `searches during the refresh: ${load.requests.total} (${failed} failed), latency p99 ${load.latency.p99} ms, max ${load.latency.max} ms (target p99 < 50)`,
+  );
   console.log(`peak RSS above steady state during the refresh: ${round(f.peakAboveMb)} MB`);
   console.log(`longest event-loop stall (target < 100): refresh ${stall(f)}`);
-  console.log(`                                         first start ${stall(firstStart)}; first start ${round(firstStart.firstStartMs)} ms`);
-  console.log(`slowest /health (target < 250 ms): first start ${round(firstStartHealth.maxMs)} ms of ${firstStartHealth.asked}, refresh ${round(refreshHealth.maxMs)} ms of ${refreshHealth.asked}`);
-  if (failed > 0 || load.latency.p99 >= 50 || f.stallMs >= 100 || Math.max(firstStartHealth.maxMs, refreshHealth.maxMs) >= 250) process.exitCode = 1;
+  console.log(
+    `                                         first start ${stall(firstStart)}; first start ${round(firstStart.firstStartMs)} ms`,
+  );
+  console.log(
+    `slowest /health (target < 250 ms): first start ${round(firstStartHealth.maxMs)} ms of ${firstStartHealth.asked}, refresh ${round(refreshHealth.maxMs)} ms of ${refreshHealth.asked}`,
+  );
+  if (failed > 0 || load.latency.p99 >= 50 || f.stallMs >= 100 || Math.max(firstStartHealth.maxMs, refreshHealth.maxMs) >= 250)
+    process.exitCode = 1;
 }
 
 if (process.argv.includes('--serve')) await serve();

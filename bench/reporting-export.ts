@@ -49,12 +49,23 @@ function transaction(i: number, partnerId: string): TransactionRow {
   const end = new Date(booked + (5 + (i % 90)) * 86_400_000).toISOString().slice(0, 10);
   const campaigns = ['newsletter-spring', 'blog-city-guides', 'sidebar-banner', null, '=cmd|/C calc-A0'];
   return {
-    supplier, bookingId: `${partnerId}-${String(i).padStart(9, '0')}`, clickId: `click-${partnerId}-${i}`, aid: partnerId, partnerId,
-    campaign: campaigns[i % campaigns.length], device: (['desktop', 'mobile', 'tablet', 'unknown'] as const)[i % 4],
-    bookedAt: new Date(booked).toISOString(), startDate: start, endDate: end, status: (['Pending', 'Approved', 'Canceled'] as const)[i % 3],
-    commissionCents: i % 3 === 2 ? 0 : 500 + (i % 20_000), quantity: 1 + (i % 7),
-    information: `Hôtel "Lumière" ${i % 977}, ${1 + (i % 7)} nights, 1 room`, destination: ['Paris, FR', 'Rome, IT', 'Tokyo, JP'][i % 3],
-    userCountry: ['DE', 'US', 'FR', 'GB'][i % 4], lastUpdated: new Date(updated).toISOString(),
+    supplier,
+    bookingId: `${partnerId}-${String(i).padStart(9, '0')}`,
+    clickId: `click-${partnerId}-${i}`,
+    aid: partnerId,
+    partnerId,
+    campaign: campaigns[i % campaigns.length],
+    device: (['desktop', 'mobile', 'tablet', 'unknown'] as const)[i % 4],
+    bookedAt: new Date(booked).toISOString(),
+    startDate: start,
+    endDate: end,
+    status: (['Pending', 'Approved', 'Canceled'] as const)[i % 3],
+    commissionCents: i % 3 === 2 ? 0 : 500 + (i % 20_000),
+    quantity: 1 + (i % 7),
+    information: `Hôtel "Lumière" ${i % 977}, ${1 + (i % 7)} nights, 1 room`,
+    destination: ['Paris, FR', 'Rome, IT', 'Tokyo, JP'][i % 3],
+    userCountry: ['DE', 'US', 'FR', 'GB'][i % 4],
+    lastUpdated: new Date(updated).toISOString(),
   };
 }
 
@@ -71,7 +82,10 @@ async function seed(): Promise<{ key: string; ms: number }> {
   const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() });
   const store = stores.transactions;
   const sync = { syncedThrough: new Date().toISOString(), syncedAt: new Date().toISOString() };
-  for (const [partner, count] of [['bench', ROWS], ['other', OTHER_ROWS]] as const) {
+  for (const [partner, count] of [
+    ['bench', ROWS],
+    ['other', OTHER_ROWS],
+  ] as const) {
     for (const supplier of SUPPLIER_IDS) {
       const rows: TransactionRow[] = [];
       for (let i = SUPPLIER_IDS.indexOf(supplier); i < count; i += 4) rows.push(transaction(i, partner));
@@ -90,7 +104,13 @@ async function serve(): Promise<void> {
   const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
   const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() });
-  const app = createApp({ dataDir: DIR, stores, supplierUrls: sim.urls, reportSyncIntervalMs: null, geocoder: { geocode: async () => null } });
+  const app = createApp({
+    dataDir: DIR,
+    stores,
+    supplierUrls: sim.urls,
+    reportSyncIntervalMs: null,
+    geocoder: { geocode: async () => null },
+  });
   await app.ready;
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   let peak = 0;
@@ -100,7 +120,9 @@ async function serve(): Promise<void> {
       global.gc?.();
       const before = process.memoryUsage.rss();
       peak = before;
-      sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
+      sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }, 5);
       process.send!({ before });
     } else if (message === 'stop') {
       clearInterval(sampler!);
@@ -109,7 +131,14 @@ async function serve(): Promise<void> {
     }
   });
   process.send!({ url: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}` });
-  process.on('disconnect', () => void app.close().then(() => sim.close()).finally(() => process.exit(0)));
+  process.on(
+    'disconnect',
+    () =>
+      void app
+        .close()
+        .then(() => sim.close())
+        .finally(() => process.exit(0)),
+  );
 }
 
 function ask<T>(child: ReturnType<typeof fork>, message: string): Promise<T> {
@@ -126,16 +155,18 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** One page: its status and the number of CRLF-ended lines (the header included); the body when kept. */
 function getPage(url: string, key: string, keep: boolean): Promise<{ status: number; lines: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
-      let lines = 0;
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-        if (keep || res.statusCode !== 200) body += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, lines, body }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent, headers: { 'x-api-key': key } }, (res) => {
+        let lines = 0;
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+          if (keep || res.statusCode !== 200) body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, lines, body }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -150,14 +181,19 @@ async function exportAll(url: string, key: string, check = false): Promise<{ row
   let previous = '';
   const seen = new Set<string>();
   for (let page = 0; ; page++) {
-    const response = await getPage(`${url}/v1/reporting/transactions?thirdParty=bench-shop&${RANGE}&limit=${LIMIT}&page=${page}`, key, check);
+    const response = await getPage(
+      `${url}/v1/reporting/transactions?thirdParty=bench-shop&${RANGE}&limit=${LIMIT}&page=${page}`,
+      key,
+      check,
+    );
     if (response.status !== 200) throw new Error(`page ${page}: ${response.status} ${response.body}`);
     const lines = response.lines - 1; // the header
     if (check) {
       for (const line of response.body.split('\r\n').slice(1, -1)) {
         const cells = line.split(',');
         const sortKey = `${cells.at(-1)}|${cells[0]}|${cells[1]}`;
-        if (sortKey <= previous || seen.has(cells[1])) throw new Error(`page ${page}: ${sortKey} out of order or repeated after ${previous}`);
+        if (sortKey <= previous || seen.has(cells[1]))
+          throw new Error(`page ${page}: ${sortKey} out of order or repeated after ${previous}`);
         seen.add(cells[1]);
         previous = sortKey;
       }
@@ -197,7 +233,9 @@ async function renderAtReadTime(): Promise<number> {
 
 async function drive(): Promise<void> {
   const seeded = await seed();
-  console.log(`seeded ${ROWS} transactions of the partner and ${OTHER_ROWS} of another in ${(seeded.ms / 1_000).toFixed(1)} s (bench-only database)`);
+  console.log(
+    `seeded ${ROWS} transactions of the partner and ${OTHER_ROWS} of another in ${(seeded.ms / 1_000).toFixed(1)} s (bench-only database)`,
+  );
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--expose-gc', '--import', 'tsx'] });
   const { url } = await new Promise<{ url: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string }));
@@ -211,16 +249,22 @@ async function drive(): Promise<void> {
     const { peak } = await ask<{ peak: number }>(child, 'stop');
     if (result.rows !== ROWS) throw new Error(`exported ${result.rows} rows, expected ${ROWS}`);
     runs.push({ rows: result.rows, ms: result.ms, growthMb: (peak - before) / 1_048_576 });
-    console.log(`run ${run + 1}: ${result.rows} rows in ${result.pages} pages, ${result.ms.toFixed(0)} ms = ${Math.round(result.rows / (result.ms / 1_000))} rows/s; gateway RSS +${((peak - before) / 1_048_576).toFixed(1)} MB at peak`);
+    console.log(
+      `run ${run + 1}: ${result.rows} rows in ${result.pages} pages, ${result.ms.toFixed(0)} ms = ${Math.round(result.rows / (result.ms / 1_000))} rows/s; gateway RSS +${((peak - before) / 1_048_576).toFixed(1)} MB at peak`,
+    );
   }
   const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
   const rate = Math.round(median.rows / (median.ms / 1_000));
   const growth = Math.max(...runs.map((r) => r.growthMb));
-  console.log(`median: ${rate} rows/s over HTTP on ${POSTGRES ? 'PostgreSQL' : 'SQLite'} (target >= 200000); peak memory growth ${growth.toFixed(1)} MB (target < 100 MB)`);
+  console.log(
+    `median: ${rate} rows/s over HTTP on ${POSTGRES ? 'PostgreSQL' : 'SQLite'} (target >= 200000); peak memory growth ${growth.toFixed(1)} MB (target < 100 MB)`,
+  );
   if (!POSTGRES) {
     const baselineMs = await renderAtReadTime();
-    console.log(`baseline, CSV rendered at read time with csv-stringify (in process, no HTTP): ${Math.round(ROWS / (baselineMs / 1_000))} rows/s; ` +
-      `the export over HTTP is ${(rate / (ROWS / (baselineMs / 1_000))).toFixed(1)}x that`);
+    console.log(
+      `baseline, CSV rendered at read time with csv-stringify (in process, no HTTP): ${Math.round(ROWS / (baselineMs / 1_000))} rows/s; ` +
+        `the export over HTTP is ${(rate / (ROWS / (baselineMs / 1_000))).toFixed(1)}x that`,
+    );
   }
   child.disconnect();
   if (rate < 200_000 || growth >= 100) process.exitCode = 1;

@@ -19,9 +19,22 @@ const BENCHES: Record<string, { file: string; env?: NodeJS.ProcessEnv }[]> = {
 const chosen = process.argv.slice(2).filter((a) => a in BENCHES);
 for (const name of chosen.length > 0 ? chosen : Object.keys(BENCHES)) {
   for (const { file, env } of BENCHES[name]) {
-    console.log(`\n## ${name}${file === name ? '' : ` (${file}${env ? ` ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''})`}`);
+    console.log(
+      `\n## ${name}${
+        file === name
+          ? ''
+          : ` (${file}${
+              env
+                ? ` ${Object.entries(env)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(' ')}`
+                : ''
+            })`
+      }`,
+    );
     const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(`./${file}.ts`, import.meta.url).pathname], {
-      stdio: 'inherit', env: { ...process.env, ...env },
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
     });
     if (result.status !== 0) process.exitCode = 1;
   }

@@ -35,8 +35,12 @@ const workDir = mkdtempSync(path.join(tmpdir(), 'staygate-bench-scale-out-'));
 console.log(`starting the simulator (${STAYS} stays), two gateways on PostgreSQL and Redis, nginx ...`);
 const started = performance.now();
 const cluster = await startCluster({
-  databaseUrl: databaseUrl.toString(), redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379', redisPrefix: `bench-scale-out:${process.pid}:`,
-  workDir, gateways: 2, nginx: true,
+  databaseUrl: databaseUrl.toString(),
+  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  redisPrefix: `bench-scale-out:${process.pid}:`,
+  workDir,
+  gateways: 2,
+  nginx: true,
   simEnv: { STAYGATE_SIM_STAYS: STAYS, STAYGATE_SIM_LATENCY_MS: '0' },
   gatewayEnv: { STAYGATE_CONTENT_REFRESH_MS: '0', STAYGATE_REPORT_SYNC_MS: '0', STAYGATE_REPORT_RECONCILE_MS: '0' },
 });
@@ -44,7 +48,17 @@ console.log(`cluster ready in ${((performance.now() - started) / 1_000).toFixed(
 // The SQLite gateway: the same suppliers, no DATABASE_URL or REDIS_URL.
 const sqliteDir = path.join(workDir, 'sqlite-gateway');
 const sqlitePort = await freePorts(1);
-const sqliteEnv = { ...process.env, ...cluster.env, DATABASE_URL: '', REDIS_URL: '', STAYGATE_REDIS_PREFIX: '', PORT: String(sqlitePort), STAYGATE_DATA_DIR: sqliteDir, LOG_LEVEL: 'warn', STAYGATE_REPORT_SYNC_MS: '0' };
+const sqliteEnv = {
+  ...process.env,
+  ...cluster.env,
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  STAYGATE_REDIS_PREFIX: '',
+  PORT: String(sqlitePort),
+  STAYGATE_DATA_DIR: sqliteDir,
+  LOG_LEVEL: 'warn',
+  STAYGATE_REPORT_SYNC_MS: '0',
+};
 const sqliteGateway = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: sqliteEnv, stdio: 'ignore' });
 const sqliteUrl = `http://127.0.0.1:${sqlitePort}`;
 try {
@@ -61,7 +75,8 @@ try {
   await waitForOk(`${cluster.gatewayUrls[0]}${searchPath(pgKey)}`, null, 10_000);
   await waitForOk(`${cluster.gatewayUrls[1]}${searchPath(pgKey)}`, null, 10_000);
   await waitForOk(`${sqliteUrl}${searchPath(sqliteKey)}`, null, 10_000);
-  const stay = ((await (await fetch(`${cluster.gatewayUrls[0]}${searchPath(pgKey)}`)).json()) as { results: { id: string }[] }).results[0].id;
+  const stay = ((await (await fetch(`${cluster.gatewayUrls[0]}${searchPath(pgKey)}`)).json()) as { results: { id: string }[] }).results[0]
+    .id;
 
   const clicks = { postgres: [] as number[], sqlite: [] as number[] };
   const searches = { one: [] as number[], two: [] as number[] };
@@ -70,17 +85,25 @@ try {
     clicks.postgres.push(await rate(`${cluster.gatewayUrls[0]}/go/${stay}?key=${pgKey}`, 302));
     searches.one.push(await rate(`${cluster.gatewayUrls[0]}${searchPath(pgKey)}`, 200));
     searches.two.push(await rate(`${cluster.nginxUrl}${searchPath(pgKey)}`, 200));
-    console.log(`round ${round}: clicks/s SQLite ${clicks.sqlite.at(-1)!.toFixed(0)}, PostgreSQL ${clicks.postgres.at(-1)!.toFixed(0)}; ` +
-      `searches/s one gateway ${searches.one.at(-1)!.toFixed(0)}, two behind nginx ${searches.two.at(-1)!.toFixed(0)}`);
+    console.log(
+      `round ${round}: clicks/s SQLite ${clicks.sqlite.at(-1)!.toFixed(0)}, PostgreSQL ${clicks.postgres.at(-1)!.toFixed(0)}; ` +
+        `searches/s one gateway ${searches.one.at(-1)!.toFixed(0)}, two behind nginx ${searches.two.at(-1)!.toFixed(0)}`,
+    );
   }
   const [cs, cp, s1, s2] = [median(clicks.sqlite), median(clicks.postgres), median(searches.one), median(searches.two)];
-  console.log(`clicks recorded per second through /go (median of 3): PostgreSQL ${cp.toFixed(0)} vs SQLite ${cs.toFixed(0)}: ratio ${(cp / cs).toFixed(2)}`);
-  console.log(`static search (Paris, 10 results) per second (median of 3): two gateways behind nginx ${s2.toFixed(0)} vs one gateway ${s1.toFixed(0)}: ratio ${(s2 / s1).toFixed(2)} ` +
-    `(${process.env.BENCH_CORES ?? 'this machine\'s'} cores are shared by nginx, both gateways, the simulator and autocannon)`);
+  console.log(
+    `clicks recorded per second through /go (median of 3): PostgreSQL ${cp.toFixed(0)} vs SQLite ${cs.toFixed(0)}: ratio ${(cp / cs).toFixed(2)}`,
+  );
+  console.log(
+    `static search (Paris, 10 results) per second (median of 3): two gateways behind nginx ${s2.toFixed(0)} vs one gateway ${s1.toFixed(0)}: ratio ${(s2 / s1).toFixed(2)} ` +
+      `(${process.env.BENCH_CORES ?? "this machine's"} cores are shared by nginx, both gateways, the simulator and autocannon)`,
+  );
   const restart = performance.now();
   await cluster.kill(1, 'SIGKILL');
   await cluster.restart(1);
-  console.log(`warm start of a gateway on PostgreSQL after SIGKILL (process start to /health 200): ${((performance.now() - restart) / 1_000).toFixed(1)} s (target < 20 s)`);
+  console.log(
+    `warm start of a gateway on PostgreSQL after SIGKILL (process start to /health 200): ${((performance.now() - restart) / 1_000).toFixed(1)} s (target < 20 s)`,
+  );
 } finally {
   sqliteGateway.kill('SIGTERM');
   await new Promise((resolve) => sqliteGateway.once('exit', resolve));

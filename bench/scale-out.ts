@@ -78,24 +78,52 @@ async function warmStart(where: StoreLocation): Promise<void> {
   const loaded = performance.now();
   const version = store.version(current.no);
   const search = createSearch({
-    index, pyramid, stays: createStayCache(version, { capacity: defaults.stayCacheSize }), store: version,
-    geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
-    pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
-    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
+    index,
+    pyramid,
+    stays: createStayCache(version, { capacity: defaults.stayCacheSize }),
+    store: version,
+    geocoder: { geocode: async () => null },
+    totalCap: defaults.totalCap,
+    quotes: new Map(),
+    pricedCandidates: defaults.pricedCandidates,
+    quoteBudgetMs: defaults.quoteBudgetMs,
+    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
+    clustering: clusteringDefaults,
   });
   const result = await search(boxQuery());
   const ready = performance.now();
-  process.send!({ stays: index.size, total: result.total, sinceProcessStart: Math.round(ready), open: Math.round(loading - started), index: Math.round(loaded - loading), firstSearch: Math.round(ready - loaded) });
+  process.send!({
+    stays: index.size,
+    total: result.total,
+    sinceProcessStart: Math.round(ready),
+    open: Math.round(loading - started),
+    index: Math.round(loaded - loading),
+    firstSearch: Math.round(ready - loaded),
+  });
   await worker.close();
   await store.close();
 }
 
 function boxQuery() {
   return {
-    location: { kind: 'box' as const, ...PARIS }, hotelIds: null, providers: null, types: null, hotelSearch: null,
-    minStars: 0, minGuestRating: 0, minRatingCount: 0, page: 1, pageSize: 10, dates: null,
-    occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 }, currency: 'USD',
-    minPrice: null, maxPrice: null, cluster: 'false' as const, precision: null, cell: null,
+    location: { kind: 'box' as const, ...PARIS },
+    hotelIds: null,
+    providers: null,
+    types: null,
+    hotelSearch: null,
+    minStars: 0,
+    minGuestRating: 0,
+    minRatingCount: 0,
+    page: 1,
+    pageSize: 10,
+    dates: null,
+    occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 },
+    currency: 'USD',
+    minPrice: null,
+    maxPrice: null,
+    cluster: 'false' as const,
+    precision: null,
+    cell: null,
   };
 }
 
@@ -120,9 +148,17 @@ async function serve(): Promise<void> {
   const { buildCellPyramid } = await import('../src/inventory/cell-pyramid.ts');
   const pyramid = buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
   const search = createSearch({
-    index, pyramid, stays, store: version, geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
-    pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
-    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
+    index,
+    pyramid,
+    stays,
+    store: version,
+    geocoder: { geocode: async () => null },
+    totalCap: defaults.totalCap,
+    quotes: new Map(),
+    pricedCandidates: defaults.pricedCandidates,
+    quoteBudgetMs: defaults.quoteBudgetMs,
+    slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
+    clustering: clusteringDefaults,
   });
   // The reference: the coordinates of this version in a table of their own, a btree on (lat, lng)
   // that covers rank and idx, so both queries are index-only scans.
@@ -132,16 +168,26 @@ async function serve(): Promise<void> {
       await client.query(`DROP TABLE IF EXISTS ${table}`);
       await client.query(`CREATE TABLE ${table} (idx integer NOT NULL, rank integer NOT NULL, lat float8 NOT NULL, lng float8 NOT NULL)`);
       for await (const batch of version.indexRows(20_000)) {
-        await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int[], $2::int[], $3::float8[], $4::float8[])`,
-          [batch.map((r) => r.idx), batch.map((r) => r.rank), batch.map((r) => r.lat), batch.map((r) => r.lng)]);
+        await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int[], $2::int[], $3::float8[], $4::float8[])`, [
+          batch.map((r) => r.idx),
+          batch.map((r) => r.rank),
+          batch.map((r) => r.lat),
+          batch.map((r) => r.lng),
+        ]);
       }
       await client.query(`CREATE INDEX ${table}_box ON ${table} (lat, lng) INCLUDE (rank, idx)`);
     });
     // The visibility map set, so the scans are index-only; and the statistics for the planner.
     await pool.query(`VACUUM ANALYZE ${table}`);
   }
-  const countSql = { name: 'box_count', text: `SELECT count(*)::int AS n FROM ${table} WHERE lat BETWEEN $1 AND $2 AND lng BETWEEN $3 AND $4` };
-  const topSql = { name: 'box_top', text: `SELECT idx FROM ${table} WHERE lat BETWEEN $1 AND $2 AND lng BETWEEN $3 AND $4 ORDER BY rank LIMIT 10` };
+  const countSql = {
+    name: 'box_count',
+    text: `SELECT count(*)::int AS n FROM ${table} WHERE lat BETWEEN $1 AND $2 AND lng BETWEEN $3 AND $4`,
+  };
+  const topSql = {
+    name: 'box_top',
+    text: `SELECT idx FROM ${table} WHERE lat BETWEEN $1 AND $2 AND lng BETWEEN $3 AND $4 ORDER BY rank LIMIT 10`,
+  };
 
   type Box = { nelat: string; nelng: string; swlat: string; swlng: string };
   const boxOf = (q: Box) => ({ south: Number(q.swlat), west: Number(q.swlng), north: Number(q.nelat), east: Number(q.nelng) });
@@ -153,13 +199,20 @@ async function serve(): Promise<void> {
   app.get<{ Querystring: Box }>('/postgres', async (request) => {
     const b = boxOf(request.query);
     const values = [b.south, b.north, b.west, b.east];
-    const [count, top] = await Promise.all([pool.query<{ n: number }>({ ...countSql, values }), pool.query<{ idx: number }>({ ...topSql, values })]);
+    const [count, top] = await Promise.all([
+      pool.query<{ n: number }>({ ...countSql, values }),
+      pool.query<{ idx: number }>({ ...topSql, values }),
+    ]);
     return { total: count.rows[0].n, stays: await stays.get(top.rows.map((r) => r.idx)) };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   // Same answer both ways, or the comparison means nothing.
-  const [m, p] = await Promise.all(['/memory', '/postgres'].map(async (route) => (await app.inject({ url: `${route}?${QUERY}` })).json<{ total: number; stays: { idx: number }[] }>()));
+  const [m, p] = await Promise.all(
+    ['/memory', '/postgres'].map(async (route) =>
+      (await app.inject({ url: `${route}?${QUERY}` })).json<{ total: number; stays: { idx: number }[] }>(),
+    ),
+  );
   if (m.total !== p.total || JSON.stringify(m.stays.map((s) => s.idx)) !== JSON.stringify(p.stays.map((s) => s.idx))) {
     throw new Error(`the two answers differ: ${m.total} / ${p.total} stays`);
   }
@@ -196,11 +249,15 @@ async function drive(): Promise<void> {
     }
   }
   for (const [engine, runs] of Object.entries(warm)) {
-    console.log(`warm start, ${engine}: ${runs[0].stays} stays; ready ${median(runs.map((r) => r.sinceProcessStart))} ms after process start `
-      + `(store open ${median(runs.map((r) => r.open))} ms, index and pyramid from the stored chunks in the worker ${median(runs.map((r) => r.index))} ms, `
-      + `first search ${median(runs.map((r) => r.firstSearch))} ms; median of 3)`);
+    console.log(
+      `warm start, ${engine}: ${runs[0].stays} stays; ready ${median(runs.map((r) => r.sinceProcessStart))} ms after process start ` +
+        `(store open ${median(runs.map((r) => r.open))} ms, index and pyramid from the stored chunks in the worker ${median(runs.map((r) => r.index))} ms, ` +
+        `first search ${median(runs.map((r) => r.firstSearch))} ms; median of 3)`,
+    );
   }
-  console.log(`warm start ratio postgres/sqlite: ${(median(warm.postgres.map((r) => r.sinceProcessStart)) / median(warm.sqlite.map((r) => r.sinceProcessStart))).toFixed(2)}`);
+  console.log(
+    `warm start ratio postgres/sqlite: ${(median(warm.postgres.map((r) => r.sinceProcessStart)) / median(warm.sqlite.map((r) => r.sinceProcessStart))).toFixed(2)}`,
+  );
 
   const server = await child<{ base: string; total: number }>(['--serve']);
   const { base, total } = server.message;
@@ -212,7 +269,9 @@ async function drive(): Promise<void> {
     const m = await measure(`${base}/memory?${QUERY}`);
     const p = await measure(`${base}/postgres?${QUERY}`);
     ratios.push(m.rps / p.rps);
-    console.log(`round ${round}: in-memory index ${Math.round(m.rps)} req/s (p50 ${m.p50} ms), PostgreSQL query ${Math.round(p.rps)} req/s (p50 ${p.p50} ms), ratio ${(m.rps / p.rps).toFixed(2)}`);
+    console.log(
+      `round ${round}: in-memory index ${Math.round(m.rps)} req/s (p50 ${m.p50} ms), PostgreSQL query ${Math.round(p.rps)} req/s (p50 ${p.p50} ms), ratio ${(m.rps / p.rps).toFixed(2)}`,
+    );
   }
   console.log(`median ratio in-memory/PostgreSQL: ${median(ratios).toFixed(2)}`);
 }

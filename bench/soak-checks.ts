@@ -32,7 +32,11 @@ export interface Accepted {
  * after the first sending: counting only such sets never blames the limiter for our own latency.
  * `counts` chooses the windows looked at (by default every one).
  */
-export function maxInWindow(accepted: readonly Accepted[], windowMs: number, counts: (start: number, end: number) => boolean = () => true): number {
+export function maxInWindow(
+  accepted: readonly Accepted[],
+  windowMs: number,
+  counts: (start: number, end: number) => boolean = () => true,
+): number {
   const sorted = [...accepted].sort((a, b) => a.sent - b.sent);
   let best = 0;
   for (let i = 0; i < sorted.length; i++) {

@@ -86,7 +86,11 @@ async function freePort(): Promise<number> {
 function redisPing(port: number, ms = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    const done = (ok: boolean) => { socket.destroy(); clearTimeout(timer); resolve(ok); };
+    const done = (ok: boolean) => {
+      socket.destroy();
+      clearTimeout(timer);
+      resolve(ok);
+    };
     const timer = setTimeout(() => done(false), ms);
     socket.once('error', () => done(false));
     socket.once('connect', () => socket.write('PING\r\n'));
@@ -100,9 +104,11 @@ class OwnRedis {
   constructor(readonly port: number) {}
 
   async start(): Promise<void> {
-    this.process = track(spawn('redis-server', [
-      '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmp,
-    ], { stdio: 'ignore' }));
+    this.process = track(
+      spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmp], {
+        stdio: 'ignore',
+      }),
+    );
     this.stopped = false;
     for (let i = 0; i < 100; i++) {
       if (await redisPing(this.port)) return;
@@ -122,15 +128,20 @@ class OwnRedis {
   }
 }
 
-interface Simulator { urls: Record<SupplierId, string>; controlUrl: string }
+interface Simulator {
+  urls: Record<SupplierId, string>;
+  controlUrl: string;
+}
 
 async function startSimulator(): Promise<Simulator> {
-  const child = track(fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
-    execArgv: ['--import', 'tsx'],
-    cwd: ROOT,
-    env: { ...process.env, STAYGATE_SIM_STAYS: String(STAYS), STAYGATE_SIM_DATA_DIR: path.join(tmp, 'sim'), STAYGATE_SIM_FAULTS: '' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  }));
+  const child = track(
+    fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
+      execArgv: ['--import', 'tsx'],
+      cwd: ROOT,
+      env: { ...process.env, STAYGATE_SIM_STAYS: String(STAYS), STAYGATE_SIM_DATA_DIR: path.join(tmp, 'sim'), STAYGATE_SIM_FAULTS: '' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
+  );
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m as Simulator));
     child.once('exit', (code) => reject(new Error(`the simulator exited with code ${code}`)));
@@ -174,10 +185,20 @@ function gatewayEnv(sim: Simulator, redisPort: number): NodeJS.ProcessEnv {
 
 async function startGateway(name: string, env: NodeJS.ProcessEnv): Promise<Gateway> {
   const port = await freePort();
-  const child = track(spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
-  }));
-  const gateway: Gateway = { name, url: `http://127.0.0.1:${port}`, process: child, logFile: createWriteStream(path.join(tmp, `${name}.log`)), lines: [] };
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const gateway: Gateway = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    logFile: createWriteStream(path.join(tmp, `${name}.log`)),
+    lines: [],
+  };
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {
       gateway.logFile.write(`${line}\n`);
@@ -190,10 +211,20 @@ async function startGateway(name: string, env: NodeJS.ProcessEnv): Promise<Gatew
       if (parsed.text || parsed.breaker !== undefined || parsed.level >= 40 || /Redis/.test(parsed.msg ?? '')) gateway.lines.push(parsed);
     });
   }
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it was ready; log: ${path.join(tmp, `${name}.log`)}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${name} exited (${code ?? signal}) before it was ready; log: ${path.join(tmp, `${name}.log`)}`)),
+    ),
+  );
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    const ok = await Promise.race([exited, fetch(`${gateway.url}/health`).then((r) => r.status === 200, () => false)]);
+    const ok = await Promise.race([
+      exited,
+      fetch(`${gateway.url}/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      ),
+    ]);
     if (ok) return gateway;
     await sleep(250);
   }
@@ -211,14 +242,24 @@ function rssMb(pid: number | undefined): number | null {
 }
 
 async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, 'bin/staygate.js'), ...args], { cwd: ROOT, env, timeout: 120_000 });
+  const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, 'bin/staygate.js'), ...args], {
+    cwd: ROOT,
+    env,
+    timeout: 120_000,
+  });
   return stdout;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Traffic
 
-interface PartnerKey { name: string; key: string; aid: string; limit: number; weight: number }
+interface PartnerKey {
+  name: string;
+  key: string;
+  aid: string;
+  limit: number;
+  weight: number;
+}
 
 type Endpoint = 'v1' | 'v2' | 'v3' | 'go-supplier' | 'go-id' | 'reporting' | 'health' | 'other';
 
@@ -277,9 +318,23 @@ const PLACES = [
   'lat=41.90&lng=12.49&radius=8000', // Rome
   'lat=52.52&lng=13.40&radius=10000', // Berlin
   'lat=35.68&lng=139.69&radius=15000', // Tokyo
-  'address=Paris', 'address=Lisbon', 'address=Amsterdam', 'address=Madrid',
+  'address=Paris',
+  'address=Lisbon',
+  'address=Amsterdam',
+  'address=Madrid',
 ];
-const EXTRAS = ['', '', '&pageSize=20', '&page=2', '&page=3&pageSize=5', '&type=hotel', '&minguestrating=7', '&cluster=auto', '&cluster=top', '&sort=price'];
+const EXTRAS = [
+  '',
+  '',
+  '&pageSize=20',
+  '&page=2',
+  '&page=3&pageSize=5',
+  '&type=hotel',
+  '&minguestrating=7',
+  '&cluster=auto',
+  '&cluster=top',
+  '&sort=price',
+];
 
 function dates(): string {
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
@@ -357,7 +412,15 @@ function pickKey(): PartnerKey {
 
 function keyed(kind: string, pathAndQuery: string, dated: boolean, provider?: SupplierId): Plan {
   const k = pickKey();
-  return { kind, path: pathAndQuery, headers: { 'x-api-key': k.key, 'x-forwarded-for': pick(PARTNER_IPS) }, subject: `key:${k.name}`, limit: k.limit, dated, provider };
+  return {
+    kind,
+    path: pathAndQuery,
+    headers: { 'x-api-key': k.key, 'x-forwarded-for': pick(PARTNER_IPS) },
+    subject: `key:${k.name}`,
+    limit: k.limit,
+    dated,
+    provider,
+  };
 }
 
 function keyless(kind: string, pathAndQuery: string, dated: boolean, provider?: SupplierId): Plan {
@@ -372,12 +435,21 @@ function plan(): Plan {
   const extra = pick(EXTRAS);
   const provider = pick(SUPPLIER_IDS);
   if (r < 20) return keyed('v3 static', `/v3/accommodations?${place}${extra}`, false);
-  if (r < 33) return keyed('v3 dated', `/v3/accommodations?${place}&${dates()}${pick(['', '&adults=1', '&adults=3&children=1&childrenAges=7', '&currency=EUR'])}`, true);
+  if (r < 33)
+    return keyed(
+      'v3 dated',
+      `/v3/accommodations?${place}&${dates()}${pick(['', '&adults=1', '&adults=3&children=1&childrenAges=7', '&currency=EUR'])}`,
+      true,
+    );
   if (r < 38) return keyed('v2 static', `/v2/accommodations?${place}${extra}`, false);
   if (r < 43) return keyed('v2 dated', `/v2/accommodations?${place}&${dates()}`, true);
-  if (r < 49) return keyed('v1 dated', `/v1/accommodations?provider=${provider}&${place}&${dates()}&limit=${pick([5, 20, 50])}`, true, provider);
+  if (r < 49)
+    return keyed('v1 dated', `/v1/accommodations?provider=${provider}&${place}&${dates()}&limit=${pick([5, 20, 50])}`, true, provider);
   if (r < 50) return keyed('v1 default dates', `/v1/accommodations?provider=${provider}&${place}`, true, provider);
-  if (r < 53) return Math.random() < 0.3 ? keyless('keyless v3 dated', `/v3/accommodations?${place}&${dates()}`, true) : keyless('keyless v3', `/v3/accommodations?${place}`, false);
+  if (r < 53)
+    return Math.random() < 0.3
+      ? keyless('keyless v3 dated', `/v3/accommodations?${place}&${dates()}`, true)
+      : keyless('keyless v3', `/v3/accommodations?${place}`, false);
   if (r < 55) return keyless('keyless v2', `/v2/accommodations?${place}`, false);
   if (r < 56) return keyless('keyless v1', `/v1/accommodations?provider=${provider}&${place}&${dates()}`, true, provider);
   if (r < 78 && goLinks.length > 0) {
@@ -386,23 +458,48 @@ function plan(): Plan {
     const head = Math.random() < 0.03;
     const endpoint = endpointOf(new URL(link, 'http://x').pathname, 'GET');
     return {
-      kind: head ? 'go HEAD' : endpoint === 'go-id' ? 'go/{id}' : 'go/{supplier}/{id}', path: link, method: head ? 'HEAD' : 'GET',
+      kind: head ? 'go HEAD' : endpoint === 'go-id' ? 'go/{id}' : 'go/{supplier}/{id}',
+      path: link,
+      method: head ? 'HEAD' : 'GET',
       headers: { 'x-forwarded-for': address, 'user-agent': pick(USER_AGENTS) },
-      subject: `ip:${address}`, limit: 60, dated: false, follow: !head && Math.random() < 0.6,
+      subject: `ip:${address}`,
+      limit: 60,
+      dated: false,
+      follow: !head && Math.random() < 0.6,
     };
   }
   if (r < 81) {
     return {
-      kind: 'reporting', path: `/v1/reporting/transactions?thirdParty=soak-shop&format=${pick(['json', 'csv'])}&limit=${pick([10, 100, 500])}`,
-      headers: { 'x-api-key': reportKey.key, 'x-forwarded-for': pick(PARTNER_IPS) }, subject: `key:${reportKey.name}`, limit: reportKey.limit, dated: false,
+      kind: 'reporting',
+      path: `/v1/reporting/transactions?thirdParty=soak-shop&format=${pick(['json', 'csv'])}&limit=${pick([10, 100, 500])}`,
+      headers: { 'x-api-key': reportKey.key, 'x-forwarded-for': pick(PARTNER_IPS) },
+      subject: `key:${reportKey.name}`,
+      limit: reportKey.limit,
+      dated: false,
     };
   }
   if (r < 83) {
     const guesser = pick(GUESS_IPS);
-    return { kind: 'invalid key', path: `/v3/accommodations?${place}`, headers: { 'x-api-key': `sg_guess${random(1e6)}_${'x'.repeat(43)}`, 'x-forwarded-for': guesser }, subject: null, limit: 0, dated: false };
+    return {
+      kind: 'invalid key',
+      path: `/v3/accommodations?${place}`,
+      headers: { 'x-api-key': `sg_guess${random(1e6)}_${'x'.repeat(43)}`, 'x-forwarded-for': guesser },
+      subject: null,
+      limit: 0,
+      dated: false,
+    };
   }
   if (r < 85) return { kind: 'health', path: '/health', headers: {}, subject: null, limit: 0, dated: false };
-  if (r < 86) return { kind: 'bad method', path: `/v3/accommodations?${place}`, method: pick(['POST', 'DELETE', 'PUT']), headers: {}, subject: null, limit: 0, dated: false };
+  if (r < 86)
+    return {
+      kind: 'bad method',
+      path: `/v3/accommodations?${place}`,
+      method: pick(['POST', 'DELETE', 'PUT']),
+      headers: {},
+      subject: null,
+      limit: 0,
+      dated: false,
+    };
   const bad = pick(MALFORMED);
   const p = Math.random() < 0.5 ? keyed('malformed', bad, false) : keyless('malformed', bad, false);
   // A 400 still counts against the bucket of its route; an unknown route shares one bucket.
@@ -415,8 +512,16 @@ async function send(p: Plan): Promise<void> {
   const method = p.method ?? 'GET';
   const url = `${gateway.url}${p.path}`;
   const record: Sent = {
-    kind: p.kind, endpoint: endpointOf(new URL(url).pathname, method), gateway: gateway.name, subject: p.subject, limit: p.limit,
-    dated: p.dated, provider: p.provider, sent: Date.now(), answered: 0, status: 0,
+    kind: p.kind,
+    endpoint: endpointOf(new URL(url).pathname, method),
+    gateway: gateway.name,
+    subject: p.subject,
+    limit: p.limit,
+    dated: p.dated,
+    provider: p.provider,
+    sent: Date.now(),
+    answered: 0,
+    status: 0,
   };
   inFlight++;
   try {
@@ -446,8 +551,14 @@ async function send(p: Plan): Promise<void> {
         landings++;
         // A quarter land as if clicked up to 12 h ago (the simulator's simClickTime, as the demo
         // seeding uses): their bookings fall within the run, so the syncs have transactions to move.
-        if (Math.random() < 0.25) target.searchParams.set(SIM_CLICK_TIME_PARAM, new Date(Date.now() - between(600_000, 12 * 3_600_000)).toISOString());
-        await fetch(target, { signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer(), () => { landingFailures++; });
+        if (Math.random() < 0.25)
+          target.searchParams.set(SIM_CLICK_TIME_PARAM, new Date(Date.now() - between(600_000, 12 * 3_600_000)).toISOString());
+        await fetch(target, { signal: AbortSignal.timeout(5_000) }).then(
+          (r) => r.arrayBuffer(),
+          () => {
+            landingFailures++;
+          },
+        );
       }
     }
   } catch (error) {
@@ -547,7 +658,11 @@ async function until(deadline: number): Promise<boolean> {
   return !stopRequested;
 }
 
-interface RssSample { at: number; gateway: string; mb: number }
+interface RssSample {
+  at: number;
+  gateway: string;
+  mb: number;
+}
 
 async function main(): Promise<number> {
   log(`temporary folder ${tmp}; ${SECONDS} s at ~${RATE} req/s, ${STAYS} stays`);
@@ -567,7 +682,18 @@ async function main(): Promise<number> {
     { name: 'high', limit: 600, weight: 4 },
   ];
   for (const k of plans) {
-    const out = await cli(['keys', 'create', '--aid', `soak-${k.name}`, '--third-party', 'soak-shop', ...(k.name === 'default' ? [] : ['--limit', String(k.limit)])], env);
+    const out = await cli(
+      [
+        'keys',
+        'create',
+        '--aid',
+        `soak-${k.name}`,
+        '--third-party',
+        'soak-shop',
+        ...(k.name === 'default' ? [] : ['--limit', String(k.limit)]),
+      ],
+      env,
+    );
     keys.push({ ...k, aid: `soak-${k.name}`, key: out.trim().split('\n').pop()! });
   }
   const out = await cli(['keys', 'create', '--aid', 'soak-report', '--third-party', 'soak-shop', '--limit', '60'], env);
@@ -598,8 +724,12 @@ async function main(): Promise<number> {
     const recent = records.filter((r) => r.sent > Date.now() - 30_000);
     const by = new Map<number, number>();
     for (const r of recent) by.set(r.status, (by.get(r.status) ?? 0) + 1);
-    log(`${(recent.length / 30).toFixed(1)} req/s, in flight ${inFlight}, statuses ${[...by].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ')}; ` +
-      `RSS ${gateways.map((g) => `${(rssMb(g.process.pid) ?? 0).toFixed(0)} MB`).join(' / ')}`);
+    log(
+      `${(recent.length / 30).toFixed(1)} req/s, in flight ${inFlight}, statuses ${[...by]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s}:${n}`)
+        .join(' ')}; ` + `RSS ${gateways.map((g) => `${(rssMb(g.process.pid) ?? 0).toFixed(0)} MB`).join(' / ')}`,
+    );
   }, 30_000);
 
   const traffic = (async () => {
@@ -645,10 +775,17 @@ async function main(): Promise<number> {
   // Nothing lost: every click the gateways answered 302 is on disk even after a SIGKILL of both.
   const txBeforeKill = countTransactions();
   for (const g of gateways) g.process.kill('SIGKILL');
-  await Promise.all(gateways.map((g) => new Promise((resolve) => (g.process.exitCode !== null || g.process.signalCode !== null ? resolve(null) : g.process.once('exit', resolve)))));
+  await Promise.all(
+    gateways.map(
+      (g) =>
+        new Promise((resolve) =>
+          g.process.exitCode !== null || g.process.signalCode !== null ? resolve(null) : g.process.once('exit', resolve),
+        ),
+    ),
+  );
   await Promise.all(gateways.map((g) => new Promise((resolve) => g.logFile.end(resolve))));
   const db = new Database(path.join(dataDir, 'staygate.sqlite'), { readonly: true });
-  const storedIds = new Set((db.prepare('SELECT id FROM clicks').pluck().all() as string[]));
+  const storedIds = new Set(db.prepare('SELECT id FROM clicks').pluck().all() as string[]);
   const txBefore = db.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
   db.close();
   log(`gateways killed; ${storedIds.size} clicks stored; ${txBefore} transactions held; final sync`);
@@ -660,8 +797,13 @@ async function main(): Promise<number> {
   }
   const db2 = new Database(path.join(dataDir, 'staygate.sqlite'), { readonly: true });
   const txAfter = db2.prepare('SELECT COUNT(*) FROM transactions').pluck().get() as number;
-  const txUnknownClick = db2.prepare('SELECT COUNT(*) FROM transactions t WHERE t.click_id IS NULL OR NOT EXISTS (SELECT 1 FROM clicks c WHERE c.id = t.click_id)').pluck().get() as number;
-  const txByPartner = db2.prepare('SELECT COALESCE(partner_id, \'(none)\') AS partner, COUNT(*) AS n FROM transactions GROUP BY partner ORDER BY partner').all() as { partner: string; n: number }[];
+  const txUnknownClick = db2
+    .prepare('SELECT COUNT(*) FROM transactions t WHERE t.click_id IS NULL OR NOT EXISTS (SELECT 1 FROM clicks c WHERE c.id = t.click_id)')
+    .pluck()
+    .get() as number;
+  const txByPartner = db2
+    .prepare("SELECT COALESCE(partner_id, '(none)') AS partner, COUNT(*) AS n FROM transactions GROUP BY partner ORDER BY partner")
+    .all() as { partner: string; n: number }[];
   db2.close();
 
   writeFileSync(path.join(tmp, 'requests.jsonl'), records.map((r) => JSON.stringify(r)).join('\n'));
@@ -694,14 +836,20 @@ function report(o: Outcome): number {
   const at = (t: number) => `${((t - startedAt) / 1000).toFixed(1)} s`;
   const out: string[] = [];
   const seconds = (o.runEnd - startedAt) / 1000;
-  out.push('', `=== staygate soak: ${seconds.toFixed(0)} s, ${records.length} requests (${(records.length / seconds).toFixed(1)}/s), ${GATEWAYS} gateways, ${STAYS} stays ===`);
+  out.push(
+    '',
+    `=== staygate soak: ${seconds.toFixed(0)} s, ${records.length} requests (${(records.length / seconds).toFixed(1)}/s), ${GATEWAYS} gateways, ${STAYS} stays ===`,
+  );
 
   // Answers: no 5xx but v1's documented ones, no transport failure or hang.
   for (const r of records) {
     const what = `${r.kind} on ${r.gateway} at ${at(r.sent)}`;
     if (r.error !== undefined) v.add('request failed (no answer, hang or bad redirect)', `${what}: ${r.error}`);
     if (r.status >= 500) {
-      const documented = r.endpoint === 'v1' && [502, 503, 504].includes(r.status) && r.provider !== undefined &&
+      const documented =
+        r.endpoint === 'v1' &&
+        [502, 503, 504].includes(r.status) &&
+        r.provider !== undefined &&
         (faultNear(faults, r.provider, r.sent, FAULT_LOOKBACK_MS) !== null || r.code === 'UPSTREAM_TIMEOUT');
       if (!documented) v.add('unexpected 5xx', `${what}: ${r.status} ${r.code ?? ''}`);
     }
@@ -716,9 +864,20 @@ function report(o: Outcome): number {
   out.push('', 'requests by kind and status (0 = no answer):');
   for (const [kind, row] of [...table].sort()) {
     const n = [...row.values()].reduce((a, b) => a + b, 0);
-    out.push(`  ${kind.padEnd(20)} ${String(n).padStart(6)}  ${[...row].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}:${c}`).join(' ')}`);
+    out.push(
+      `  ${kind.padEnd(20)} ${String(n).padStart(6)}  ${[...row]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, c]) => `${s}:${c}`)
+        .join(' ')}`,
+    );
   }
-  const v1Busy = records.filter((r) => r.endpoint === 'v1' && r.status === 504 && r.provider !== undefined && faultNear(faults, r.provider, r.sent, FAULT_LOOKBACK_MS) === null).length;
+  const v1Busy = records.filter(
+    (r) =>
+      r.endpoint === 'v1' &&
+      r.status === 504 &&
+      r.provider !== undefined &&
+      faultNear(faults, r.provider, r.sent, FAULT_LOOKBACK_MS) === null,
+  ).length;
   out.push(`  v1 5xx while its provider was healthy: ${v1Busy} (504 UPSTREAM_TIMEOUT "busy" only; docs/decisions.md 27)`);
 
   // Latency: dated answers within the budget.
@@ -726,7 +885,8 @@ function report(o: Outcome): number {
   const datedWork = records.filter((r) => r.dated && r.error === undefined && (r.status === 200 || r.status >= 500));
   for (const r of datedWork) {
     const ms = r.answered - r.sent;
-    if (ms > QUOTE_BUDGET_MS + MARGIN_MS) v.add(`dated answer over ${QUOTE_BUDGET_MS} + ${MARGIN_MS} ms`, `${r.kind} on ${r.gateway} at ${at(r.sent)}: ${ms} ms (${r.status})`);
+    if (ms > QUOTE_BUDGET_MS + MARGIN_MS)
+      v.add(`dated answer over ${QUOTE_BUDGET_MS} + ${MARGIN_MS} ms`, `${r.kind} on ${r.gateway} at ${at(r.sent)}: ${ms} ms (${r.status})`);
   }
   const lat = (rs: Sent[]) => rs.map((r) => r.answered - r.sent);
   const staticMs = lat(answered.filter((r) => !r.dated && ['v2', 'v3'].includes(r.endpoint)));
@@ -734,10 +894,18 @@ function report(o: Outcome): number {
   const goMs = lat(records.filter((r) => r.status === 302));
   const healthMs = lat(records.filter((r) => r.kind === 'health' && r.status === 200));
   out.push('', 'latency (ms, as seen by the client):');
-  out.push(`  static v2/v3 200   n=${staticMs.length} p50 ${median(staticMs)} p99 ${percentile(staticMs, 99)} max ${Math.max(...staticMs)}`);
-  out.push(`  dated v1/v2/v3     n=${datedMs.length} p50 ${median(datedMs)} p99 ${percentile(datedMs, 99)} max ${Math.max(...datedMs)} (bound ${QUOTE_BUDGET_MS} + ${MARGIN_MS})`);
-  out.push(`  the soak's own event loop: delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
-  out.push(`  /health 200        n=${healthMs.length} p50 ${median(healthMs)} p99 ${percentile(healthMs, 99)} max ${Math.max(...healthMs)}`);
+  out.push(
+    `  static v2/v3 200   n=${staticMs.length} p50 ${median(staticMs)} p99 ${percentile(staticMs, 99)} max ${Math.max(...staticMs)}`,
+  );
+  out.push(
+    `  dated v1/v2/v3     n=${datedMs.length} p50 ${median(datedMs)} p99 ${percentile(datedMs, 99)} max ${Math.max(...datedMs)} (bound ${QUOTE_BUDGET_MS} + ${MARGIN_MS})`,
+  );
+  out.push(
+    `  the soak's own event loop: delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+  );
+  out.push(
+    `  /health 200        n=${healthMs.length} p50 ${median(healthMs)} p99 ${percentile(healthMs, 99)} max ${Math.max(...healthMs)}`,
+  );
   out.push(`  /go 302            n=${goMs.length} p50 ${median(goMs)} p99 ${percentile(goMs, 99)} max ${Math.max(...goMs)}`);
 
   // Limits: per subject and endpoint, at most GATEWAYS x the limit in any 60 s window.
@@ -750,7 +918,10 @@ function report(o: Outcome): number {
     else if (r.status !== 401) b.accepted.push({ sent: r.sent, answered: r.answered });
     buckets.set(id, b);
   }
-  out.push('', `rate limits (most accepted in one 60 s window vs the limit; bound ${GATEWAYS} x limit; "shared": in windows clear of any Redis outage, where the limit is one for all):`);
+  out.push(
+    '',
+    `rate limits (most accepted in one 60 s window vs the limit; bound ${GATEWAYS} x limit; "shared": in windows clear of any Redis outage, where the limit is one for all):`,
+  );
   const groups = new Map<string, { limit: number; max: number; shared: number; worst: string; refused: number; buckets: number }>();
   // Outages as the gateways saw them too: a Redis call past its 250 ms timeout (a loaded machine)
   // degrades a gateway with no chaos of ours.
@@ -759,7 +930,10 @@ function report(o: Outcome): number {
     let from: number | null = null;
     for (const l of g.lines) {
       if (/unreachable/.test(l.msg ?? '') && from === null) from = l.time;
-      else if (/answers again/.test(l.msg ?? '') && from !== null) { seen.push({ from, to: l.time + 1_000 }); from = null; }
+      else if (/answers again/.test(l.msg ?? '') && from !== null) {
+        seen.push({ from, to: l.time + 1_000 });
+        from = null;
+      }
     }
     if (from !== null) seen.push({ from, to: Infinity });
   }
@@ -767,14 +941,18 @@ function report(o: Outcome): number {
   for (const [id, b] of buckets) {
     const max = maxInWindow(b.accepted, WINDOW_MS);
     const shared = maxInWindow(b.accepted, WINDOW_MS, clear);
-    if (max > GATEWAYS * b.limit) v.add(`limit exceeded (over ${GATEWAYS} x the limit in 60 s)`, `${id}: ${max} accepted, limit ${b.limit}`);
+    if (max > GATEWAYS * b.limit)
+      v.add(`limit exceeded (over ${GATEWAYS} x the limit in 60 s)`, `${id}: ${max} accepted, limit ${b.limit}`);
     const [endpoint, subject] = id.split(' ');
     const group = `${endpoint} ${subject.startsWith('key:') ? subject : subject === `ip:${HOT_CLICK_IP}` ? 'hot click IP' : 'per IP'}`;
     const g = groups.get(group) ?? { limit: b.limit, max: 0, shared: 0, worst: '', refused: 0, buckets: 0 };
     g.buckets++;
     g.refused += b.refused;
     g.shared = Math.max(g.shared, shared);
-    if (max > g.max) { g.max = max; g.worst = subject; }
+    if (max > g.max) {
+      g.max = max;
+      g.worst = subject;
+    }
     groups.set(group, g);
   }
   let quiet = 0;
@@ -783,7 +961,9 @@ function report(o: Outcome): number {
       quiet++;
       continue;
     }
-    out.push(`  ${group.padEnd(24)} limit ${String(g.limit).padStart(3)}  max ${String(g.max).padStart(4)} (${(g.max / g.limit).toFixed(2)} x), shared ${String(g.shared).padStart(4)} (${(g.shared / g.limit).toFixed(2)} x)  429s ${g.refused}${g.buckets > 1 ? `  over ${g.buckets} buckets` : ''}`);
+    out.push(
+      `  ${group.padEnd(24)} limit ${String(g.limit).padStart(3)}  max ${String(g.max).padStart(4)} (${(g.max / g.limit).toFixed(2)} x), shared ${String(g.shared).padStart(4)} (${(g.shared / g.limit).toFixed(2)} x)  429s ${g.refused}${g.buckets > 1 ? `  over ${g.buckets} buckets` : ''}`,
+    );
   }
   out.push(`  (${quiet} more endpoint/subject groups never refused and stayed under half their limit)`);
   out.push(`  Redis outages: ${outages.map((o) => `${at(o.from)}..${at(o.to)}`).join(', ') || 'none'}`);
@@ -799,8 +979,11 @@ function report(o: Outcome): number {
     const settled = median(samples.filter((s) => s.at >= warm && s.at < warm + 30_000).map((s) => s.mb));
     const last = median(samples.filter((s) => s.at >= o.runEnd - (o.runEnd - startedAt) / 10).map((s) => s.mb));
     const max = Math.max(...samples.map((s) => s.mb));
-    out.push(`  ${g.name}: start ${samples[0].mb.toFixed(0)}, after warm-up ${settled.toFixed(0)}, max ${max.toFixed(0)}, end ${last.toFixed(0)} (${last - settled >= 0 ? '+' : ''}${(last - settled).toFixed(0)})`);
-    if (last - settled > RSS_GROWTH_MB) v.add('RSS growth', `${g.name}: ${settled.toFixed(0)} MB after warm-up, ${last.toFixed(0)} MB at the end`);
+    out.push(
+      `  ${g.name}: start ${samples[0].mb.toFixed(0)}, after warm-up ${settled.toFixed(0)}, max ${max.toFixed(0)}, end ${last.toFixed(0)} (${last - settled >= 0 ? '+' : ''}${(last - settled).toFixed(0)})`,
+    );
+    if (last - settled > RSS_GROWTH_MB)
+      v.add('RSS growth', `${g.name}: ${settled.toFixed(0)} MB after warm-up, ${last.toFixed(0)} MB at the end`);
   }
 
   // Breakers: each opening had a fault behind it.
@@ -818,16 +1001,35 @@ function report(o: Outcome): number {
         v.add('breaker opened on a healthy supplier', `${g.name} ${line.supplier} at ${at(line.time)}: ${line.cause}`);
       }
     }
-    out.push(`  ${g.name}: ${[...counts].sort().map(([l, n]) => `${l} x${n}`).join(', ') || 'none'}; unjustified openings ${unjustified}`);
+    out.push(
+      `  ${g.name}: ${
+        [...counts]
+          .sort()
+          .map(([l, n]) => `${l} x${n}`)
+          .join(', ') || 'none'
+      }; unjustified openings ${unjustified}`,
+    );
     const redisLines = g.lines.filter((l) => /Redis/.test(l.msg ?? ''));
     const degraded = redisLines.filter((l) => /unreachable/.test(l.msg ?? '')).length;
-    const recovered = redisLines.filter((l) => /answers again/.test(l.msg ?? '')).map((l) => /\((\d+) requests/.exec(l.msg ?? '')?.[1] ?? '?');
-    out.push(`  ${g.name}: Redis outages logged ${degraded}, recoveries ${recovered.length} (requests put back: ${recovered.join(', ') || '-'})`);
+    const recovered = redisLines
+      .filter((l) => /answers again/.test(l.msg ?? ''))
+      .map((l) => /\((\d+) requests/.exec(l.msg ?? '')?.[1] ?? '?');
+    out.push(
+      `  ${g.name}: Redis outages logged ${degraded}, recoveries ${recovered.length} (requests put back: ${recovered.join(', ') || '-'})`,
+    );
     const texts = g.lines.filter((l) => l.text);
-    if (texts.length > 0) out.push(`  ${g.name}: ${texts.length} lines that are not JSON logs, e.g. ${[...new Set(texts.map((l) => l.msg))].slice(0, 2).join(' | ')}`);
+    if (texts.length > 0)
+      out.push(
+        `  ${g.name}: ${texts.length} lines that are not JSON logs, e.g. ${[...new Set(texts.map((l) => l.msg))].slice(0, 2).join(' | ')}`,
+      );
     const errors = g.lines.filter((l) => l.level >= 50 && !/Redis/.test(l.msg ?? ''));
     if (errors.length > 0) {
-      out.push(`  ${g.name}: ${errors.length} other error log lines, e.g. ${errors.slice(0, 3).map((l) => l.msg).join(' | ')}`);
+      out.push(
+        `  ${g.name}: ${errors.length} other error log lines, e.g. ${errors
+          .slice(0, 3)
+          .map((l) => l.msg)
+          .join(' | ')}`,
+      );
       for (const l of errors) if (l.level >= 60) v.add('fatal log line', `${g.name} at ${at(l.time)}: ${l.msg}`);
     }
   }
@@ -841,11 +1043,16 @@ function report(o: Outcome): number {
       v.add('click answered 302 but not stored', id);
     }
   }
-  out.push('', `clicks: ${clicks302} answered 302 (${clickIds.size} click ids), ${o.storedIds.size} rows stored after SIGKILL of both gateways, missing ${missing}; ` +
-    `${landings} followed to the booking page (${landingFailures} failed)`);
+  out.push(
+    '',
+    `clicks: ${clicks302} answered 302 (${clickIds.size} click ids), ${o.storedIds.size} rows stored after SIGKILL of both gateways, missing ${missing}; ` +
+      `${landings} followed to the booking page (${landingFailures} failed)`,
+  );
   if (o.storedIds.size < clickIds.size) v.add('fewer clicks stored than answered', `${o.storedIds.size} < ${clickIds.size}`);
-  out.push(`transactions: ${o.txBeforeKill} held at the end of the traffic, ${o.txBefore} after the kill, ${o.txAfter} after the final sync; ` +
-    `with a click the gateway does not know: ${o.txUnknownClick}; by partner: ${o.txByPartner.map((p) => `${p.partner} ${p.n}`).join(', ') || '-'}`);
+  out.push(
+    `transactions: ${o.txBeforeKill} held at the end of the traffic, ${o.txBefore} after the kill, ${o.txAfter} after the final sync; ` +
+      `with a click the gateway does not know: ${o.txUnknownClick}; by partner: ${o.txByPartner.map((p) => `${p.partner} ${p.n}`).join(', ') || '-'}`,
+  );
   for (const line of o.syncOut.trim().split('\n')) out.push(`  sync: ${line}`);
   if (o.txAfter < o.txBefore) v.add('transactions lost', `${o.txBefore} before the final sync, ${o.txAfter} after`);
   if (o.txBefore < o.txBeforeKill) v.add('transactions lost', `${o.txBeforeKill} before the kill, ${o.txBefore} after`);

@@ -30,7 +30,12 @@ async function serve(): Promise<void> {
 let key = '';
 
 async function measure(url: string, encoding = 'identity'): Promise<{ rps: number; p50: number }> {
-  const result = await autocannon({ url: url + PATH, connections: 10, duration: DURATION_S, headers: { 'x-api-key': key, 'accept-encoding': encoding } });
+  const result = await autocannon({
+    url: url + PATH,
+    connections: 10,
+    duration: DURATION_S,
+    headers: { 'x-api-key': key, 'accept-encoding': encoding },
+  });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50 };
 }
@@ -40,7 +45,9 @@ function wireBytes(url: string, encoding: string): Promise<number> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'x-api-key': key, 'accept-encoding': encoding } }, (res) => {
       let bytes = 0;
-      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
       res.on('end', () => resolve(bytes));
     }).on('error', reject);
   });
@@ -48,10 +55,12 @@ function wireBytes(url: string, encoding: string): Promise<number> {
 
 async function drive(): Promise<void> {
   const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--import', 'tsx'] });
-  const urls = await new Promise<{ gateway: string; bare: string; key: string; bytes: number; count: number; total: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as never));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  const urls = await new Promise<{ gateway: string; bare: string; key: string; bytes: number; count: number; total: number }>(
+    (resolve, reject) => {
+      child.once('message', (m) => resolve(m as never));
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    },
+  );
   key = urls.key;
   console.log(`response: ${urls.count} results of ${urls.total}, ${urls.bytes} bytes`);
   await measure(urls.gateway); // warm-up: JIT and the stay cache
@@ -71,9 +80,12 @@ async function drive(): Promise<void> {
   }
   for (const [encoding, list] of Object.entries(ratios)) {
     list.sort((a, b) => a - b);
-    console.log(`median ratio gateway/bare, Accept-Encoding: ${encoding}: ${list[1].toFixed(2)}${encoding === 'identity' ? ' (target >= 0.50)' : ''}`);
+    console.log(
+      `median ratio gateway/bare, Accept-Encoding: ${encoding}: ${list[1].toFixed(2)}${encoding === 'identity' ? ' (target >= 0.50)' : ''}`,
+    );
   }
-  for (const encoding of ['gzip', 'br']) console.log(`${encoding}: ${urls.bytes} bytes sent as ${await wireBytes(urls.gateway + PATH, encoding)}`);
+  for (const encoding of ['gzip', 'br'])
+    console.log(`${encoding}: ${urls.bytes} bytes sent as ${await wireBytes(urls.gateway + PATH, encoding)}`);
   child.disconnect();
 }
 

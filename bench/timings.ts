@@ -25,28 +25,50 @@ async function timeRuns(runs: number, run: () => Promise<unknown> | unknown): Pr
 }
 
 function report(what: string, times: number[], targetMs: number): void {
-  console.log(`${what}: median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ms over ${times.length} runs (target < ${targetMs} ms)`);
+  console.log(
+    `${what}: median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ms over ${times.length} runs (target < ${targetMs} ms)`,
+  );
 }
 
 report('default world (160,000 stays) generated', await timeRuns(3, () => generateWorld({ seed: 42, stays: 160_000 })), 5_000);
 
 const geocoder = createGazetteerGeocoder();
 await geocoder.geocode('Paris'); // warm: the gazetteer loads on first use
-report('1,000 warm gazetteer geocodes', await timeRuns(5, async () => {
-  for (let i = 0; i < 1_000; i++) await geocoder.geocode('12 Rue de Rivoli, Paris, France');
-}), 1_000);
+report(
+  '1,000 warm gazetteer geocodes',
+  await timeRuns(5, async () => {
+    for (let i = 0; i < 1_000; i++) await geocoder.geocode('12 Rue de Rivoli, Paris, France');
+  }),
+  1_000,
+);
 
 const sim = await startSimSuppliers({ world: generateWorld({ seed: 7, stays: 500 }), latencyMs: 0, faults: 'supplier_b=timeout' });
 try {
   const supplier = createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b });
-  const request = { checkin: '2027-03-01', checkout: '2027-03-04', adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD' } as const;
+  const request = {
+    checkin: '2027-03-01',
+    checkout: '2027-03-04',
+    adults: 2,
+    children: 0,
+    childrenAges: null,
+    rooms: 1,
+    currency: 'USD',
+  } as const;
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `HB${i + 1}`);
   // A breaker that never opens: every run meets the hung supplier, not a refusal.
   const breaker = () => createCircuitBreaker({ failureThreshold: 1_000 });
   const withCallDeadline = createQuoteService({ supplier, callTimeoutMs: 50, breaker: breaker() });
-  report('hung supplier, a call\'s own 50 ms deadline (caller allows 10 s)', await timeRuns(5, () => withCallDeadline.quote({ ...request, supplierStayIds: ids(1) }, AbortSignal.timeout(10_000))), 1_000);
+  report(
+    "hung supplier, a call's own 50 ms deadline (caller allows 10 s)",
+    await timeRuns(5, () => withCallDeadline.quote({ ...request, supplierStayIds: ids(1) }, AbortSignal.timeout(10_000))),
+    1_000,
+  );
   const queued = createQuoteService({ supplier, concurrency: 1, callTimeoutMs: 60_000, breaker: breaker() });
-  report('hung supplier, 250 ids in queued batches, caller\'s 150 ms budget', await timeRuns(5, () => queued.quote({ ...request, supplierStayIds: ids(250) }, AbortSignal.timeout(150))), 1_000);
+  report(
+    "hung supplier, 250 ids in queued batches, caller's 150 ms budget",
+    await timeRuns(5, () => queued.quote({ ...request, supplierStayIds: ids(250) }, AbortSignal.timeout(150))),
+    1_000,
+  );
 } finally {
   await sim.close();
 }

@@ -32,7 +32,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** /health every 10 ms until `done` settles: each answer's time. */
 async function healthWhile(gateway: string, done: Promise<unknown>): Promise<number[]> {
   let over = false;
-  void done.finally(() => { over = true; });
+  void done.finally(() => {
+    over = true;
+  });
   const times: number[] = [];
   while (!over) {
     const start = performance.now();
@@ -67,8 +69,10 @@ async function drive(): Promise<void> {
     const health = await healthWhile(gateway, burst);
     const latencies = await burst;
     worstHealth = Math.max(worstHealth, ...health);
-    console.log(`${url.slice(0, 110)}\n  alone ${alone.toFixed(0)} ms; ${CONCURRENT} at once: median ${median(latencies).toFixed(0)} ms, ` +
-      `last ${Math.max(...latencies).toFixed(0)} ms; /health during them: median ${median(health).toFixed(1)} ms, max ${Math.max(...health).toFixed(1)} ms`);
+    console.log(
+      `${url.slice(0, 110)}\n  alone ${alone.toFixed(0)} ms; ${CONCURRENT} at once: median ${median(latencies).toFixed(0)} ms, ` +
+        `last ${Math.max(...latencies).toFixed(0)} ms; /health during them: median ${median(health).toFixed(1)} ms, max ${Math.max(...health).toFixed(1)} ms`,
+    );
   }
   console.log(`\nworst /health during any burst: ${worstHealth.toFixed(1)} ms (target < 100 ms)`);
   child.disconnect();

@@ -42,8 +42,9 @@ export function readFolderRules(srcDir) {
  */
 export function allowed(entries, folder, target, typeOnly) {
   if (target.startsWith(`${folder}/`)) return true;
-  return entries.some((entry) => (typeOnly || !entry.typesOnly) &&
-    (entry.name.endsWith('/') ? target.startsWith(entry.name) : target === entry.name));
+  return entries.some(
+    (entry) => (typeOnly || !entry.typesOnly) && (entry.name.endsWith('/') ? target.startsWith(entry.name) : target === entry.name),
+  );
 }
 
 const cache = new Map();
@@ -55,8 +56,14 @@ function rulesFor(srcDir) {
 export const folderImportsRule = {
   meta: {
     type: 'problem',
-    docs: { description: "imports between src/ folders follow each folder README's \"May import:\" paragraph" },
-    schema: [{ type: 'object', properties: { srcDir: { type: 'string' }, testsMayImport: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+    docs: { description: 'imports between src/ folders follow each folder README\'s "May import:" paragraph' },
+    schema: [
+      {
+        type: 'object',
+        properties: { srcDir: { type: 'string' }, testsMayImport: { type: 'array', items: { type: 'string' } } },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       forbidden: '{{folder}}/ may not import {{target}} ({{readme}} "May import:" does not list it{{hint}})',
       noRules: '{{readme}} has no "May import:" paragraph: say what {{folder}}/ may import',
@@ -76,7 +83,10 @@ export const folderImportsRule = {
     let reportedMissing = false;
     function check(node, source, typeOnly) {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
-      const target = path.relative(srcDir, path.resolve(path.dirname(file), source)).split(path.sep).join('/');
+      const target = path
+        .relative(srcDir, path.resolve(path.dirname(file), source))
+        .split(path.sep)
+        .join('/');
       if (target.startsWith('..')) return;
       if (entries === null || entries === undefined) {
         if (!reportedMissing) context.report({ node, messageId: 'noRules', data: { readme, folder } });
@@ -84,10 +94,18 @@ export const folderImportsRule = {
         return;
       }
       if (allowed([...entries, ...extra], folder, target, typeOnly)) return;
-      const typesEntry = entries.find((entry) => entry.typesOnly && (entry.name.endsWith('/') ? target.startsWith(entry.name) : target === entry.name));
-      context.report({ node, messageId: 'forbidden', data: { folder, target, readme, hint: typesEntry ? '; it lists it for types only: use `import type`' : '' } });
+      const typesEntry = entries.find(
+        (entry) => entry.typesOnly && (entry.name.endsWith('/') ? target.startsWith(entry.name) : target === entry.name),
+      );
+      context.report({
+        node,
+        messageId: 'forbidden',
+        data: { folder, target, readme, hint: typesEntry ? '; it lists it for types only: use `import type`' : '' },
+      });
     }
-    const isTypeOnly = (node) => node.importKind === 'type' || node.exportKind === 'type' ||
+    const isTypeOnly = (node) =>
+      node.importKind === 'type' ||
+      node.exportKind === 'type' ||
       (node.specifiers?.length > 0 && node.specifiers.every((spec) => spec.importKind === 'type' || spec.exportKind === 'type'));
     return {
       ImportDeclaration: (node) => check(node, node.source.value, isTypeOnly(node)),

@@ -14,7 +14,8 @@ RuleTester.itOnly = it.only;
 
 describe('parseMayImport', () => {
   it('reads the backticked entries of the "May import:" paragraph, and only of it', () => {
-    const readme = '# x/\n\nUses `inventory/` a lot.\n\nMay import: `../store/open-sqlite.ts`, `search/` (types),\n`types.ts` and packages (`kdbush`).\n\n`geo/` is not in the paragraph.\n';
+    const readme =
+      '# x/\n\nUses `inventory/` a lot.\n\nMay import: `../store/open-sqlite.ts`, `search/` (types),\n`types.ts` and packages (`kdbush`).\n\n`geo/` is not in the paragraph.\n';
     assert.deepEqual(parseMayImport(readme), [
       { name: 'store/open-sqlite.ts', typesOnly: false },
       { name: 'search/', typesOnly: true },
@@ -51,17 +52,51 @@ describe('folder-imports rule', () => {
       { filename: file('mid/a.ts'), code: "import type { C } from '../high/contract.ts';", options: [{ srcDir }] },
       { filename: file('mid/a.ts'), code: "import { type C } from '../high/contract.ts';", options: [{ srcDir }] },
       { filename: file('low/a.ts'), code: "import { T } from '../types.ts'; import fastify from 'fastify';", options: [{ srcDir }] },
-      { filename: file('low/a.test.ts'), code: "import { t } from '../support/t.ts';", options: [{ srcDir, testsMayImport: ['support/'] }] },
+      {
+        filename: file('low/a.test.ts'),
+        code: "import { t } from '../support/t.ts';",
+        options: [{ srcDir, testsMayImport: ['support/'] }],
+      },
       { filename: path.join(srcDir, '..', 'elsewhere.ts'), code: "import { x } from './src/high/x.ts';", options: [{ srcDir }] },
     ],
     invalid: [
       { filename: file('low/a.ts'), code: "import { x } from '../mid/x.ts';", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('low/a.ts'), code: "export { x } from '../high/x.ts';", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('low/a.ts'), code: "const m = await import('../high/x.ts');", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('low/a.ts'), code: "import { d } from '../defaults.ts';", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('mid/a.ts'), code: "import { make } from '../high/contract.ts';", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('mid/a.ts'), code: "import { other } from '../high/other.ts';", options: [{ srcDir }], errors: [{ messageId: 'forbidden' }] },
-      { filename: file('low/a.ts'), code: "import { t } from '../support/t.ts';", options: [{ srcDir, testsMayImport: ['support/'] }], errors: [{ messageId: 'forbidden' }] },
+      {
+        filename: file('low/a.ts'),
+        code: "export { x } from '../high/x.ts';",
+        options: [{ srcDir }],
+        errors: [{ messageId: 'forbidden' }],
+      },
+      {
+        filename: file('low/a.ts'),
+        code: "const m = await import('../high/x.ts');",
+        options: [{ srcDir }],
+        errors: [{ messageId: 'forbidden' }],
+      },
+      {
+        filename: file('low/a.ts'),
+        code: "import { d } from '../defaults.ts';",
+        options: [{ srcDir }],
+        errors: [{ messageId: 'forbidden' }],
+      },
+      {
+        filename: file('mid/a.ts'),
+        code: "import { make } from '../high/contract.ts';",
+        options: [{ srcDir }],
+        errors: [{ messageId: 'forbidden' }],
+      },
+      {
+        filename: file('mid/a.ts'),
+        code: "import { other } from '../high/other.ts';",
+        options: [{ srcDir }],
+        errors: [{ messageId: 'forbidden' }],
+      },
+      {
+        filename: file('low/a.ts'),
+        code: "import { t } from '../support/t.ts';",
+        options: [{ srcDir, testsMayImport: ['support/'] }],
+        errors: [{ messageId: 'forbidden' }],
+      },
       { filename: file('bare/a.ts'), code: "import { x } from '../low/x.ts';", options: [{ srcDir }], errors: [{ messageId: 'noRules' }] },
     ],
   });

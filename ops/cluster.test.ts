@@ -43,7 +43,11 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
     schema = await createTestSchema();
     workDir = mkdtempSync(path.join(tmpdir(), 'staygate-cluster-'));
     cluster = await startCluster({
-      databaseUrl: schema.url, redisUrl: TEST_REDIS_URL, redisPrefix: prefix, workDir, gateways: 2,
+      databaseUrl: schema.url,
+      redisUrl: TEST_REDIS_URL,
+      redisPrefix: prefix,
+      workDir,
+      gateways: 2,
       simEnv: { STAYGATE_SIM_STAYS: '1500', STAYGATE_SIM_LATENCY_MS: '0' },
       gatewayEnv: { STAYGATE_CONTENT_REFRESH_MS: '0', STAYGATE_REPORT_SYNC_MS: '0', STAYGATE_REPORT_RECONCILE_MS: '0' },
     });
@@ -56,12 +60,14 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
   });
 
   it('serves one content version from both gateways', async () => {
-    const versions = await Promise.all(cluster.gatewayUrls.map(async (base) => {
-      const health = await (await fetch(`${base}/health`)).json() as { status: string; inventory: { version: string; stays: number } };
-      assert.equal(health.status, 'ok');
-      assert.ok(health.inventory.stays > 1_000, `${base} serves the world (${health.inventory.stays} stays)`);
-      return health.inventory.version;
-    }));
+    const versions = await Promise.all(
+      cluster.gatewayUrls.map(async (base) => {
+        const health = (await (await fetch(`${base}/health`)).json()) as { status: string; inventory: { version: string; stays: number } };
+        assert.equal(health.status, 'ok');
+        assert.ok(health.inventory.stays > 1_000, `${base} serves the world (${health.inventory.stays} stays)`);
+        return health.inventory.version;
+      }),
+    );
     assert.equal(versions[0], versions[1]);
   });
 
@@ -70,7 +76,8 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
     for (const base of cluster.gatewayUrls) await until(`the new key on ${base}`, async () => (await status(search(base, key))) === 200);
     const revoked = await cluster.cli(['keys', 'revoke', key]);
     assert.equal(revoked.code, 0, revoked.stderr);
-    for (const base of cluster.gatewayUrls) await until(`the revoked key on ${base}`, async () => (await status(search(base, key))) === 401);
+    for (const base of cluster.gatewayUrls)
+      await until(`the revoked key on ${base}`, async () => (await status(search(base, key))) === 401);
     const granted = await cluster.cli(['keys', 'grant', key]);
     assert.equal(granted.code, 1, 'a revoked key is never granted again');
     for (const base of cluster.gatewayUrls) assert.equal(await status(search(base, key)), 401);
@@ -79,7 +86,8 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
   it('counts one rate limit across both gateways, exactly', async () => {
     const key = await createKey('--aid', 'cluster-limit', '--limit', '6');
     // Limits count per endpoint: the key is looked for on v3, the limit counted on v2.
-    for (const base of cluster.gatewayUrls) await until(`the key on ${base}`, async () => (await status(search(base, key).replace('/v2/', '/v3/'))) === 200);
+    for (const base of cluster.gatewayUrls)
+      await until(`the key on ${base}`, async () => (await status(search(base, key).replace('/v2/', '/v3/'))) === 200);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push(await status(search(cluster.gatewayUrls[i % 2], key)));
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
@@ -89,13 +97,14 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
     const key = await createKey('--aid', 'cluster-clicks', '--third-party', 'cluster-blog');
     const [first, second] = cluster.gatewayUrls;
     await until('the key on both', async () => (await status(search(first, key))) === 200 && (await status(search(second, key))) === 200);
-    const stays = (await (await fetch(search(first, key).replace('limit=3', 'limit=50'))).json() as { results: { id: string }[] }).results;
+    const stays = ((await (await fetch(search(first, key).replace('limit=3', 'limit=50'))).json()) as { results: { id: string }[] })
+      .results;
     let transactions = 0;
     let lastSync = '';
     // Whether a landing books is the simulated supplier's draw: click (through the first gateway,
     // following to the booking page) until one does.
     for (let round = 0; round < 30 && transactions === 0; round++) {
-      for (const stay of stays.slice((round * 5) % stays.length, (round * 5) % stays.length + 5)) {
+      for (const stay of stays.slice((round * 5) % stays.length, ((round * 5) % stays.length) + 5)) {
         const go = await fetch(`${first}/go/${stay.id}?key=${key}`, { redirect: 'manual' });
         assert.equal(go.status, 302);
         // A booking follows its click by a minute to two days: the simulator's booking page takes the
@@ -112,20 +121,27 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
       assert.equal(response.status, 200, text);
       transactions = (JSON.parse(text) as { data: unknown[] }).data.length;
     }
-    assert.ok(transactions > 0, `a booking of a click made through the first gateway is in the second gateway's report (last sync: ${lastSync})`);
-    const summary = await (await fetch(`${second}/v1/reporting/summary?key=${key}`)).json() as { totals: { clicks: number } };
-    assert.ok(summary.totals.clicks > 0, 'the second gateway counts the first gateway\'s clicks');
+    assert.ok(
+      transactions > 0,
+      `a booking of a click made through the first gateway is in the second gateway's report (last sync: ${lastSync})`,
+    );
+    const summary = (await (await fetch(`${second}/v1/reporting/summary?key=${key}`)).json()) as { totals: { clicks: number } };
+    assert.ok(summary.totals.clicks > 0, "the second gateway counts the first gateway's clicks");
   });
 
   it('serves a content refresh made by the CLI on both gateways', async () => {
-    const before = await Promise.all(cluster.gatewayUrls.map(async (base) => ((await (await fetch(`${base}/health`)).json()) as { inventory: { version: string } }).inventory.version));
+    const before = await Promise.all(
+      cluster.gatewayUrls.map(
+        async (base) => ((await (await fetch(`${base}/health`)).json()) as { inventory: { version: string } }).inventory.version,
+      ),
+    );
     const advanced = await fetch(`${cluster.controlUrl}/world/advance?days=30`, { method: 'POST' });
     assert.equal(advanced.status, 200);
     const refresh = await cluster.cli(['content', 'refresh']);
     assert.equal(refresh.code, 0, refresh.stderr + refresh.stdout);
     for (const [i, base] of cluster.gatewayUrls.entries()) {
       const took = await until(`the new version on ${base}`, async () => {
-        const health = await (await fetch(`${base}/health`)).json() as { inventory: { version: string } };
+        const health = (await (await fetch(`${base}/health`)).json()) as { inventory: { version: string } };
         return health.inventory.version !== before[i];
       });
       console.log(`# refresh reached ${base} ${Math.round(took)} ms after the command returned`);
@@ -140,7 +156,7 @@ describe('two gateways on one PostgreSQL and one Redis', { skip, timeout: 600_00
     const clicks = 5;
     for (let i = 0; i < clicks; i++) assert.equal((await fetch(`${second}/go/${stay.id}?key=${key}`, { redirect: 'manual' })).status, 302);
     await cluster.kill(1, 'SIGKILL');
-    const summary = await (await fetch(`${first}/v1/reporting/summary?key=${key}`)).json() as { totals: { clicks: number } };
+    const summary = (await (await fetch(`${first}/v1/reporting/summary?key=${key}`)).json()) as { totals: { clicks: number } };
     assert.equal(summary.totals.clicks, clicks, 'every click the killed gateway answered is in the database');
     const started = performance.now();
     await cluster.restart(1);

@@ -20,7 +20,11 @@ await ensureDatabase(databaseUrl);
 const workDir = path.resolve(process.env.CLUSTER_DIR || 'data/cluster');
 console.log(`starting the simulator, ${process.env.CLUSTER_GATEWAYS || 2} gateways and nginx (logs in ${workDir}) ...`);
 const cluster = await startCluster({
-  databaseUrl, redisUrl, redisPrefix: 'staygate-cluster:', workDir, nginx: true,
+  databaseUrl,
+  redisUrl,
+  redisPrefix: 'staygate-cluster:',
+  workDir,
+  nginx: true,
   gateways: Number(process.env.CLUSTER_GATEWAYS || 2),
   gatewayEnv: { STAYGATE_TRUSTED_PROXIES: 'loopback' },
 });
@@ -49,7 +53,14 @@ function ensureNginx(): void {
     execFileSync('nginx', ['-v'], { stdio: 'ignore' });
   } catch {
     console.log('nginx is missing: installing it from Debian packages ...');
-    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx'], { stdio: 'inherit' });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx',
+      ],
+      { stdio: 'inherit' },
+    );
   }
 }
 

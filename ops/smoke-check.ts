@@ -10,7 +10,7 @@ export async function smokeCheck(cluster: Cluster): Promise<string[]> {
   const lines: string[] = [];
   const health = await fetch(`${base}/health`);
   if (health.status !== 200) throw new Error(`GET /health through nginx answered ${health.status}`);
-  const report = await health.json() as { status: string; inventory?: { stays?: number } };
+  const report = (await health.json()) as { status: string; inventory?: { stays?: number } };
   lines.push(`/health: ${report.status}, ${report.inventory?.stays ?? '?'} stays`);
 
   const created = await cluster.cli(['keys', 'create', '--aid', 'smoke-check']);
@@ -25,7 +25,7 @@ export async function smokeCheck(cluster: Cluster): Promise<string[]> {
     const response = await fetch(`${base}/v2/accommodations?lat=48.8566&lng=2.3522&radius=5000&limit=5&key=${key}`);
     if (response.status !== 200) throw new Error(`a v2 search through nginx answered ${response.status}: ${await response.text()}`);
     served.add(response.headers.get('x-upstream') ?? 'unknown');
-    const body = await response.json() as { meta: { total: number }; results: { url: string }[] };
+    const body = (await response.json()) as { meta: { total: number }; results: { url: string }[] };
     stays = body.meta.total;
     link ??= body.results[0]?.url ?? null;
   }

@@ -59,16 +59,22 @@ export async function freePorts(count = 1): Promise<number> {
 
 function ephemeralPort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    const server = net
+      .createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
   });
 }
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    const server = net
+      .createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
@@ -76,8 +82,12 @@ function portFree(port: number): Promise<boolean> {
 export async function waitForOk(url: string, child: ChildProcess | null, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child !== null && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${url}: the process exited (${child.exitCode ?? child.signalCode})`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+    if (child !== null && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`${url}: the process exited (${child.exitCode ?? child.signalCode})`);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -119,13 +129,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // The simulator alone, its state in its own folder; it prints the variables to export.
     const simPort = await freePorts(5);
     sim = spawn(process.execPath, [path.join(ROOT, 'bin/staygate.js'), 'sim', '--port', String(simPort)], {
-      cwd: ROOT, env: { ...process.env, ...options.simEnv, STAYGATE_DATA_DIR: path.join(options.workDir, 'sim') },
+      cwd: ROOT,
+      env: { ...process.env, ...options.simEnv, STAYGATE_DATA_DIR: path.join(options.workDir, 'sim') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     sim.stderr!.on('data', output('sim'));
     const simVars = await readSimVariables(sim);
     const env: NodeJS.ProcessEnv = {
-      ...simVars, DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl,
+      ...simVars,
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
       ...(options.redisPrefix ? { STAYGATE_REDIS_PREFIX: options.redisPrefix } : {}),
     };
     const ports = await Promise.all(Array.from({ length: count }, () => freePorts(1)));
@@ -134,7 +147,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
         cwd: ROOT,
         env: {
-          ...process.env, LOG_LEVEL: 'warn', ...options.gatewayEnv, ...env, PORT: String(ports[i]), HOST: '127.0.0.1',
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          ...options.gatewayEnv,
+          ...env,
+          PORT: String(ports[i]),
+          HOST: '127.0.0.1',
           STAYGATE_DATA_DIR: path.join(options.workDir, `gateway-${i + 1}`),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -151,14 +169,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const port = await freePorts(1);
       const prefix = path.join(options.workDir, 'nginx');
       mkdirSync(path.join(prefix, 'logs'), { recursive: true });
-      writeFileSync(path.join(prefix, 'nginx.conf'), renderNginxConf({ port, upstreams: gatewayUrls.map((url) => new URL(url).host), prefix }));
-      nginx = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      writeFileSync(
+        path.join(prefix, 'nginx.conf'),
+        renderNginxConf({ port, upstreams: gatewayUrls.map((url) => new URL(url).host), prefix }),
+      );
+      nginx = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       nginx.stderr!.on('data', output('nginx'));
       nginxUrl = `http://127.0.0.1:${port}`;
       await waitForOk(`${nginxUrl}/health/live`, nginx, 10_000);
     }
     return {
-      gatewayUrls, nginxUrl, controlUrl: simVars.STAYGATE_SIM_CONTROL_URL!, env,
+      gatewayUrls,
+      nginxUrl,
+      controlUrl: simVars.STAYGATE_SIM_CONTROL_URL!,
+      env,
       cli: (args, extra) => runCli(args, { ...process.env, ...env, STAYGATE_DATA_DIR: path.join(options.workDir, 'cli'), ...extra }),
       kill: async (i, signal) => {
         const child = children[i];
@@ -198,11 +224,19 @@ function readSimVariables(sim: ChildProcess): Promise<Record<string, string>> {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/staygate.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/staygate.js'), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });

@@ -141,29 +141,42 @@ export function createApp(options: AppOptions): App {
   const { store, clicks, transactions, leases } = stores;
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
-  const bookingUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, compileBookingTemplate(
-    options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id])])) as Tracking['bookingUrls'];
+  const bookingUrls = Object.fromEntries(
+    SUPPLIER_IDS.map((id) => [
+      id,
+      compileBookingTemplate(options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id]),
+    ]),
+  ) as Tracking['bookingUrls'];
 
   // Rate limits: in memory, or shared through Redis with the memory limiter as the fallback while
   // Redis is unreachable (README, "Rate limits").
   const windowMs = defaults.rateWindowMs;
   const memory = createMemoryRateLimiter({ windowMs, clock: options.rateLimitClock });
-  const redis = options.redisUrl ? createRedisRateLimiter({
-    url: options.redisUrl,
-    prefix: options.redisKeyPrefix ?? defaults.redisKeyPrefix,
-    windowMs,
-    clock: options.rateLimitClock,
-    commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
-    onError: () => undefined, // reconnect attempts fail every few seconds; the fallback logs the outage once
-  }) : null;
+  const redis = options.redisUrl
+    ? createRedisRateLimiter({
+        url: options.redisUrl,
+        prefix: options.redisKeyPrefix ?? defaults.redisKeyPrefix,
+        windowMs,
+        clock: options.rateLimitClock,
+        commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
+        onError: () => undefined, // reconnect attempts fail every few seconds; the fallback logs the outage once
+      })
+    : null;
   const redisName = options.redisUrl ? redactRedisUrl(options.redisUrl) : '';
-  const limiter: RateLimiter = redis === null ? memory : createFallbackRateLimiter({
-    primary: redis,
-    fallback: memory,
-    retryMs: defaults.redisRetryMs,
-    onDegraded: (error) => http.log.error({ err: error }, `Redis at ${redisName} is unreachable: rate limits are enforced per process until it is back`),
-    onRecovered: (restored) => http.log.info(`Redis at ${redisName} answers again: rate limits are shared again (${restored} requests accepted meanwhile put back)`),
-  });
+  const limiter: RateLimiter =
+    redis === null
+      ? memory
+      : createFallbackRateLimiter({
+          primary: redis,
+          fallback: memory,
+          retryMs: defaults.redisRetryMs,
+          onDegraded: (error) =>
+            http.log.error({ err: error }, `Redis at ${redisName} is unreachable: rate limits are enforced per process until it is back`),
+          onRecovered: (restored) =>
+            http.log.info(
+              `Redis at ${redisName} answers again: rate limits are shared again (${restored} requests accepted meanwhile put back)`,
+            ),
+        });
   void redis?.connected(2_000).then(
     () => http.log.info(`rate limits shared through Redis at ${redisName}`),
     () => undefined, // the first hit tells
@@ -173,31 +186,48 @@ export function createApp(options: AppOptions): App {
   const suppliers = createSuppliers(options.supplierUrls);
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
   // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 73).
-  const sharedQuotes = options.redisUrl ? createRedisQuoteCache({
-    url: options.redisUrl,
-    prefix: options.redisKeyPrefix === undefined ? defaults.redisQuoteKeyPrefix : `${options.redisKeyPrefix}quotes:`,
-    maxEntries: defaults.quoteCacheMaxEntries * suppliers.length,
-    now: options.clock,
-    commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
-    retryMs: defaults.redisRetryMs,
-    onDegraded: (error) => http.log.error({ err: error }, `the quote cache cannot use Redis at ${redisName}: each gateway caches quotes on its own until it answers`),
-    onRecovered: () => http.log.info(`Redis at ${redisName} answers again: quotes are shared again`),
-  }) : null;
+  const sharedQuotes = options.redisUrl
+    ? createRedisQuoteCache({
+        url: options.redisUrl,
+        prefix: options.redisKeyPrefix === undefined ? defaults.redisQuoteKeyPrefix : `${options.redisKeyPrefix}quotes:`,
+        maxEntries: defaults.quoteCacheMaxEntries * suppliers.length,
+        now: options.clock,
+        commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
+        retryMs: defaults.redisRetryMs,
+        onDegraded: (error) =>
+          http.log.error(
+            { err: error },
+            `the quote cache cannot use Redis at ${redisName}: each gateway caches quotes on its own until it answers`,
+          ),
+        onRecovered: () => http.log.info(`Redis at ${redisName} answers again: quotes are shared again`),
+      })
+    : null;
   const sync = createTransactionSync({
-    suppliers, store: transactions, clicks, keys: keyStore, now, overlapMs: options.reportSyncOverlapMs, reconcileDays: options.reportReconcileDays,
+    suppliers,
+    store: transactions,
+    clicks,
+    keys: keyStore,
+    now,
+    overlapMs: options.reportSyncOverlapMs,
+    reconcileDays: options.reportReconcileDays,
   });
-  const quotes = new Map(suppliers.map((supplier) => [supplier.id, createQuoteService({
-    supplier,
-    now: options.clock,
-    observer: metrics.quotes,
-    callTimeoutMs: options.quoteCallTimeoutMs,
-    ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
-    onBreakerTransition: (to, cause) => {
-      const line = { supplier: supplier.id, breaker: to, cause };
-      if (to === 'open') http.log.warn(line, `${supplier.id}: circuit breaker open (${cause})`);
-      else http.log.info(line, `${supplier.id}: circuit breaker ${to} (${cause})`);
-    },
-  })]));
+  const quotes = new Map(
+    suppliers.map((supplier) => [
+      supplier.id,
+      createQuoteService({
+        supplier,
+        now: options.clock,
+        observer: metrics.quotes,
+        callTimeoutMs: options.quoteCallTimeoutMs,
+        ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
+        onBreakerTransition: (to, cause) => {
+          const line = { supplier: supplier.id, breaker: to, cause };
+          if (to === 'open') http.log.warn(line, `${supplier.id}: circuit breaker open (${cause})`);
+          else http.log.info(line, `${supplier.id}: circuit breaker ${to} (${cause})`);
+        },
+      }),
+    ]),
+  );
   const gazetteer = options.geocoder === undefined ? createGazetteerGeocoder() : null;
   const geocoder: Geocoder = options.geocoder ?? gazetteer!;
   // The gazetteer's lookup (~1 s of synchronous work, once per process) is built now, before the
@@ -253,7 +283,9 @@ export function createApp(options: AppOptions): App {
         contentUnavailable: suppliersWithoutStays(index),
       };
       builtAt = now().toISOString();
-      http.log.info(`serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`);
+      http.log.info(
+        `serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`,
+      );
     },
   });
   const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
@@ -270,7 +302,10 @@ export function createApp(options: AppOptions): App {
         onError: (error) => http.log.error({ err: error }, 'reloading the API keys failed; the keys held are still used'),
       }),
       limiter,
-      limits: { keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute, keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute },
+      limits: {
+        keyless: options.rateLimits?.keyless ?? defaults.keylessPerMinute,
+        keyed: options.rateLimits?.keyed ?? defaults.keyedPerMinute,
+      },
       clock: options.rateLimitClock,
       windowMs,
       onRefused: (endpoint) => metrics.rateLimited(endpoint),
@@ -292,10 +327,12 @@ export function createApp(options: AppOptions): App {
 
   function health(): HealthReport {
     const held = content.suppliers();
-    const suppliersHealth = Object.fromEntries(SUPPLIER_IDS.map((s) => {
-      const { state, listings, lastRefresh, lastError } = held[s];
-      return [s, { content: state, listings, lastRefresh, lastError, breaker: quotes.get(s)!.breakerState() }];
-    })) as HealthReport['suppliers'];
+    const suppliersHealth = Object.fromEntries(
+      SUPPLIER_IDS.map((s) => {
+        const { state, listings, lastRefresh, lastError } = held[s];
+        return [s, { content: state, listings, lastRefresh, lastError, breaker: quotes.get(s)!.breakerState() }];
+      }),
+    ) as HealthReport['suppliers'];
     const degraded = Object.values(suppliersHealth).some((h) => h!.content !== 'ok' || h!.breaker !== 'closed');
     return {
       // Ready means ready: the first start is over (demo partner included), not just an index built.
@@ -313,7 +350,13 @@ export function createApp(options: AppOptions): App {
       const replay = createClickReplay({ services: () => services, tracking });
       try {
         await seedDemoPartner({
-          dataDir: options.dataDir, keys: keyStore, clicks: replay, sync: () => sync.syncAll(), now, count: options.demoClicks, log,
+          dataDir: options.dataDir,
+          keys: keyStore,
+          clicks: replay,
+          sync: () => sync.syncAll(),
+          now,
+          count: options.demoClicks,
+          log,
           warn: (message) => http.log.warn(message),
         });
       } catch (error) {
@@ -324,13 +367,17 @@ export function createApp(options: AppOptions): App {
     }
     const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
     if (interval && !abort.signal.aborted) {
-      const schedule = { intervalMs: interval, reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs };
+      const schedule = {
+        intervalMs: interval,
+        reconcileIntervalMs: options.reportReconcileIntervalMs ?? defaults.reportReconcileIntervalMs,
+      };
       const listeners = {
         onRun: (results: Awaited<ReturnType<TransactionSync['syncAll']>>) => {
           for (const r of results) {
             if (!r.ok) http.log.warn(`commission report of ${r.supplier} not synced (asked again in ${interval / 1_000} s): ${r.error}`);
             // What a reconciliation found was late by more than the overlap: worth an operator's look.
-            else if (r.kind === 'reconciliation') http.log[r.missed.length > 0 ? 'warn' : 'info']({ missed: r.missed }, `commission reconciliation ${describeSync(r)}`);
+            else if (r.kind === 'reconciliation')
+              http.log[r.missed.length > 0 ? 'warn' : 'info']({ missed: r.missed }, `commission reconciliation ${describeSync(r)}`);
           }
         },
         onError: (error: unknown) => http.log.error({ err: error }, 'syncing the commission reports failed'),

@@ -10,7 +10,10 @@ describe('readConfig', () => {
     const none = readConfig({});
     assert.deepEqual(none.corsOrigins, ['*']);
     assert.deepEqual(none.metricsAllow, ['loopback']);
-    const some = readConfig({ STAYGATE_CORS_ORIGINS: 'https://a.example, https://b.example', STAYGATE_METRICS_ALLOW: 'loopback,10.0.0.0/8' });
+    const some = readConfig({
+      STAYGATE_CORS_ORIGINS: 'https://a.example, https://b.example',
+      STAYGATE_METRICS_ALLOW: 'loopback,10.0.0.0/8',
+    });
     assert.deepEqual(some.corsOrigins, ['https://a.example', 'https://b.example']);
     assert.deepEqual(some.metricsAllow, ['loopback', '10.0.0.0/8']);
   });
@@ -26,7 +29,10 @@ describe('readConfig', () => {
     assert.equal(readConfig({ DATABASE_URL: ' ' }).databaseUrl, null);
     assert.equal(readConfig({ DATABASE_URL: 'postgres://gw:pw@db:5432/staygate' }).databaseUrl, 'postgres://gw:pw@db:5432/staygate');
     assert.equal(readConfig({ DATABASE_URL: 'postgresql://db/staygate' }).databaseUrl, 'postgresql://db/staygate');
-    assert.throws(() => readConfig({ DATABASE_URL: 'mysql://gw:secret@db/staygate' }), (error: Error) => /DATABASE_URL/.test(error.message) && !error.message.includes('secret'));
+    assert.throws(
+      () => readConfig({ DATABASE_URL: 'mysql://gw:secret@db/staygate' }),
+      (error: Error) => /DATABASE_URL/.test(error.message) && !error.message.includes('secret'),
+    );
   });
 
   it('STAYGATE_REDIS_PREFIX: unset = the defaults (null), else as given', () => {
@@ -43,13 +49,31 @@ describe('LOG_FORMAT=pretty', () => {
       const app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: logOptions('info', process.argv[1]) });
       await app.inject('/v3/accommodations?lat=1&lng=1');
       await app.close();`;
-    const run = (format: string) => new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, format], { cwd: new URL('..', import.meta.url).pathname }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-    });
+    const run = (format: string) =>
+      new Promise<string>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, format],
+          { cwd: new URL('..', import.meta.url).pathname },
+          (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        );
+      });
     const json = await run('json');
-    assert.ok(json.trim().split('\n').every((line) => line.startsWith('{')), json);
+    assert.ok(
+      json
+        .trim()
+        .split('\n')
+        .every((line) => line.startsWith('{')),
+      json,
+    );
     const pretty = await run('pretty');
     assert.match(pretty, /INFO.*request completed/);
-    assert.ok(!pretty.trim().split('\n').some((line) => line.startsWith('{"level"')), pretty);
+    assert.ok(
+      !pretty
+        .trim()
+        .split('\n')
+        .some((line) => line.startsWith('{"level"')),
+      pretty,
+    );
   });
 });

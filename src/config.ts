@@ -51,7 +51,10 @@ export interface Config {
 }
 
 function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
-  const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.length === 0 ? [...fallback] : items;
 }
 
@@ -73,7 +76,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 
 function databaseUrl(text: string | undefined): string | null {
   if (text === undefined || text.trim() === '') return null;
-  if (!/^postgres(ql)?:\/\//.test(text.trim())) throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${text.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  if (!/^postgres(ql)?:\/\//.test(text.trim()))
+    throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${text.replace(/\/\/[^@/]*@/, '//***@')}"`);
   return text.trim();
 }
 
@@ -99,16 +103,22 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.STAYGATE_DATA_DIR || defaults.dataDir),
     publicUrl: env.STAYGATE_PUBLIC_URL ? env.STAYGATE_PUBLIC_URL.replace(/\/+$/, '') : null,
-    supplierUrls: given.length === 0 ? null : Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>,
+    supplierUrls:
+      given.length === 0 ? null : (Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>),
     sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
     logLevel: env.LOG_LEVEL || 'info',
     databaseUrl: databaseUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: env.STAYGATE_REDIS_PREFIX || null,
-    trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== ''),
-    bookingUrlTemplates: Object.fromEntries(SUPPLIER_IDS
-      .map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]])
-      .filter(([, template]) => template !== undefined && template !== '')),
+    trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+    bookingUrlTemplates: Object.fromEntries(
+      SUPPLIER_IDS.map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]]).filter(
+        ([, template]) => template !== undefined && template !== '',
+      ),
+    ),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
     reportSyncOverlapMs: int(env, 'STAYGATE_REPORT_SYNC_OVERLAP_MS', defaults.reportSyncOverlapMs),
     reportReconcileIntervalMs: int(env, 'STAYGATE_REPORT_RECONCILE_MS', defaults.reportReconcileIntervalMs),

@@ -84,7 +84,12 @@ export function openSqliteStores(dataDir: string, options: OpenStoresOptions = {
   const transactions = createSqliteTransactionStore({ path: location.path });
   const leases = createSqliteLeaseStore({ path: location.path });
   const records: RecordStores = {
-    location, keys, clicks, transactions, leases, migrated: [],
+    location,
+    keys,
+    clicks,
+    transactions,
+    leases,
+    migrated: [],
     async close() {
       await Promise.all([store?.close(), keys.close(), clicks.close(), transactions.close(), leases.close()]);
     },
@@ -93,7 +98,9 @@ export function openSqliteStores(dataDir: string, options: OpenStoresOptions = {
 }
 
 async function openPostgresStores(url: string, options: OpenStoresOptions): Promise<Stores | RecordStores> {
-  const onError = options.onError ?? ((error: Error) => process.stderr.write(`staygate: a PostgreSQL connection failed (it is replaced): ${error.message}\n`));
+  const onError =
+    options.onError ??
+    ((error: Error) => process.stderr.write(`staygate: a PostgreSQL connection failed (it is replaced): ${error.message}\n`));
   const pool: PgPool = openPgPool(url, { max: defaults.pgPoolSize, onError });
   try {
     // Gateways starting together and `staygate db migrate` apply each migration once (docs/decisions.md 65).
@@ -104,7 +111,12 @@ async function openPostgresStores(url: string, options: OpenStoresOptions): Prom
     const transactions = await createPgTransactionStore({ pool });
     const leases = createPgLeaseStore({ pool });
     const records: RecordStores = {
-      location: { kind: 'postgres', url }, keys, clicks, transactions, leases, migrated: applied,
+      location: { kind: 'postgres', url },
+      keys,
+      clicks,
+      transactions,
+      leases,
+      migrated: applied,
       async close() {
         await Promise.all([store?.close(), keys.close(), clicks.close(), transactions.close(), leases.close()]);
         await pool.end();

@@ -75,11 +75,18 @@ async function startSimulator(): Promise<SimulatorUrls> {
   // Back on the previous run's ports when they are free: the store holds the media URLs the
   // simulated feeds named, with those ports (STAYGATE_SIM_PORTS, packages/sim/README.md).
   const previous = readSimulatorAddress(config.dataDir);
-  const ports = previous === null ? '' : Object.entries(previous.urls).map(([id, url]) => `${id}=${new URL(url).port}`).join(',');
+  const ports =
+    previous === null
+      ? ''
+      : Object.entries(previous.urls)
+          .map(([id, url]) => `${id}=${new URL(url).port}`)
+          .join(',');
   const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     env: {
-      ...process.env, STAYGATE_SIM_SEED: String(config.sim.seed), STAYGATE_SIM_STAYS: String(config.sim.stays),
+      ...process.env,
+      STAYGATE_SIM_SEED: String(config.sim.seed),
+      STAYGATE_SIM_STAYS: String(config.sim.stays),
       // The suppliers keep the clicks that reached them, and the world's current day, so their
       // bookings and content outlive a restart.
       STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
@@ -128,7 +135,11 @@ if (!stopping && stores !== null) {
   });
   const running = app;
   await running.http.listen({ port: config.port, host: config.host });
-  if (simulator !== null) running.http.log.info({ controlUrl: simulator.controlUrl }, `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`);
+  if (simulator !== null)
+    running.http.log.info(
+      { controlUrl: simulator.controlUrl },
+      `simulated suppliers started; fault control at ${simulator.controlUrl}/faults`,
+    );
   running.ready.then(
     () => running.http.log.info(`ready in ${Math.round(performance.now() - started)} ms on http://${config.host}:${config.port}`),
     (error: unknown) => {

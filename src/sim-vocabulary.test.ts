@@ -6,7 +6,7 @@ import { it } from 'node:test';
 import * as sim from '@staygate/sim';
 import { RENTAL_TYPES, STAY_TYPES, SUPPLIER_IDS } from './types.ts';
 
-it('the simulator speaks the gateway\'s supplier ids and stay types, in the same order', () => {
+it("the simulator speaks the gateway's supplier ids and stay types, in the same order", () => {
   assert.deepEqual(sim.SUPPLIER_IDS, SUPPLIER_IDS);
   assert.deepEqual(sim.RENTAL_TYPES, RENTAL_TYPES);
   assert.deepEqual(sim.STAY_TYPES, STAY_TYPES);

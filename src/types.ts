@@ -12,10 +12,30 @@ export function isSupplierId(value: string): value is SupplierId {
 
 /** The spec's concrete non-hotel types, in its order. `rental` means any of these. */
 export const RENTAL_TYPES = [
-  'palace', 'lodge', 'agritourism', 'riad', 'ryokan', 'villa', 'resort', 'pension',
-  'bed_and_breakfast', 'apartment', 'private_vacation_home', 'bungalow', 'tourist',
-  'all_inclusive', 'hostel', 'farm_stay', 'cabin', 'residence', 'house', 'condo', 'chalet',
-  'country_house', 'aparthotel', 'cottage',
+  'palace',
+  'lodge',
+  'agritourism',
+  'riad',
+  'ryokan',
+  'villa',
+  'resort',
+  'pension',
+  'bed_and_breakfast',
+  'apartment',
+  'private_vacation_home',
+  'bungalow',
+  'tourist',
+  'all_inclusive',
+  'hostel',
+  'farm_stay',
+  'cabin',
+  'residence',
+  'house',
+  'condo',
+  'chalet',
+  'country_house',
+  'aparthotel',
+  'cottage',
 ] as const;
 export type RentalType = (typeof RENTAL_TYPES)[number];
 

@@ -64,7 +64,8 @@ export async function buildWeb(outDir: string = DEFAULT_WEB_DIR): Promise<BuiltF
   for (const page of ['map', 'hub']) writeFileSync(path.join(outDir, `${page}.html`), readFileSync(path.join(here, page, `${page}.html`)));
   // The basemap: a coarse world for small zooms, a finer one fetched from zoom 5 on.
   const atlas = path.dirname(require.resolve('world-atlas/package.json'));
-  for (const file of ['countries-110m.json', 'countries-50m.json']) writeFileSync(path.join(outDir, file), readFileSync(path.join(atlas, file)));
+  for (const file of ['countries-110m.json', 'countries-50m.json'])
+    writeFileSync(path.join(outDir, file), readFileSync(path.join(atlas, file)));
   writeFileSync(path.join(outDir, 'cities.json'), JSON.stringify(cityLabels()));
 
   const files: BuiltFile[] = [];
@@ -81,5 +82,7 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   const started = performance.now();
   const files = await buildWeb();
   for (const f of files) console.log(`${f.name.padEnd(28)} ${String(f.bytes).padStart(9)} B  ${String(f.gzipBytes).padStart(8)} B gzipped`);
-  console.log(`web pages built into ${path.relative(process.cwd(), DEFAULT_WEB_DIR) || '.'} in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `web pages built into ${path.relative(process.cwd(), DEFAULT_WEB_DIR) || '.'} in ${Math.round(performance.now() - started)} ms`,
+  );
 }

@@ -18,12 +18,15 @@ before(async () => {
 after(() => rig?.close());
 
 /** Canvases Chart.js drew on: some pixels are not blank. */
-const chartsDrawn = (page: Page) => page.evaluate(() => [...document.querySelectorAll('canvas')].map((canvas) => {
-  const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-  let painted = 0;
-  for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) painted++;
-  return painted;
-}));
+const chartsDrawn = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('canvas')].map((canvas) => {
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) painted++;
+      return painted;
+    }),
+  );
 
 describe('the partner hub', () => {
   it('signs in with a typed key, draws its charts and lists its transactions; the key stays out of every URL', async () => {
@@ -34,20 +37,29 @@ describe('the partner hub', () => {
     await page.locator('#signin button[type=submit]').click();
     await page.waitForSelector('body[data-loaded="true"]');
     assert.ok(await page.locator('#signin').isHidden(), 'the sign-in form is gone');
-    assert.match(await page.locator('#who').textContent() ?? '', /demo/);
+    assert.match((await page.locator('#who').textContent()) ?? '', /demo/);
     const painted = await chartsDrawn(page);
     assert.equal(painted.length, 2);
     for (const p of painted) assert.ok(p > 1_000, `a chart drew ${p} pixels`);
     const rows = await page.locator('#latest tbody tr').count();
     assert.ok(rows > 0, 'latest transactions listed');
-    assert.ok(await page.locator('#campaigns tbody tr').count() > 0, 'await page.locator(\'#campaigns tbody tr\').count() > 0');
+    assert.ok((await page.locator('#campaigns tbody tr').count()) > 0, "await page.locator('#campaigns tbody tr').count() > 0");
     assert.equal(await page.locator('#suppliers tbody tr').count(), 4);
     // The embed snippet names the partner's aid.
-    const snippet = await page.locator('#snippet').textContent() ?? '';
-    assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&amp;|^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&/);
+    const snippet = (await page.locator('#snippet').textContent()) ?? '';
+    assert.match(
+      snippet,
+      /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&amp;|^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&/,
+    );
     // The summary was asked with the key in its header, never in a URL.
-    assert.ok(watch.requests.some((u) => u.includes('/v1/reporting/summary')), 'watch.requests.some((u) => u.includes(\'/v1/reporting/summary\'))');
-    assert.ok(watch.requests.every((u) => !u.includes(demoKey)), 'no URL carries the key');
+    assert.ok(
+      watch.requests.some((u) => u.includes('/v1/reporting/summary')),
+      "watch.requests.some((u) => u.includes('/v1/reporting/summary'))",
+    );
+    assert.ok(
+      watch.requests.every((u) => !u.includes(demoKey)),
+      'no URL carries the key',
+    );
     await rig.screenshot(page, 'hub-desktop', { fullPage: true });
 
     // Another period: the figures follow.
@@ -62,8 +74,11 @@ describe('the partner hub', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#csv').click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     assert.match(csv, /^provider,bookingId,bookedDate,/);
-    assert.ok(csv.split('\r\n').length > 2, 'csv.split(\'\\r\\n\').length > 2');
-    assert.ok(watch.requests.every((u) => !u.includes(demoKey)), 'watch.requests.every((u) => !u.includes(demoKey))');
+    assert.ok(csv.split('\r\n').length > 2, "csv.split('\\r\\n').length > 2");
+    assert.ok(
+      watch.requests.every((u) => !u.includes(demoKey)),
+      'watch.requests.every((u) => !u.includes(demoKey))',
+    );
     assert.deepEqual(watch.problems, []);
   });
 
@@ -73,9 +88,15 @@ describe('the partner hub', () => {
     await page.goto(`${rig.base}/hub#key=${encodeURIComponent(demoKey)}`);
     await page.waitForSelector('body[data-loaded="true"]');
     assert.equal(new URL(page.url()).hash, '');
-    assert.ok((await chartsDrawn(page)).every((p) => p > 1_000), '(await chartsDrawn(page)).every((p) => p > 1_000)');
+    assert.ok(
+      (await chartsDrawn(page)).every((p) => p > 1_000),
+      '(await chartsDrawn(page)).every((p) => p > 1_000)',
+    );
     // Nothing wider than the screen.
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)');
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+      'await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)',
+    );
     await rig.screenshot(page, 'hub-phone', { fullPage: true });
     assert.deepEqual(watch.problems, []);
   });
@@ -85,8 +106,11 @@ describe('the partner hub', () => {
     const { page } = watch;
     await page.goto(`${rig.base}/hub#key=sg_nope_nope`);
     await page.waitForSelector('#signin:not([hidden])');
-    assert.match(await page.locator('#signin-error').textContent() ?? '', /not valid/);
+    assert.match((await page.locator('#signin-error').textContent()) ?? '', /not valid/);
     // The 401 is the expected answer here, not a page error.
-    assert.deepEqual(watch.problems.filter((p) => !p.includes('401')), []);
+    assert.deepEqual(
+      watch.problems.filter((p) => !p.includes('401')),
+      [],
+    );
   });
 });

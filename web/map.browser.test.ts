@@ -33,8 +33,11 @@ describe('the map page', () => {
     for (const name of ['nelat', 'nelng', 'swlat', 'swlng']) assert.ok(Number.isFinite(Number(first.searchParams.get(name))), name);
     assert.equal(first.searchParams.get('aid'), 'partner-x');
     assert.equal(first.searchParams.get('checkin'), '2026-12-10');
-    assert.ok(await page.locator('.cluster span').count() > 0, 'clusters drawn');
-    assert.ok(await page.locator('.leaflet-overlay-pane canvas, .leaflet-basemap-pane canvas').count() > 0, 'the offline basemap is drawn on a canvas');
+    assert.ok((await page.locator('.cluster span').count()) > 0, 'clusters drawn');
+    assert.ok(
+      (await page.locator('.leaflet-overlay-pane canvas, .leaflet-basemap-pane canvas').count()) > 0,
+      'the offline basemap is drawn on a canvas',
+    );
     await rig.screenshot(page, 'map-clusters');
 
     // Zooming out searches the larger viewport.
@@ -42,7 +45,9 @@ describe('the map page', () => {
     const width = (u: URL) => Number(u.searchParams.get('nelng')) - Number(u.searchParams.get('swlng'));
     await page.locator('.leaflet-control-zoom-out').click();
     await searched(page, before);
-    const zoomedOut = searches(watch).filter((u) => u.searchParams.get('cluster') === 'auto').at(-1)!;
+    const zoomedOut = searches(watch)
+      .filter((u) => u.searchParams.get('cluster') === 'auto')
+      .at(-1)!;
     assert.ok(width(zoomedOut) > width(first) * 1.5, `${width(zoomedOut)} vs ${width(first)}`);
     assert.equal(zoomOf(page), 8);
 
@@ -55,7 +60,7 @@ describe('the map page', () => {
     assert.deepEqual(watch.problems, []);
   });
 
-  it('at street level shows each stay with its price, and lists /go links with the page\'s aid and campaign that open a new tab', async () => {
+  it("at street level shows each stay with its price, and lists /go links with the page's aid and campaign that open a new tab", async () => {
     const watch = await rig.open();
     const { page } = watch;
     // The densest spot of the test world's Paris: a stay with many neighbours.
@@ -67,8 +72,17 @@ describe('the map page', () => {
     assert.equal(await page.locator('.cluster span').count(), 0, 'no clusters at street level');
     const markers = await page.locator('.stay span').allTextContents();
     assert.ok(markers.length > 0, 'stays drawn');
-    assert.ok(markers.some((text) => /^\$\d/.test(text)), `prices on the markers: ${markers.join(' | ')}`);
-    const links = await page.locator('#list a.book').evaluateAll((as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, target: (a as HTMLAnchorElement).target, rel: (a as HTMLAnchorElement).rel })));
+    assert.ok(
+      markers.some((text) => /^\$\d/.test(text)),
+      `prices on the markers: ${markers.join(' | ')}`,
+    );
+    const links = await page.locator('#list a.book').evaluateAll((as) =>
+      as.map((a) => ({
+        href: (a as HTMLAnchorElement).href,
+        target: (a as HTMLAnchorElement).target,
+        rel: (a as HTMLAnchorElement).rel,
+      })),
+    );
     assert.ok(links.length > 0, 'stays listed');
     for (const link of links) {
       const url = new URL(link.href);
@@ -81,8 +95,13 @@ describe('the map page', () => {
       assert.match(link.rel, /noopener/);
     }
     // Thumbnails come from the simulated suppliers themselves, on this machine, and load.
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#list img.thumb')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0));
-    assert.ok(watch.requests.some((u) => /^http:\/\/127\.0\.0\.1:\d+\/.*\.svg$/.test(u) && !u.startsWith(rig.base)), 'pictures from the simulated suppliers');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('#list img.thumb')].slice(0, 3).every((img) => img.complete && img.naturalWidth > 0),
+    );
+    assert.ok(
+      watch.requests.some((u) => /^http:\/\/127\.0\.0\.1:\d+\/.*\.svg$/.test(u) && !u.startsWith(rig.base)),
+      'pictures from the simulated suppliers',
+    );
     await rig.screenshot(page, 'map-street');
 
     // The link goes where a traveller expects: through /go to the supplier's booking page.
@@ -96,8 +115,11 @@ describe('the map page', () => {
     const { page } = watch;
     await page.goto(`${rig.base}/map?address=Paris&${PARAMS}`);
     await searched(page, 0);
-    assert.ok(Math.abs(Number(new URL(page.url()).searchParams.get('lat')) - 48.85) < 0.1, 'Math.abs(Number(new URL(page.url()).searchParams.get(\'lat\')) - 48.85) < 0.1');
-    assert.ok(await page.locator('#list li').count() > 0, 'await page.locator(\'#list li\').count() > 0');
+    assert.ok(
+      Math.abs(Number(new URL(page.url()).searchParams.get('lat')) - 48.85) < 0.1,
+      "Math.abs(Number(new URL(page.url()).searchParams.get('lat')) - 48.85) < 0.1",
+    );
+    assert.ok((await page.locator('#list li').count()) > 0, "await page.locator('#list li').count() > 0");
     await rig.screenshot(page, 'map-phone');
     assert.deepEqual(watch.problems, []);
   });

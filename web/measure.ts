@@ -17,12 +17,17 @@ for (let i = 0; i < runs; i++) {
   await page.goto(MAP);
   await page.waitForFunction(() => performance.getEntriesByName('first-clusters').length > 0, undefined, { timeout: 60_000 });
   const ms = await page.evaluate(() => performance.getEntriesByName('first-clusters')[0].startTime);
-  const bytes = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-    .filter((r) => r.name.includes('/assets/')).map((r) => [r.name.split('/assets/')[1], r.transferSize, r.encodedBodySize] as const));
+  const bytes = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((r) => r.name.includes('/assets/'))
+      .map((r) => [r.name.split('/assets/')[1], r.transferSize, r.encodedBodySize] as const),
+  );
   times.push(ms);
   console.log(`run ${i + 1}: first clusters after ${Math.round(ms)} ms; assets ${bytes.map(([n, , e]) => `${n} ${e} B`).join(', ')}`);
   await context.close();
 }
 times.sort((a, b) => a - b);
-console.log(`median time to first clusters, cold: ${Math.round(times[Math.floor(times.length / 2)])} ms (runs: ${times.map(Math.round).join(', ')})`);
+console.log(
+  `median time to first clusters, cold: ${Math.round(times[Math.floor(times.length / 2)])} ms (runs: ${times.map(Math.round).join(', ')})`,
+);
 await browser.close();

@@ -81,7 +81,13 @@ describe('key verifier', () => {
     const verifier = createKeyVerifier({ store, maxAgeMs: 500, clock: () => now });
     const active = await admin.create({ aid: 'aff-a', partnerId: 'pa', thirdParties: ['x'], limitPerMinute: 20 });
     const pending = await admin.create({ aid: 'aff-p', pending: true });
-    assert.deepEqual(await verifier.verify(active.key), { id: active.record.id, partnerId: 'pa', aid: 'aff-a', thirdParties: ['x'], limitPerMinute: 20 });
+    assert.deepEqual(await verifier.verify(active.key), {
+      id: active.record.id,
+      partnerId: 'pa',
+      aid: 'aff-a',
+      thirdParties: ['x'],
+      limitPerMinute: 20,
+    });
     assert.equal(await verifier.verify(pending.key), null);
     assert.equal(await verifier.verify('sg_0123456789abcdef_' + 'x'.repeat(43)), null);
     assert.equal(await verifier.verify('garbage'), null);
@@ -106,7 +112,13 @@ describe('key verifier', () => {
     let now = 0;
     const errors: unknown[] = [];
     let broken = false;
-    const flaky = { ...store, version: async () => { if (broken) throw new Error('db gone'); return store.version(); } };
+    const flaky = {
+      ...store,
+      version: async () => {
+        if (broken) throw new Error('db gone');
+        return store.version();
+      },
+    };
     const verifier = createKeyVerifier({ store: flaky, maxAgeMs: 500, clock: () => now, onError: (e) => errors.push(e) });
     assert.notEqual(await verifier.verify(key), null);
     broken = true;

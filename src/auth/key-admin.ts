@@ -37,7 +37,8 @@ const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
 export const MAX_KEY_LIMIT = 1_000_000;
 
 function checkToken(what: string, value: string): void {
-  if (!TOKEN.test(value)) throw new KeyAdminError(`${what} must be 1-64 characters of letters, digits, '.', '_', '~' or '-'; got "${value}"`);
+  if (!TOKEN.test(value))
+    throw new KeyAdminError(`${what} must be 1-64 characters of letters, digits, '.', '_', '~' or '-'; got "${value}"`);
 }
 
 function revokedError(id: string): KeyAdminError {
@@ -84,8 +85,14 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
       const { key, id, hash } = generateApiKey();
       const at = now();
       const record: ApiKeyRecord = {
-        id, partnerId, aid: input.aid, thirdParties, status: input.pending ? 'pending' : 'active',
-        limitPerMinute: limit, createdAt: at, updatedAt: at,
+        id,
+        partnerId,
+        aid: input.aid,
+        thirdParties,
+        status: input.pending ? 'pending' : 'active',
+        limitPerMinute: limit,
+        createdAt: at,
+        updatedAt: at,
       };
       await store.insert({ ...record, hash });
       return { key, record };

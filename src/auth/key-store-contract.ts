@@ -10,8 +10,15 @@ import type { KeyStore, StoredApiKey } from './key-store.ts';
 function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
   const { id, hash } = generateApiKey();
   return {
-    id, hash, partnerId: 'partner-1', aid: 'aid-1', thirdParties: ['platform-x'], status: 'active',
-    limitPerMinute: null, createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+    id,
+    hash,
+    partnerId: 'partner-1',
+    aid: 'aid-1',
+    thirdParties: ['platform-x'],
+    status: 'active',
+    limitPerMinute: null,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
     ...overrides,
   };
 }
@@ -57,8 +64,14 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       const b = storedKey({ createdAt: '2026-11-21T10:00:01.000Z', status: 'pending' });
       const c = storedKey({ createdAt: '2026-11-21T10:00:03.000Z', status: 'revoked' });
       for (const k of [a, b, c]) await store.insert(k);
-      assert.deepEqual((await store.list()).map((k) => k.id), [b.id, a.id, c.id]);
-      assert.deepEqual((await store.activeKeys()).map((k) => k.id), [a.id]);
+      assert.deepEqual(
+        (await store.list()).map((k) => k.id),
+        [b.id, a.id, c.id],
+      );
+      assert.deepEqual(
+        (await store.activeKeys()).map((k) => k.id),
+        [a.id],
+      );
     });
 
     it('changes a status and says when the key does not exist', async () => {
@@ -68,7 +81,10 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       assert.equal(granted!.status, 'active');
       assert.equal(granted!.updatedAt, '2026-11-22T00:00:00.000Z');
       assert.equal(granted!.createdAt, key.createdAt);
-      assert.deepEqual((await store.activeKeys()).map((k) => k.id), [key.id]);
+      assert.deepEqual(
+        (await store.activeKeys()).map((k) => k.id),
+        [key.id],
+      );
       assert.equal(await store.setStatus('0123456789abcdef', 'revoked', '2026-11-22T00:00:00.000Z'), null);
     });
 
@@ -120,26 +136,28 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       assert.ok(afterInsert > before, 'the other handle sees the version move');
       assert.deepEqual(await two.second.get(key.id), key);
       await two.second.setStatus(key.id, 'active', '2026-11-22T00:00:00.000Z');
-      assert.ok((await two.first.version()) > afterInsert, 'and the first sees the second\'s change');
-      assert.deepEqual((await two.first.activeKeys()).map((k) => k.id), [key.id]);
+      assert.ok((await two.first.version()) > afterInsert, "and the first sees the second's change");
+      assert.deepEqual(
+        (await two.first.activeKeys()).map((k) => k.id),
+        [key.id],
+      );
     });
 
     it('a grant racing a revoke on the other handle never leaves the key active', async () => {
       const first = createKeyAdmin(two.first);
       const second = createKeyAdmin(two.second);
       const grants: ('granted' | 'refused')[] = [];
-      const grant = (admin: typeof first, id: string) => admin.grant(id).then(
-        () => grants.push('granted'),
-        (error: unknown) => {
-          assert.ok(error instanceof KeyAdminError && /revoked/.test(error.message), `a grant fails only as revoked: ${String(error)}`);
-          grants.push('refused');
-        },
-      );
+      const grant = (admin: typeof first, id: string) =>
+        admin.grant(id).then(
+          () => grants.push('granted'),
+          (error: unknown) => {
+            assert.ok(error instanceof KeyAdminError && /revoked/.test(error.message), `a grant fails only as revoked: ${String(error)}`);
+            grants.push('refused');
+          },
+        );
       for (let round = 0; round < 40; round++) {
         const { record } = await first.create({ aid: `race-${round}`, pending: true });
-        await Promise.all([
-          grant(first, record.id), second.revoke(record.id), grant(second, record.id), grant(first, record.id),
-        ]);
+        await Promise.all([grant(first, record.id), second.revoke(record.id), grant(second, record.id), grant(first, record.id)]);
         // Grants that lost the race keep trying after the revoke: none may bring the key back.
         await Promise.all([grant(first, record.id), grant(second, record.id)]);
         assert.equal((await two.first.get(record.id))!.status, 'revoked', `round ${round}`);

@@ -66,7 +66,9 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
 
   async function fresh(): Promise<Map<string, StoredApiKey>> {
     if (keys !== null && clock() - checkedAt < maxAgeMs) return keys;
-    refreshing ??= reload().finally(() => { refreshing = null; });
+    refreshing ??= reload().finally(() => {
+      refreshing = null;
+    });
     try {
       await refreshing;
     } catch (error) {
@@ -86,7 +88,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
       const known = remembered.get(key);
       if (known !== undefined) return known;
       const id = apiKeyId(key);
-      const stored = id === null ? null : held.get(id) ?? null;
+      const stored = id === null ? null : (held.get(id) ?? null);
       if (!apiKeyMatches(key, stored?.hash ?? null)) return null;
       const { partnerId, aid, thirdParties, limitPerMinute } = stored!;
       const verified = { id: stored!.id, partnerId, aid, thirdParties, limitPerMinute };

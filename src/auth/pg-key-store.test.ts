@@ -5,5 +5,9 @@ import { createPgKeyStore } from './pg-key-store.ts';
 
 // Each store on a schema of its own in the test database, dropped when it closes.
 describe('PostgreSQL key store', { skip: await skipWithoutPostgres() }, () => {
-  runKeyStoreContract('postgres', () => freshPgStore((pool) => createPgKeyStore({ pool })), () => twoPgStores((pool) => createPgKeyStore({ pool })));
+  runKeyStoreContract(
+    'postgres',
+    () => freshPgStore((pool) => createPgKeyStore({ pool })),
+    () => twoPgStores((pool) => createPgKeyStore({ pool })),
+  );
 });

@@ -21,8 +21,14 @@ interface Row {
 
 function toRecord(row: Row): ApiKeyRecord {
   return {
-    id: row.id, partnerId: row.partner_id, aid: row.aid, thirdParties: row.third_parties, status: row.status,
-    limitPerMinute: row.limit_per_minute, createdAt: row.created_at, updatedAt: row.updated_at,
+    id: row.id,
+    partnerId: row.partner_id,
+    aid: row.aid,
+    thirdParties: row.third_parties,
+    status: row.status,
+    limitPerMinute: row.limit_per_minute,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -37,9 +43,11 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
   return {
     async insert(key) {
       await inPgTransaction(pool, async (client) => {
-        await client.query(`INSERT INTO api_keys (id, hash, partner_id, aid, third_parties, status, limit_per_minute, created_at, updated_at)
+        await client.query(
+          `INSERT INTO api_keys (id, hash, partner_id, aid, third_parties, status, limit_per_minute, created_at, updated_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [key.id, key.hash, key.partnerId, key.aid, key.thirdParties, key.status, key.limitPerMinute, key.createdAt, key.updatedAt]);
+          [key.id, key.hash, key.partnerId, key.aid, key.thirdParties, key.status, key.limitPerMinute, key.createdAt, key.updatedAt],
+        );
         await client.query(BUMP);
       });
     },
@@ -51,14 +59,19 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
       return (await pool.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toRecord);
     },
     async activeKeys(): Promise<StoredApiKey[]> {
-      return (await pool.query<Row>("SELECT * FROM api_keys WHERE status = 'active'")).rows.map((row) => ({ ...toRecord(row), hash: row.hash }));
+      return (await pool.query<Row>("SELECT * FROM api_keys WHERE status = 'active'")).rows.map((row) => ({
+        ...toRecord(row),
+        hash: row.hash,
+      }));
     },
     async setStatus(id, status, at) {
       return inPgTransaction(pool, async (client) => {
         // Compare-and-set (docs/decisions.md 75): the row changes only while it is not revoked. Under
         // READ COMMITTED a racing revoke makes this UPDATE re-check its WHERE on the revoked row.
         const changed = await client.query<Row>(
-          "UPDATE api_keys SET status = $2, updated_at = $3 WHERE id = $1 AND status <> 'revoked' RETURNING *", [id, status, at]);
+          "UPDATE api_keys SET status = $2, updated_at = $3 WHERE id = $1 AND status <> 'revoked' RETURNING *",
+          [id, status, at],
+        );
         if (changed.rows.length > 0) {
           await client.query(BUMP);
           return toRecord(changed.rows[0]);

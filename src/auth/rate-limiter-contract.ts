@@ -84,9 +84,19 @@ export function runRateLimiterContract(name: string, make: LimiterFactory): void
       const rl = await start();
       const decisions = await Promise.all(Array.from({ length: 200 }, () => rl.hit('burst', 60)));
       assert.equal(decisions.filter((d) => d.allowed).length, 60);
-      const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b);
-      assert.deepEqual(remaining, Array.from({ length: 60 }, (_, i) => i), 'each accepted request saw its own count');
-      assert.ok(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetMs === WINDOW), 'every refusal: 0 remaining, a whole window to wait');
+      const remaining = decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((a, b) => a - b);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 60 }, (_, i) => i),
+        'each accepted request saw its own count',
+      );
+      assert.ok(
+        decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetMs === WINDOW),
+        'every refusal: 0 remaining, a whole window to wait',
+      );
     });
 
     it('honours a limit that changes between requests (a key given a new limit)', async () => {

@@ -4,7 +4,14 @@ import { createFallbackRateLimiter } from './fallback-rate-limiter.ts';
 import { createMemoryRateLimiter } from './memory-rate-limiter.ts';
 import { createRedisRateLimiter, redactRedisUrl, type RedisRateLimiter } from './redis-rate-limiter.ts';
 import { runRateLimiterContract } from './rate-limiter-contract.ts';
-import { closedRedisUrl, deleteRedisKeys, skipWithoutRedis, startRedisRelay, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
+import {
+  closedRedisUrl,
+  deleteRedisKeys,
+  skipWithoutRedis,
+  startRedisRelay,
+  TEST_REDIS_URL,
+  testRedisPrefix,
+} from '../test-support/redis.ts';
 
 // The real Redis server (REDIS_URL, default 127.0.0.1:6379; .ci/run starts it). Without one, the
 // Redis suites are skipped with a message rather than failing a machine that has no Redis.
@@ -20,7 +27,13 @@ let made = 0;
 const COMMAND_TIMEOUT_MS = 5_000;
 
 async function redisLimiter(windowMs: number, clock?: () => number): Promise<RedisRateLimiter> {
-  const limiter = createRedisRateLimiter({ url: TEST_REDIS_URL, prefix: `${prefix}${made++}:`, windowMs, clock, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+  const limiter = createRedisRateLimiter({
+    url: TEST_REDIS_URL,
+    prefix: `${prefix}${made++}:`,
+    windowMs,
+    clock,
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
+  });
   await limiter.connected(5_000);
   return limiter;
 }
@@ -34,11 +47,13 @@ describe('redis limiter', { skip }, () => {
 
   it('shares one limit between limiters (gateway processes) on the same prefix', async () => {
     const shared = `${prefix}shared:`;
-    const limiters = await Promise.all([0, 1, 2].map(async () => {
-      const l = createRedisRateLimiter({ url: TEST_REDIS_URL, prefix: shared, windowMs: 60_000, commandTimeoutMs: COMMAND_TIMEOUT_MS });
-      await l.connected(5_000);
-      return l;
-    }));
+    const limiters = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const l = createRedisRateLimiter({ url: TEST_REDIS_URL, prefix: shared, windowMs: 60_000, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+        await l.connected(5_000);
+        return l;
+      }),
+    );
     try {
       // Redis's own clock (no clock given): one clock for every process.
       const started = performance.now();
@@ -99,7 +114,13 @@ describe('redis unreachable: each process falls back to its own memory limiter',
     const clock = () => now;
     const events: string[] = [];
     const processes = [0, 1].map(() => {
-      const redis = createRedisRateLimiter({ url: relay.url, prefix: `${prefix}${name}:`, windowMs: 60_000, clock, commandTimeoutMs: COMMAND_TIMEOUT_MS });
+      const redis = createRedisRateLimiter({
+        url: relay.url,
+        prefix: `${prefix}${name}:`,
+        windowMs: 60_000,
+        clock,
+        commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      });
       const limiter = createFallbackRateLimiter({
         primary: redis,
         fallback: createMemoryRateLimiter({ windowMs: 60_000, clock }),
@@ -117,8 +138,12 @@ describe('redis unreachable: each process falls back to its own memory limiter',
       return count;
     };
     return {
-      relay, events, allowed,
-      advance: (ms: number) => { now += ms; },
+      relay,
+      events,
+      allowed,
+      advance: (ms: number) => {
+        now += ms;
+      },
       reconnect: () => Promise.all(processes.map((p) => p.redis.connected(5_000))),
       held: () => processes[0].redis.client.zcard(`${prefix}${name}:b`),
       close: async () => {

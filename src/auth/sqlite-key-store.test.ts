@@ -13,12 +13,22 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 // Two handles: two connections on one file, as the server and the CLI.
-runKeyStoreContract('sqlite (file)', async () => createSqliteKeyStore({ path: join(dir, `keys-${files++}.sqlite`) }), async () => {
-  const path = join(dir, `keys-${files++}.sqlite`);
-  const first = createSqliteKeyStore({ path });
-  const second = createSqliteKeyStore({ path });
-  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
-});
+runKeyStoreContract(
+  'sqlite (file)',
+  async () => createSqliteKeyStore({ path: join(dir, `keys-${files++}.sqlite`) }),
+  async () => {
+    const path = join(dir, `keys-${files++}.sqlite`);
+    const first = createSqliteKeyStore({ path });
+    const second = createSqliteKeyStore({ path });
+    return {
+      first,
+      second,
+      close: async () => {
+        await Promise.all([first.close(), second.close()]);
+      },
+    };
+  },
+);
 runKeyStoreContract('sqlite (:memory:)', async () => createSqliteKeyStore({ path: ':memory:' }));
 
 test('sqlite key store: shares the inventory file, and another connection sees changes at once', async () => {
@@ -30,11 +40,21 @@ test('sqlite key store: shares the inventory file, and another connection sees c
     const before = await server.version();
     const { id, hash } = generateApiKey();
     await cli.insert({
-      id, hash, partnerId: 'p', aid: 'a', thirdParties: [], status: 'active', limitPerMinute: null,
-      createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      id,
+      hash,
+      partnerId: 'p',
+      aid: 'a',
+      thirdParties: [],
+      status: 'active',
+      limitPerMinute: null,
+      createdAt: '2026-11-21T10:00:00.000Z',
+      updatedAt: '2026-11-21T10:00:00.000Z',
     });
     assert.ok((await server.version()) > before, '(await server.version()) > before');
-    assert.deepEqual((await server.activeKeys()).map((k) => k.id), [id]);
+    assert.deepEqual(
+      (await server.activeKeys()).map((k) => k.id),
+      [id],
+    );
     assert.equal(await inventory.inventoryVersion(), null, 'the inventory tables are untouched');
   } finally {
     await Promise.all([inventory.close(), server.close(), cli.close()]);

@@ -68,7 +68,8 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
   const db = openSqlite(options.path);
   db.exec(SCHEMA);
 
-  const insert = db.prepare(`INSERT INTO api_keys (id, hash, partner_id, aid, third_parties, status, limit_per_minute, created_at, updated_at)
+  const insert =
+    db.prepare(`INSERT INTO api_keys (id, hash, partner_id, aid, third_parties, status, limit_per_minute, created_at, updated_at)
     VALUES (@id, @hash, @partnerId, @aid, @thirdParties, @status, @limitPerMinute, @createdAt, @updatedAt)`);
   const selectOne = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE id = ?');
   const selectAll = db.prepare<[], Row>('SELECT * FROM api_keys ORDER BY created_at, id');

@@ -48,7 +48,19 @@ async function until(key: string, expected: number): Promise<void> {
 describe('staygate keys', () => {
   it('create prints the key last; grant and revoke reach the running gateway without a restart, within a second by its refresh', async () => {
     assert.ok(defaults.keyRefreshMs < 1_000, 'the gateway re-reads the key store at least every second');
-    const created = await staygate('keys', 'create', '--aid', 'aff-cli', '--third-party', 'shop', '--third-party', 'blog', '--limit', '40', '--pending');
+    const created = await staygate(
+      'keys',
+      'create',
+      '--aid',
+      'aff-cli',
+      '--third-party',
+      'shop',
+      '--third-party',
+      'blog',
+      '--limit',
+      '40',
+      '--pending',
+    );
     assert.equal(created.code, 0, created.stderr);
     const lines = created.stdout.trimEnd().split('\n');
     const key = lines.at(-1)!;
@@ -103,7 +115,10 @@ describe('staygate keys', () => {
     assert.match(badAid.stderr, /aid must be/);
     const json = JSON.parse((await run('keys', 'list', '--json')).stdout);
     assert.ok(json.length >= 2, 'json.length >= 2');
-    assert.ok(json.every((k: object) => !('hash' in k)), 'json.every((k: object) => !(\'hash\' in k))');
+    assert.ok(
+      json.every((k: object) => !('hash' in k)),
+      "json.every((k: object) => !('hash' in k))",
+    );
   });
 });
 
@@ -111,7 +126,9 @@ describe('staygate --version and --help', () => {
   it('--version prints the package version, from any folder', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const res = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(process.execPath, [BIN, '--version'], { cwd: tmpdir() }, (error, stdout) => resolve({ code: error === null ? 0 : (error.code as number), stdout }));
+      execFile(process.execPath, [BIN, '--version'], { cwd: tmpdir() }, (error, stdout) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stdout }),
+      );
     });
     assert.equal(res.code, 0);
     assert.equal(res.stdout.trim(), `staygate ${version}`);
@@ -134,7 +151,11 @@ describe('staygate --version and --help', () => {
     for (const [args, expected] of cases) {
       const out: string[] = [];
       // No data folder at all: help needs none.
-      const code = await main(args, { out: (l) => out.push(l), err: () => undefined }, { STAYGATE_DATA_DIR: path.join(tmpdir(), 'staygate-no-such-folder') });
+      const code = await main(
+        args,
+        { out: (l) => out.push(l), err: () => undefined },
+        { STAYGATE_DATA_DIR: path.join(tmpdir(), 'staygate-no-such-folder') },
+      );
       assert.equal(code, 0, args.join(' '));
       assert.match(out.join('\n'), expected, args.join(' '));
     }

@@ -51,7 +51,10 @@ describe('staygate on PostgreSQL', { skip: await skipWithoutPostgres() }, () => 
     assert.match(first.out.at(-1)!, /the database has all \d+ migrations/);
     const again = await run(['db', 'migrate'], env);
     assert.equal(again.code, 0);
-    assert.deepEqual(again.out.filter((line) => line.startsWith('applied')), []);
+    assert.deepEqual(
+      again.out.filter((line) => line.startsWith('applied')),
+      [],
+    );
     assert.match(again.out.at(-1)!, /nothing to apply/);
   });
 
@@ -61,7 +64,10 @@ describe('staygate on PostgreSQL', { skip: await skipWithoutPostgres() }, () => 
     const key = created.out.at(-1)!;
     const listed = await run(['keys', 'list', '--json'], env);
     const records = JSON.parse(listed.out.join('\n')) as { id: string; status: string }[];
-    assert.deepEqual(records.map((r) => [r.id, r.status]), [[key.slice(3, 19), 'pending']]);
+    assert.deepEqual(
+      records.map((r) => [r.id, r.status]),
+      [[key.slice(3, 19), 'pending']],
+    );
     assert.equal((await run(['keys', 'revoke', key], env)).code, 0);
     const grant = await run(['keys', 'grant', key], env);
     assert.equal(grant.code, 1);

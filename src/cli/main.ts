@@ -160,17 +160,32 @@ class UsageError extends Error {}
 
 function describe(record: ApiKeyRecord): string {
   const limit = record.limitPerMinute === null ? `${defaults.keyedPerMinute}/min (default)` : `${record.limitPerMinute}/min`;
-  return `key ${record.id}: partner ${record.partnerId}, aid ${record.aid}, ${record.status}, limit ${limit}, ` +
-    `third parties: ${record.thirdParties.length > 0 ? record.thirdParties.join(', ') : '(none)'}`;
+  return (
+    `key ${record.id}: partner ${record.partnerId}, aid ${record.aid}, ${record.status}, limit ${limit}, ` +
+    `third parties: ${record.thirdParties.length > 0 ? record.thirdParties.join(', ') : '(none)'}`
+  );
 }
 
 function table(records: ApiKeyRecord[]): string[] {
   const rows = [['ID', 'STATUS', 'PARTNER', 'AID', 'LIMIT', 'THIRD PARTIES', 'CREATED']];
   for (const r of records) {
-    rows.push([r.id, r.status, r.partnerId, r.aid, r.limitPerMinute === null ? 'default' : String(r.limitPerMinute), r.thirdParties.join(',') || '-', r.createdAt]);
+    rows.push([
+      r.id,
+      r.status,
+      r.partnerId,
+      r.aid,
+      r.limitPerMinute === null ? 'default' : String(r.limitPerMinute),
+      r.thirdParties.join(',') || '-',
+      r.createdAt,
+    ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  return rows.map((row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<void> {
@@ -190,7 +205,8 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       if (values.aid === undefined) throw new UsageError('keys create needs --aid <aid>');
-      if (values.limit !== undefined && !/^\d+$/.test(values.limit)) throw new UsageError(`--limit must be a whole number, got "${values.limit}"`);
+      if (values.limit !== undefined && !/^\d+$/.test(values.limit))
+        throw new UsageError(`--limit must be a whole number, got "${values.limit}"`);
       const { key, record } = await admin.create({
         aid: values.aid,
         partnerId: values.partner,
@@ -232,7 +248,13 @@ function unreachableMessage(urls: Record<string, string>, dataDir: string, fromS
     : `staygate: no supplier answered at ${where} (STAYGATE_SUPPLIER_<A..D>_URL): are they up and reachable from here?`;
 }
 
-async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, stores: RecordStores, args: string[], io: CliIo): Promise<number> {
+async function transactionsCommand(
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  stores: RecordStores,
+  args: string[],
+  io: CliIo,
+): Promise<number> {
   const [given, ...rest] = args;
   const full = given === 'sync' && rest.length === 1 && rest[0] === '--full';
   if (rest.length > 0 && !full) throw new UsageError(`transactions ${given} takes no arguments${given === 'sync' ? ' but --full' : ''}`);
@@ -242,11 +264,14 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, stor
     const stats = await store.stats();
     io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
     for (const [supplier, s] of Object.entries(stats.bySupplier)) {
-      io.out(`${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`);
+      io.out(
+        `${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
+      );
     }
     return 0;
   }
-  if (command !== 'sync' && command !== 'reconcile') throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
+  if (command !== 'sync' && command !== 'reconcile')
+    throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
   const configured = readConfig(env).supplierUrls;
   const urls = configured ?? readSimulatorAddress(dataDir)?.urls;
   if (urls === undefined) {
@@ -256,7 +281,12 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, stor
   {
     const config = readConfig(env);
     const sync = createTransactionSync({
-      suppliers: createSuppliers(urls), store, clicks, keys, overlapMs: config.reportSyncOverlapMs, reconcileDays: config.reportReconcileDays,
+      suppliers: createSuppliers(urls),
+      store,
+      clicks,
+      keys,
+      overlapMs: config.reportSyncOverlapMs,
+      reconcileDays: config.reportReconcileDays,
     });
     // Each line is printed once its report is in the database: what is printed survives a crash.
     const lines: string[] = [];
@@ -269,16 +299,19 @@ async function transactionsCommand(dataDir: string, env: NodeJS.ProcessEnv, stor
     for (const line of lines) io.out(line);
     const failed = results.filter((r) => !r.ok).length;
     const missed = results.reduce((a, r) => a + r.missed.length, 0);
-    io.out(command === 'reconcile'
-      ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
-      : `synced ${results.length - failed} of ${results.length} suppliers`);
+    io.out(
+      command === 'reconcile'
+        ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
+        : `synced ${results.length - failed} of ${results.length} suppliers`,
+    );
     return failed > 0 ? 1 : 0;
   }
 }
 
 async function contentCommand(config: Config, args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
-  if (command !== 'refresh') throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
+  if (command !== 'refresh')
+    throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
   if (rest.length > 0) throw new UsageError('content refresh takes no arguments');
   const { dataDir } = config;
   const urls = config.supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
@@ -291,7 +324,8 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
   try {
     // One content refresh at a time on a database, whoever runs it (docs/decisions.md 76).
     const held = await withLease({ leases: stores.leases, name: 'content', ttlMs: defaults.contentLeaseMs }, () =>
-      worker.refresh({ shrinkLimit: config.feedShrinkLimit }));
+      worker.refresh({ shrinkLimit: config.feedShrinkLimit }),
+    );
     if (!held.ran) {
       io.err(`staygate: a content refresh is already running (${held.holder ?? 'another process'}); nothing done`);
       return 1;
@@ -307,11 +341,16 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
         failed++;
         io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
       } else {
-        io.out(`${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`);
+        io.out(
+          `${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`,
+        );
       }
     }
     if (result === null) io.out('nothing published: no supplier answered');
-    else io.out(`content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`);
+    else
+      io.out(
+        `content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
+      );
     return failed > 0 || result === null ? 1 : 0;
   } finally {
     await worker.close();
@@ -324,14 +363,18 @@ async function dbCommand(config: Config, args: string[], io: CliIo): Promise<num
   if (command !== 'migrate') throw new UsageError(command === undefined ? 'db needs a command' : `unknown command "db ${command}"`);
   if (rest.length > 0) throw new UsageError('db migrate takes no arguments');
   if (config.databaseUrl === null) {
-    io.err('staygate: db migrate needs DATABASE_URL (postgres://...). Without it the gateway uses its SQLite file, which makes its own tables.');
+    io.err(
+      'staygate: db migrate needs DATABASE_URL (postgres://...). Without it the gateway uses its SQLite file, which makes its own tables.',
+    );
     return 1;
   }
   const pool = openPgPool(config.databaseUrl, { max: 1 });
   try {
     const { applied, total } = await migratePg(pool);
     for (const name of applied) io.out(`applied ${name}`);
-    io.out(applied.length === 0 ? `nothing to apply: the database has all ${total} migrations` : `the database has all ${total} migrations`);
+    io.out(
+      applied.length === 0 ? `nothing to apply: the database has all ${total} migrations` : `the database has all ${total} migrations`,
+    );
     return 0;
   } finally {
     await pool.end();
@@ -357,7 +400,12 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
   let stores: RecordStores | null = null;
   try {
     if (group === 'mcp') {
-      const { values } = parseArgs({ args, options: { url: { type: 'string' }, key: { type: 'string' } }, strict: true, allowPositionals: false });
+      const { values } = parseArgs({
+        args,
+        options: { url: { type: 'string' }, key: { type: 'string' } },
+        strict: true,
+        allowPositionals: false,
+      });
       const url = values.url ?? env.STAYGATE_URL ?? `http://localhost:${defaults.port}`;
       if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, not "${url}"`);
       const key = values.key ?? env.STAYGATE_API_KEY ?? null;
@@ -370,12 +418,15 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       const { values } = parseArgs({ args, options: { port: { type: 'string' } }, strict: true, allowPositionals: false });
       const port = values.port === undefined ? 0 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
       if (!(port === 0 || (port >= 1 && port <= 65_535 - SIM_PORTS + 1))) {
-        throw new UsageError(`--port must be a whole number from 1 to ${65_535 - SIM_PORTS + 1} (the first of ${SIM_PORTS} ports), not "${values.port}"`);
+        throw new UsageError(
+          `--port must be a whole number from 1 to ${65_535 - SIM_PORTS + 1} (the first of ${SIM_PORTS} ports), not "${values.port}"`,
+        );
       }
       const config = readConfig(env);
       return await runSimCommand({ port, dataDir: config.dataDir, seed: config.sim.seed, stays: config.sim.stays, env, io });
     }
-    if (group !== 'keys' && group !== 'transactions' && group !== 'content' && group !== 'db') throw new UsageError(`unknown command "${group}"`);
+    if (group !== 'keys' && group !== 'transactions' && group !== 'content' && group !== 'db')
+      throw new UsageError(`unknown command "${group}"`);
     const config = readConfig(env);
     const { dataDir } = config;
     if (group === 'db') return await dbCommand(config, args, io);
@@ -383,8 +434,10 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     // Never a new empty SQLite file: a key made there would work nowhere (the server reads its own
     // folder). A PostgreSQL database is the one the gateways share: it is migrated if need be.
     if (config.databaseUrl === null && !existsSync(sqliteLocation(dataDir).path)) {
-      io.err(`staygate: no staygate database in ${dataDir}. Run this on the data folder of the server (STAYGATE_DATA_DIR, ` +
-        'default ./data of the folder the server runs in), set DATABASE_URL to the gateways\' PostgreSQL database, or start the server once (npm start) to make it.');
+      io.err(
+        `staygate: no staygate database in ${dataDir}. Run this on the data folder of the server (STAYGATE_DATA_DIR, ` +
+          "default ./data of the folder the server runs in), set DATABASE_URL to the gateways' PostgreSQL database, or start the server once (npm start) to make it.",
+      );
       return 1;
     }
     stores = await openStores(config, { content: false });

@@ -62,13 +62,21 @@ interface Running {
 
 /** Spawns `staygate sim --port <base>` and resolves once it printed its five lines, or exited. */
 function startCommand(base: number, env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--port', String(base)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sim', '--port', String(base)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve) => {
     const running = (): Running => ({
-      lines: stdout.trimEnd().split('\n'), stderr: () => stderr, exit, kill: (signal) => child.kill(signal),
+      lines: stdout.trimEnd().split('\n'),
+      stderr: () => stderr,
+      exit,
+      kill: (signal) => child.kill(signal),
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
@@ -130,7 +138,7 @@ describe('staygate sim --port <p>', () => {
       // The state lives where the embedded simulator keeps it: <data dir>/sim.
       const saved = JSON.parse(readFileSync(path.join(dir, 'sim', 'world.json'), 'utf8')) as { day: number; seed: number };
       assert.equal(saved.day, 2);
-      assert.equal(saved.seed, 42, 'the world of the gateway\'s default seed');
+      assert.equal(saved.seed, 42, "the world of the gateway's default seed");
     } finally {
       running.kill('SIGTERM');
     }
@@ -148,8 +156,11 @@ describe('staygate sim --port <p>', () => {
     const out: string[] = [];
     const err: string[] = [];
     try {
-      const code = await main(['sim', '--port', String(base)], { out: (l) => out.push(l), err: (l) => err.push(l) },
-        { STAYGATE_DATA_DIR: dataDir(), STAYGATE_SIM_STAYS: '50' });
+      const code = await main(
+        ['sim', '--port', String(base)],
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        { STAYGATE_DATA_DIR: dataDir(), STAYGATE_SIM_STAYS: '50' },
+      );
       assert.equal(code, 1);
     } finally {
       await closeServer(taken);

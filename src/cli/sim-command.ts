@@ -24,10 +24,7 @@ export interface SimCommandOptions {
 
 /** The lines `staygate sim` prints: what a gateway reads to use these suppliers instead of its own. */
 export function simEnvLines(sim: Pick<SimSuppliers, 'urls' | 'controlUrl'>): string[] {
-  return [
-    ...SUPPLIER_IDS.map((id) => `STAYGATE_${id.toUpperCase()}_URL=${sim.urls[id]}`),
-    `STAYGATE_SIM_CONTROL_URL=${sim.controlUrl}`,
-  ];
+  return [...SUPPLIER_IDS.map((id) => `STAYGATE_${id.toUpperCase()}_URL=${sim.urls[id]}`), `STAYGATE_SIM_CONTROL_URL=${sim.controlUrl}`];
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -39,7 +36,12 @@ function signalled(): { signal: Promise<string>; stopListening(): void } {
     on = (received) => resolve(received);
   });
   for (const s of SIGNALS) process.on(s, on);
-  return { signal, stopListening: () => { for (const s of SIGNALS) process.off(s, on); } };
+  return {
+    signal,
+    stopListening: () => {
+      for (const s of SIGNALS) process.off(s, on);
+    },
+  };
 }
 
 /** Resolves with the exit code once the simulator was stopped (0), or could not start (1: a port taken). */
@@ -61,7 +63,12 @@ async function run({ port, dataDir, seed, stays, env, io }: SimCommandOptions, s
   let sim: SimSuppliers;
   try {
     sim = await startSimulator({
-      ...simSettingsFromEnv(env), seed, stays, dataDir: stateDir, ports, controlPort: port === 0 ? 0 : port + SUPPLIER_IDS.length,
+      ...simSettingsFromEnv(env),
+      seed,
+      stays,
+      dataDir: stateDir,
+      ports,
+      controlPort: port === 0 ? 0 : port + SUPPLIER_IDS.length,
       // The ports were asked for: URLs other than those printed would surprise whoever exports them.
       newPortsIfTaken: false,
     });

@@ -27,11 +27,13 @@ const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
  */
 export function compileBookingTemplate(template: string, supplierUrl: string): BookingUrl {
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
-    if (!(BOOKING_PLACEHOLDERS as readonly string[]).includes(name)) throw new Error(`booking URL template "${template}": unknown placeholder {${name}}`);
+    if (!(BOOKING_PLACEHOLDERS as readonly string[]).includes(name))
+      throw new Error(`booking URL template "${template}": unknown placeholder {${name}}`);
   }
   const text = template.replaceAll('{supplierUrl}', supplierUrl.replace(/\/+$/, ''));
   const origin = /^https?:\/\/[^/?#{}]+/i.exec(text)?.[0];
-  if (origin === undefined) throw new Error(`booking URL template "${template}": must start with http(s)://host, with no placeholder in the host`);
+  if (origin === undefined)
+    throw new Error(`booking URL template "${template}": must start with http(s)://host, with no placeholder in the host`);
   try {
     new URL(origin);
   } catch {
@@ -41,10 +43,17 @@ export function compileBookingTemplate(template: string, supplierUrl: string): B
   if (hash >= 0) throw new Error(`booking URL template "${template}": a fragment is not supported`);
   const q = text.indexOf('?');
   const path = text.slice(origin.length, q < 0 ? undefined : q);
-  const query = q < 0 ? [] : text.slice(q + 1).split('&').filter((p) => p !== '').map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq < 0 ? { name: pair, value: null } : { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
-  });
+  const query =
+    q < 0
+      ? []
+      : text
+          .slice(q + 1)
+          .split('&')
+          .filter((p) => p !== '')
+          .map((pair) => {
+            const eq = pair.indexOf('=');
+            return eq < 0 ? { name: pair, value: null } : { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
+          });
 
   return (fields) => {
     const values: Record<string, string> = {

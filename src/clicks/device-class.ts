@@ -9,7 +9,8 @@ import type { DeviceClass } from './click-store.ts';
 // 4. a desktop operating system                                   -> desktop
 // 5. anything else (TVs, consoles, unknown clients)               -> unknown
 // Known limit: iPadOS 13+ Safari sends a Macintosh UA by default and counts as desktop.
-const ROBOT = /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|preview|curl\/|wget\/|python-|java\/|go-http-client|okhttp|axios\/|node-fetch|undici|headless/i;
+const ROBOT =
+  /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|preview|curl\/|wget\/|python-|java\/|go-http-client|okhttp|axios\/|node-fetch|undici|headless/i;
 const TABLET = /ipad|tablet|kindle|silk\/|playbook|nexus (?:7|9|10)\b|sm-t\d|\bandroid(?!.*\bmobile\b)/i;
 const MOBILE = /mobi|iphone|ipod|windows phone|blackberry|\bbb10\b|opera mini|iemobile|android.*\bmobile\b/i;
 const DESKTOP = /windows nt|macintosh|mac os x|\bx11\b|linux|\bcros\b/i;

@@ -5,5 +5,9 @@ import { createPgClickStore } from './pg-click-store.ts';
 
 // Each store on a schema of its own in the test database, dropped when it closes.
 describe('PostgreSQL click store', { skip: await skipWithoutPostgres() }, () => {
-  runClickStoreContract('postgres', () => freshPgStore((pool) => createPgClickStore({ pool })), () => twoPgStores((pool) => createPgClickStore({ pool })));
+  runClickStoreContract(
+    'postgres',
+    () => freshPgStore((pool) => createPgClickStore({ pool })),
+    () => twoPgStores((pool) => createPgClickStore({ pool })),
+  );
 });

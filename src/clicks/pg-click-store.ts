@@ -25,8 +25,14 @@ const COLUMNS = 'id, at, aid, campaign, stay_id, supplier, supplier_stay_id, dev
 
 function toClick(row: Row): Click {
   return {
-    id: row.id, at: row.at, aid: row.aid, campaign: row.campaign, stayId: row.stay_id,
-    supplier: row.supplier, supplierStayId: row.supplier_stay_id, device: row.device,
+    id: row.id,
+    at: row.at,
+    aid: row.aid,
+    campaign: row.campaign,
+    stayId: row.stay_id,
+    supplier: row.supplier,
+    supplierStayId: row.supplier_stay_id,
+    device: row.device,
   };
 }
 
@@ -57,7 +63,8 @@ export function createPgClickStore(options: PgClickStoreOptions): ClickStore {
       if (aids.length === 0) return [];
       const { rows } = await pool.query<{ key: string | null; clicks: number }>(
         `SELECT ${KEY[by]} AS key, count(*)::int AS clicks FROM clicks WHERE aid = ANY($1::text[]) AND at >= $2 AND at < $3 GROUP BY 1`,
-        [aids, from, to]);
+        [aids, from, to],
+      );
       return rows;
     },
     async close() {

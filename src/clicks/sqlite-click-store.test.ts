@@ -10,10 +10,20 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 // Two handles: two connections on one file, as two gateway processes.
-runClickStoreContract('sqlite (file)', async () => createSqliteClickStore({ path: join(dir, `clicks-${files++}.sqlite`) }), async () => {
-  const path = join(dir, `clicks-${files++}.sqlite`);
-  const first = createSqliteClickStore({ path });
-  const second = createSqliteClickStore({ path });
-  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
-});
+runClickStoreContract(
+  'sqlite (file)',
+  async () => createSqliteClickStore({ path: join(dir, `clicks-${files++}.sqlite`) }),
+  async () => {
+    const path = join(dir, `clicks-${files++}.sqlite`);
+    const first = createSqliteClickStore({ path });
+    const second = createSqliteClickStore({ path });
+    return {
+      first,
+      second,
+      close: async () => {
+        await Promise.all([first.close(), second.close()]);
+      },
+    };
+  },
+);
 runClickStoreContract('sqlite (:memory:)', async () => createSqliteClickStore({ path: ':memory:' }));

@@ -40,8 +40,14 @@ interface Row {
 
 function toClick(row: Row): Click {
   return {
-    id: row.id, at: row.at, aid: row.aid, campaign: row.campaign, stayId: row.stay_id,
-    supplier: row.supplier, supplierStayId: row.supplier_stay_id, device: row.device,
+    id: row.id,
+    at: row.at,
+    aid: row.aid,
+    campaign: row.campaign,
+    stayId: row.stay_id,
+    supplier: row.supplier,
+    supplierStayId: row.supplier_stay_id,
+    device: row.device,
   };
 }
 
@@ -53,9 +59,15 @@ export function createSqliteClickStore(options: SqliteClickStoreOptions): ClickS
     VALUES (@id, @at, @aid, @campaign, @stayId, @supplier, @supplierStayId, @device)`);
   const selectOne = db.prepare<[string], Row>('SELECT * FROM clicks WHERE id = ?');
   const selectRecent = db.prepare<[number], Row>('SELECT * FROM clicks ORDER BY at DESC, rowid DESC LIMIT ?');
-  const counts = Object.fromEntries(Object.entries(KEY).map(([by, key]) => [by, db.prepare<[string, string, string], { key: string | null; clicks: number }>(
-    `SELECT ${key} AS key, count(*) AS clicks FROM clicks
-      WHERE aid IN (SELECT value FROM json_each(?)) AND at >= ? AND at < ? GROUP BY 1`)])) as Record<TallyDimension, Database.Statement<[string, string, string], { key: string | null; clicks: number }>>;
+  const counts = Object.fromEntries(
+    Object.entries(KEY).map(([by, key]) => [
+      by,
+      db.prepare<[string, string, string], { key: string | null; clicks: number }>(
+        `SELECT ${key} AS key, count(*) AS clicks FROM clicks
+      WHERE aid IN (SELECT value FROM json_each(?)) AND at >= ? AND at < ? GROUP BY 1`,
+      ),
+    ]),
+  ) as Record<TallyDimension, Database.Statement<[string, string, string], { key: string | null; clicks: number }>>;
   let closed = false;
   return {
     async record(click) {

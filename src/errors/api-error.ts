@@ -64,9 +64,12 @@ export class ApiError extends Error {
     const code: ErrorCode = codes.size === 1 ? violations[0].code : 'VALIDATION_ERROR';
     // A parameter that broke two rules is named once.
     const names = [...new Set(violations.map((v) => v.param))];
-    const message = violations.length === 1
-      ? violations[0].message
-      : names.length === 1 ? violations.map((v) => v.message).join('; ') : `${names.length} invalid parameters: ${names.join(', ')}`;
+    const message =
+      violations.length === 1
+        ? violations[0].message
+        : names.length === 1
+          ? violations.map((v) => v.message).join('; ')
+          : `${names.length} invalid parameters: ${names.join(', ')}`;
     const params: Record<string, string> = {};
     for (const v of violations) params[v.param] ??= v.message;
     return new ApiError(code, message, { details: { params, errors: violations } });

@@ -38,7 +38,13 @@ function assertTightAround(box: BoundingBox, lat: number, lng: number, meters: n
 
 describe('boxAroundPoint', () => {
   it('contains the circle and touches it on all four sides', () => {
-    for (const [lat, lng] of [[48.8566, 2.3522], [0, 0], [-33.87, 151.21], [64.1, -21.9], [78.2, 15.6]]) {
+    for (const [lat, lng] of [
+      [48.8566, 2.3522],
+      [0, 0],
+      [-33.87, 151.21],
+      [64.1, -21.9],
+      [78.2, 15.6],
+    ]) {
       for (const meters of [500, 10_000, 250_000]) {
         assertTightAround(boxAroundPoint(lat, lng, meters), lat, lng, meters);
       }

@@ -7,14 +7,24 @@ import { cellHalves, cellString, parentHi, parentLo } from './h3-cell.ts';
 // Points all over the globe (poles, the antimeridian and pentagons' base cells included) and
 // dense ones in a city, where many lie near some cell's edge.
 function points(): [number, number][] {
-  const out: [number, number][] = [[0, 0], [89.99, 10], [-89.99, -170], [-17.8, 179.999], [-17.8, -179.999], [58.4, -143.1], [64.7, 10.5], [48.8566, 2.3522]];
+  const out: [number, number][] = [
+    [0, 0],
+    [89.99, 10],
+    [-89.99, -170],
+    [-17.8, 179.999],
+    [-17.8, -179.999],
+    [58.4, -143.1],
+    [64.7, 10.5],
+    [48.8566, 2.3522],
+  ];
   let seed = 5;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
-  for (let i = 0; i < 3_000; i++) out.push(i % 2 === 0 ? [-90 + rand() * 180, -180 + rand() * 360] : [48.8 + rand() * 0.1, 2.3 + rand() * 0.1]);
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
+  for (let i = 0; i < 3_000; i++)
+    out.push(i % 2 === 0 ? [-90 + rand() * 180, -180 + rand() * 360] : [48.8 + rand() * 0.1, 2.3 + rand() * 0.1]);
   return out;
 }
 
-test('exactCell is latLngToCell at every resolution, though many points lie off their res-15 cell\'s parent', () => {
+test("exactCell is latLngToCell at every resolution, though many points lie off their res-15 cell's parent", () => {
   const out = new Uint32Array(2);
   let off = 0;
   for (const [lat, lng] of points()) {
@@ -30,8 +40,9 @@ test('exactCell is latLngToCell at every resolution, though many points lie off 
   assert.ok(off > 1_000, `${off} (point, resolution) pairs off the hierarchy`);
 });
 
-test('parentHoldsMask never vouches for a parent that is not the point\'s cell, and vouches for most', () => {
-  let vouched = 0, pairs = 0;
+test("parentHoldsMask never vouches for a parent that is not the point's cell, and vouches for most", () => {
+  let vouched = 0,
+    pairs = 0;
   for (const [lat, lng] of points()) {
     const { hi, lo } = cellHalves(latLngToCell(lat, lng, 15))!;
     const mask = parentHoldsMask(hi, lo, 8);

@@ -26,7 +26,15 @@ const SQRT3_2 = Math.sqrt(3) / 2;
 /** Radius of a res-15 cell in res-15 lattice units (centres 1 apart), plus room for rounding. */
 const MARGIN = 1 / Math.sqrt(3) + 0.05;
 /** H3's unit vectors of the digits 0..6 (centre, K, J, JK, I, IK, IJ) as ijk. */
-const UNIT_IJK = [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0], [1, 0, 1], [1, 1, 0]];
+const UNIT_IJK = [
+  [0, 0, 0],
+  [0, 0, 1],
+  [0, 1, 0],
+  [0, 1, 1],
+  [1, 0, 0],
+  [1, 0, 1],
+  [1, 1, 0],
+];
 /** Base cells of the 12 pentagons. */
 const PENTAGONS = new Set([4, 14, 24, 38, 49, 58, 63, 72, 83, 97, 107, 117]);
 
@@ -43,9 +51,12 @@ for (let d = 0; d < 7; d++) {
     for (let r = q + 1; r <= H3_MAX_RESOLUTION; r++) {
       [i, j, k] = r % 2 === 1 ? [3 * i + j, 3 * j + k, i + 3 * k] : [3 * i + k, i + 3 * j, j + 3 * k];
       const m = Math.min(i, j, k);
-      i -= m; j -= m; k -= m;
+      i -= m;
+      j -= m;
+      k -= m;
     }
-    const a = i - k, b = j - k; // ijk to hex2d, as H3's _ijkToHex2d
+    const a = i - k,
+      b = j - k; // ijk to hex2d, as H3's _ijkToHex2d
     STEP_X[16 * d + q] = a - 0.5 * b;
     STEP_Y[16 * d + q] = b * SQRT3_2;
   }
@@ -61,7 +72,8 @@ const NORMAL_Y = new Float64Array(16 * 3);
 const INSIDE = new Float64Array(16);
 for (let r = 0; r <= H3_MAX_RESOLUTION; r++) {
   for (let n = 0; n < 3; n++) {
-    const x = STEP_X[16 * (n + 1) + r], y = STEP_Y[16 * (n + 1) + r];
+    const x = STEP_X[16 * (n + 1) + r],
+      y = STEP_Y[16 * (n + 1) + r];
     const length = Math.hypot(x, y);
     NORMAL_X[3 * r + n] = x / length;
     NORMAL_Y[3 * r + n] = y / length;
@@ -85,7 +97,8 @@ function digit(hi: number, lo: number, q: number): number {
 export function parentHoldsMask(hi: number, lo: number, maxResolution: number): number {
   if (PENTAGONS.has((hi >>> 13) & 0x7f)) return 0;
   let mask = 0;
-  let x = 0, y = 0;
+  let x = 0,
+    y = 0;
   for (let r = H3_MAX_RESOLUTION - 1; r >= 0; r--) {
     const d = digit(hi, lo, r + 1);
     x += STEP_X[16 * d + r + 1];
@@ -96,7 +109,8 @@ export function parentHoldsMask(hi: number, lo: number, maxResolution: number): 
       Math.abs(x * NORMAL_X[3 * r] + y * NORMAL_Y[3 * r]) < limit &&
       Math.abs(x * NORMAL_X[3 * r + 1] + y * NORMAL_Y[3 * r + 1]) < limit &&
       Math.abs(x * NORMAL_X[3 * r + 2] + y * NORMAL_Y[3 * r + 2]) < limit
-    ) mask |= 1 << r;
+    )
+      mask |= 1 << r;
   }
   return mask;
 }
@@ -108,12 +122,15 @@ export function parentHoldsMask(hi: number, lo: number, maxResolution: number): 
  */
 export function exactCell(lat: number, lng: number, hi: number, lo: number, res: number, out: Uint32Array): void {
   if (res === H3_MAX_RESOLUTION) {
-    out[0] = hi; out[1] = lo;
+    out[0] = hi;
+    out[1] = lo;
   } else if (res < H3_MAX_RESOLUTION - 3 && (parentHoldsMask(hi, lo, res) >>> res) & 1) {
     // Finer than r11 a res-15 cell is too large against the hexagon for the test to pay.
-    out[0] = parentHi(hi, res); out[1] = parentLo(lo, res);
+    out[0] = parentHi(hi, res);
+    out[1] = parentLo(lo, res);
   } else {
     const cell = cellHalves(latLngToCell(lat, lng, res))!;
-    out[0] = cell.hi; out[1] = cell.lo;
+    out[0] = cell.hi;
+    out[1] = cell.lo;
   }
 }

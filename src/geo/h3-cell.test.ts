@@ -5,9 +5,17 @@ import { cellHalves, cellString, compareHalves, descendantRange, parentHi, paren
 
 // Points all over the globe, poles and the antimeridian included (pentagon base cells too).
 function points(): [number, number][] {
-  const out: [number, number][] = [[0, 0], [89.99, 10], [-89.99, -170], [-17.8, 179.999], [-17.8, -179.999], [58.4, -143.1], [48.8566, 2.3522]];
+  const out: [number, number][] = [
+    [0, 0],
+    [89.99, 10],
+    [-89.99, -170],
+    [-17.8, 179.999],
+    [-17.8, -179.999],
+    [58.4, -143.1],
+    [48.8566, 2.3522],
+  ];
   let seed = 3;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
   for (let i = 0; i < 300; i++) out.push([-90 + rand() * 180, -180 + rand() * 360]);
   return out;
 }
@@ -36,13 +44,16 @@ test('a parent of a coarser cell is the same arithmetic', () => {
 });
 
 test('descendantRange holds exactly the res-15 cells under a cell', () => {
-  const cells = points().map(([lat, lng]) => latLngToCell(lat, lng, 15)).map((c) => cellHalves(c)!);
+  const cells = points()
+    .map(([lat, lng]) => latLngToCell(lat, lng, 15))
+    .map((c) => cellHalves(c)!);
   for (const r of [0, 3, 4, 5, 8, 11, 15]) {
     for (const parent of cells.slice(0, 40)) {
       const p = { hi: parentHi(parent.hi, r), lo: parentLo(parent.lo, r) };
       const range = descendantRange(p.hi, p.lo);
       for (const c of cells) {
-        const inside = compareHalves(c.hi, c.lo, range.firstHi, range.firstLo) >= 0 && compareHalves(c.hi, c.lo, range.lastHi, range.lastLo) <= 0;
+        const inside =
+          compareHalves(c.hi, c.lo, range.firstHi, range.firstLo) >= 0 && compareHalves(c.hi, c.lo, range.lastHi, range.lastLo) <= 0;
         const under = parentHi(c.hi, r) === p.hi && parentLo(c.lo, r) === p.lo;
         assert.equal(inside, under, `r${r}`);
       }

@@ -108,10 +108,17 @@ export function keyLo(key: number): number {
  */
 export function cellBox(cell: string): BoundingBox {
   const res = resolutionOf(cellHalves(cell)!.hi);
-  let south = 90, north = -90, west = 180, east = -180, westOfPositive = 180, eastOfNegative = -180;
+  let south = 90,
+    north = -90,
+    west = 180,
+    east = -180,
+    westOfPositive = 180,
+    eastOfNegative = -180;
   for (const [lat, lng] of cellToBoundary(cell)) {
-    south = Math.min(south, lat); north = Math.max(north, lat);
-    west = Math.min(west, lng); east = Math.max(east, lng);
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+    west = Math.min(west, lng);
+    east = Math.max(east, lng);
     if (lng >= 0) westOfPositive = Math.min(westOfPositive, lng);
     else eastOfNegative = Math.max(eastOfNegative, lng);
   }

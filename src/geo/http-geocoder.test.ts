@@ -118,7 +118,7 @@ describe('http geocoder', () => {
     // Numeric coordinates are accepted; an empty display_name falls back to the query.
     assert.deepEqual(place, { lat: 51.5, lng: -0.12, label: 'London' });
     assert.equal(seen.length, 1);
-    assert.ok(seen[0].startsWith('http://geo.invalid/search?q=London&'), 'seen[0].startsWith(\'http://geo.invalid/search?q=London&\')');
+    assert.ok(seen[0].startsWith('http://geo.invalid/search?q=London&'), "seen[0].startsWith('http://geo.invalid/search?q=London&')");
   });
 
   async function failureOf(promise: Promise<unknown>): Promise<GeocoderError> {

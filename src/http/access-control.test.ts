@@ -70,7 +70,12 @@ describe('API keys', () => {
       assert.equal(typeof requestId, 'string');
       refusals.push(rest);
     }
-    assert.deepEqual(refusals[0], { statusCode: 401, error: 'Unauthorized', code: 'INVALID_API_KEY', message: 'The API key is invalid or has been revoked' });
+    assert.deepEqual(refusals[0], {
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'INVALID_API_KEY',
+      message: 'The API key is invalid or has been revoked',
+    });
     for (const r of refusals) assert.deepEqual(r, refusals[0], 'nothing tells the states apart');
 
     // Granted, the pending key works; nothing restarts.
@@ -164,8 +169,16 @@ describe('rate limits', () => {
     assert.equal(refused.headers['x-request-id'], refused.body.requestId);
 
     assert.equal((await get(SEARCH, { ip: freshIp() })).status, 200, 'another IP has its own bucket');
-    assert.equal((await get('/v2/accommodations?lat=48.8566&lng=2.3522&pageSize=3', { ip })).status, 200, 'another endpoint has its own bucket');
-    assert.equal((await get('/v3/accommodations?lat=41.9&lng=12.5&pageSize=3', { ip })).status, 429, 'the bucket is the endpoint, not the URL');
+    assert.equal(
+      (await get('/v2/accommodations?lat=48.8566&lng=2.3522&pageSize=3', { ip })).status,
+      200,
+      'another endpoint has its own bucket',
+    );
+    assert.equal(
+      (await get('/v3/accommodations?lat=41.9&lng=12.5&pageSize=3', { ip })).status,
+      429,
+      'the bucket is the endpoint, not the URL',
+    );
     clockMs = start + 60_000; // the first request leaves the window
     assert.equal((await get(SEARCH, { ip })).status, 200);
     assert.equal((await get(SEARCH, { ip })).status, 429);
@@ -223,14 +236,33 @@ describe('rate limits', () => {
     assert.match(locked.body.message, /not checked/);
     assert.equal((await get(SEARCH, { ip, headers: { 'x-api-key': key } })).status, 200, 'a key seen valid is not locked out');
     // Health checks are unlimited, so they read no key at all: no oracle for guessing.
-    for (let i = 0; i < 20; i++) assert.equal((await get('/health', { ip: freshIp(), headers: { 'x-api-key': `guess-${i}` } })).status, 200);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await get('/health', { ip: freshIp(), headers: { 'x-api-key': `guess-${i}` } })).status, 200);
     clockMs += 60_000;
   });
 });
 
 // Bare HTTP apps: the hook's wiring without a world.
-const emptyResult = { hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {}, clusters: null, clustering: null };
-function bareApp(options: { trustedProxies?: string[]; logStream?: Writable; keys?: KeyStore; search?: Services['search']; limits?: AccessControl['limits'] } = {}) {
+const emptyResult = {
+  hits: [],
+  total: 0,
+  hasMore: false,
+  unresolved: [],
+  currency: 'USD',
+  cache: 'HIT' as const,
+  failures: {},
+  clusters: null,
+  clustering: null,
+};
+function bareApp(
+  options: {
+    trustedProxies?: string[];
+    logStream?: Writable;
+    keys?: KeyStore;
+    search?: Services['search'];
+    limits?: AccessControl['limits'];
+  } = {},
+) {
   const store = options.keys ?? createSqliteKeyStore({ path: ':memory:' });
   const access: AccessControl = {
     keys: createKeyVerifier({ store, maxAgeMs: 0 }),
@@ -266,9 +298,37 @@ describe('client address', () => {
     await store.close();
 
     const direct = bareApp();
-    assert.equal((await direct.app.inject({ url: '/v3/accommodations?lat=48.8566&lng=2.3522', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '1.1.1.1' } })).statusCode, 200);
-    assert.equal((await direct.app.inject({ url: '/v3/accommodations?lat=48.8566&lng=2.3522', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '2.2.2.2' } })).statusCode, 200);
-    assert.equal((await direct.app.inject({ url: '/v3/accommodations?lat=48.8566&lng=2.3522', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '3.3.3.3' } })).statusCode, 429, 'no proxy configured: the header is ignored');
+    assert.equal(
+      (
+        await direct.app.inject({
+          url: '/v3/accommodations?lat=48.8566&lng=2.3522',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': '1.1.1.1' },
+        })
+      ).statusCode,
+      200,
+    );
+    assert.equal(
+      (
+        await direct.app.inject({
+          url: '/v3/accommodations?lat=48.8566&lng=2.3522',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': '2.2.2.2' },
+        })
+      ).statusCode,
+      200,
+    );
+    assert.equal(
+      (
+        await direct.app.inject({
+          url: '/v3/accommodations?lat=48.8566&lng=2.3522',
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': '3.3.3.3' },
+        })
+      ).statusCode,
+      429,
+      'no proxy configured: the header is ignored',
+    );
     await direct.app.close();
     await direct.store.close();
   });
@@ -299,13 +359,20 @@ describe('a route that requires a key', () => {
 describe('logs', () => {
   it('never carry a key, whatever the outcome of the request', async () => {
     const lines: string[] = [];
-    const logStream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const keys = createSqliteKeyStore({ path: ':memory:' });
     const { key } = await createKeyAdmin(keys).create({ aid: 'aff' });
     const secret = key.split('_').slice(2).join('_');
     let fail = false;
     const { app } = bareApp({
-      logStream, keys, limits: { keyless: 100, keyed: 8 },
+      logStream,
+      keys,
+      limits: { keyless: 100, keyed: 8 },
       search: async () => {
         if (fail) throw new Error('boom');
         return emptyResult;

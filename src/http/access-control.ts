@@ -79,7 +79,14 @@ export function presentedKey(request: FastifyRequest): string | null {
  * `RateLimit-Policy: "keyless";q=5;w=60` and `RateLimit: "keyless";r=4;t=0`. The policy is named
  * for whose allowance it is (the client IP's, or the key's), so a client can tell which it spends.
  */
-function setRateHeaders(reply: FastifyReply, policy: 'keyless' | 'key', limit: number, remaining: number, resetMs: number, windowSeconds: number): void {
+function setRateHeaders(
+  reply: FastifyReply,
+  policy: 'keyless' | 'key',
+  limit: number,
+  remaining: number,
+  resetMs: number,
+  windowSeconds: number,
+): void {
   reply.header('X-RateLimit-Limit', String(limit));
   reply.header('X-RateLimit-Remaining', String(remaining));
   reply.header('X-RateLimit-Reset', String(Math.ceil(resetMs)));
@@ -138,9 +145,10 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
       // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
       const endpoint = request.routeOptions.url ?? '(no route)';
       const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;
-      const limit = verified !== null
-        ? verified.limitPerMinute ?? access.limits.keyed
-        : ((typeof config.rateLimit === 'object' ? config.rateLimit.keyless : undefined) ?? access.limits.keyless);
+      const limit =
+        verified !== null
+          ? (verified.limitPerMinute ?? access.limits.keyed)
+          : ((typeof config.rateLimit === 'object' ? config.rateLimit.keyless : undefined) ?? access.limits.keyless);
       const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
       setRateHeaders(reply, verified !== null ? 'key' : 'keyless', decision.limit, decision.remaining, decision.resetMs, windowSeconds);
       // An invalid key is told so even when the IP's allowance is spent: a 429 would hide that

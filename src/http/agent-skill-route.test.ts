@@ -6,8 +6,12 @@ import { startTestApp, TEST_RATE_LIMITS, type TestApp } from '../test-support/st
 import { AGENT_SKILL_PATH } from './agent-skill-route.ts';
 
 let t: TestApp;
-before(async () => { t = await startTestApp({ stays: 300, app: { rateLimits: { ...TEST_RATE_LIMITS, keyless: 5 } } }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ stays: 300, app: { rateLimits: { ...TEST_RATE_LIMITS, keyless: 5 } } });
+});
+after(async () => {
+  await t.close();
+});
 
 describe('agent skill', () => {
   it('is Markdown with a name and a description in its frontmatter', async () => {
@@ -18,7 +22,8 @@ describe('agent skill', () => {
     assert.ok(front !== null, 'YAML frontmatter');
     assert.match(front[1], /^name: accommodation-search$/m);
     assert.match(front[1], /^description: .{40,}$/m);
-    for (const topic of ['search_accommodations', 'meta.hasMore', 'null', '429', 'link']) assert.ok(res.body.includes(topic), `teaches ${topic}`);
+    for (const topic of ['search_accommodations', 'meta.hasMore', 'null', '429', 'link'])
+      assert.ok(res.body.includes(topic), `teaches ${topic}`);
   });
 
   it('does not spend the 5-per-minute search allowance', async () => {

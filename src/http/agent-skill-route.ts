@@ -10,8 +10,12 @@ export const AGENT_SKILL_PATH = '/.well-known/agent-skills/accommodation-search/
 const SKILL = readFileSync(new URL('../../docs/agent-skills/accommodation-search/SKILL.md', import.meta.url), 'utf8');
 
 export function registerAgentSkillRoute(app: FastifyInstance): void {
-  app.get(AGENT_SKILL_PATH, {
-    schema: { tags: ['agents'], summary: 'The agent skill for accommodation search (Markdown with YAML frontmatter)', hide: true },
-    config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
-  }, async (_request, reply) => reply.type('text/markdown; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(SKILL));
+  app.get(
+    AGENT_SKILL_PATH,
+    {
+      schema: { tags: ['agents'], summary: 'The agent skill for accommodation search (Markdown with YAML frontmatter)', hide: true },
+      config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
+    },
+    async (_request, reply) => reply.type('text/markdown; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(SKILL),
+  );
 }

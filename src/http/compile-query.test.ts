@@ -4,12 +4,16 @@ import { Type } from 'typebox';
 import { Violations } from '../errors/api-error.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
 
-const parse = compileQuery(Type.Partial(Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90, expected: 'a number from -90 to 90' }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, expected: 'an integer from 1 to 100' }),
-  provider: Type.Array(Type.String()),
-  lang: Type.String({ pattern: '^[a-z]{2}$' }),
-})));
+const parse = compileQuery(
+  Type.Partial(
+    Type.Object({
+      lat: Type.Number({ minimum: -90, maximum: 90, expected: 'a number from -90 to 90' }),
+      pageSize: Type.Integer({ minimum: 1, maximum: 100, expected: 'an integer from 1 to 100' }),
+      provider: Type.Array(Type.String()),
+      lang: Type.String({ pattern: '^[a-z]{2}$' }),
+    }),
+  ),
+);
 
 function run(raw: RawQuery): { value: Record<string, unknown>; violations: string[] } {
   const violations = new Violations();
@@ -19,7 +23,14 @@ function run(raw: RawQuery): { value: Record<string, unknown>; violations: strin
 
 describe('compileQuery', () => {
   it('reads decimal numbers as a person writes them', () => {
-    for (const [text, number] of [['12', 12], ['-0.5', -0.5], ['+3', 3], ['.5', 0.5], ['1e1', 10], [' 7 ', 7]] as const) {
+    for (const [text, number] of [
+      ['12', 12],
+      ['-0.5', -0.5],
+      ['+3', 3],
+      ['.5', 0.5],
+      ['1e1', 10],
+      [' 7 ', 7],
+    ] as const) {
       assert.deepEqual(run({ lat: text }), { value: { lat: number }, violations: [] }, text);
     }
   });

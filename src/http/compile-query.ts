@@ -33,7 +33,7 @@ export function compileQuery<S extends TObject>(schema: S): (raw: RawQuery, viol
       const value = raw[rawKey];
       const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => v !== undefined && v !== '');
       if (values.length === 0) continue;
-      if (arrayKeys.has(key)) input[key] = [...(input[key] as string[] | undefined ?? []), ...values];
+      if (arrayKeys.has(key)) input[key] = [...((input[key] as string[] | undefined) ?? []), ...values];
       else if (values.length > 1) violations.add(key, `${key} was given ${values.length} times; give it once`);
       else input[key] = numericKeys.has(key) && DECIMAL.test(values[0]) ? Number(values[0]) : values[0];
     }

@@ -5,7 +5,17 @@ import { ifNoneMatchHits } from './etag.ts';
 import type { Services } from './route-context.ts';
 import type { SearchResult } from '../search/search-result.ts';
 
-const EMPTY: SearchResult = { hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT', failures: {}, clusters: null, clustering: null };
+const EMPTY: SearchResult = {
+  hits: [],
+  total: 0,
+  hasMore: false,
+  unresolved: [],
+  currency: 'USD',
+  cache: 'HIT',
+  failures: {},
+  clusters: null,
+  clustering: null,
+};
 
 test('If-None-Match parsing follows weak comparison', () => {
   assert.equal(ifNoneMatchHits('W/"a"', 'W/"a"'), true);
@@ -20,7 +30,13 @@ test('If-None-Match parsing follows weak comparison', () => {
 test('a static 304 costs no search; a new inventory version changes the tag', async () => {
   let searches = 0;
   let version = 'inventory-1';
-  const services = (): Services => ({ search: async () => { searches++; return EMPTY; }, inventory: { stays: 0, version } });
+  const services = (): Services => ({
+    search: async () => {
+      searches++;
+      return EMPTY;
+    },
+    inventory: { stays: 0, version },
+  });
   const app = createHttpApp({ services, now: () => new Date('2026-11-21T00:00:00Z'), publicUrl: 'http://gw.test', logger: false });
   for (const path of ['/v2/accommodations', '/v3/accommodations']) {
     searches = 0;
@@ -45,7 +61,7 @@ test('v2 never answers 503: a gateway still loading is a 502 with Retry-After on
   const v2 = await app.inject('/v2/accommodations?lat=48.85&lng=2.35');
   assert.equal(v2.statusCode, 502);
   assert.equal(v2.json().code, 'BAD_GATEWAY');
-  assert.ok(v2.headers['retry-after'], 'v2.headers[\'retry-after\']');
+  assert.ok(v2.headers['retry-after'], "v2.headers['retry-after']");
   assert.equal((await app.inject('/v3/accommodations?lat=48.85&lng=2.35')).statusCode, 503);
   await app.close();
 });

@@ -65,11 +65,13 @@ function clientError(code: string | undefined): ApiError {
 function answerOnSocket(socket: Socket, error: ApiError): void {
   const requestId = crypto.randomUUID();
   const body = JSON.stringify(errorBody(error, requestId));
-  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(error.headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode]}\r\n` +
-    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -82,8 +84,18 @@ declare module 'fastify' {
 
 /** Response headers a browser script may read (CORS): rate limits, request ids, caching, deprecation. */
 const EXPOSED_HEADERS = [
-  'X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy',
-  'Retry-After', 'X-Cache', 'ETag', 'Deprecation', 'Sunset', 'Link',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'X-Cache',
+  'ETag',
+  'Deprecation',
+  'Sunset',
+  'Link',
 ];
 
 // Every route is a GET; other methods on a known path are a 405 with an Allow header. OPTIONS is
@@ -94,11 +106,14 @@ const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    return isKeyParamName(name) ? `${name}=[REDACTED]` : pair;
-  });
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return isKeyParamName(name) ? `${name}=[REDACTED]` : pair;
+    });
   return `${url.slice(0, q + 1)}${pairs.join('&')}`;
 }
 
@@ -113,24 +128,35 @@ class ProbeAwareLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
-    if (error === null && request.routeOptions.config?.probe === true) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    if (error === null && request.routeOptions.config?.probe === true)
+      reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
     else super.requestCompleted(error, request, reply, metadata);
   }
 }
 
 export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger === false ? false : {
-      ...(typeof options.logger === 'object' ? options.logger : {}),
-      serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
-      },
-    },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+            },
+          },
     genReqId: requestIdOf,
     // A missing Host is answered by our hook below (JSON body, request id), not by Node's bare 400.
-    http: { requireHostHeader: false, ...(options.headersTimeoutMs === undefined ? {} : {
-      headersTimeout: options.headersTimeoutMs, requestTimeout: options.headersTimeoutMs * 2, connectionsCheckingInterval: Math.max(10, options.headersTimeoutMs / 4),
-    }) },
+    http: {
+      requireHostHeader: false,
+      ...(options.headersTimeoutMs === undefined
+        ? {}
+        : {
+            headersTimeout: options.headersTimeoutMs,
+            requestTimeout: options.headersTimeoutMs * 2,
+            connectionsCheckingInterval: Math.max(10, options.headersTimeoutMs / 4),
+          }),
+    },
     logController: new ProbeAwareLogController(),
     // request.ip: the socket address, or X-Forwarded-For's client only through configured proxies.
     trustProxy: options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? options.trustedProxies : false,
@@ -188,7 +214,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     reply.headers({ 'X-Request-Id': request.id, 'Cache-Control': 'private, no-cache', Vary: 'Host, X-API-KEY' });
     request.auth = KEYLESS;
     if (!isValidHost(request.host)) {
-      done(new ApiError('VALIDATION_ERROR', request.host === '' ? 'The request has no Host header' : 'The Host header is not a valid host[:port]'));
+      done(
+        new ApiError(
+          'VALIDATION_ERROR',
+          request.host === '' ? 'The request has no Host header' : 'The Host header is not a valid host[:port]',
+        ),
+      );
       return;
     }
     done();
@@ -210,7 +241,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   const context: RouteContext = {
     services() {
       const services = options.services();
-      if (services === null) throw new ApiError('NOT_READY', 'The inventory is still loading; retry shortly', { headers: { 'Retry-After': '5' } });
+      if (services === null)
+        throw new ApiError('NOT_READY', 'The inventory is still loading; retry shortly', { headers: { 'Retry-After': '5' } });
       return services;
     },
     now: options.now,
@@ -228,12 +260,16 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
   // Routes in a plugin of their own, registered after the plugins above have loaded: the OpenAPI
   // generator sees each route as it is added.
   void app.register(async (api) => {
-    registerHealthRoutes(api, options.health ?? (() => {
-      const services = options.services();
-      return services === null
-        ? { status: 'starting', inventory: null, suppliers: {} }
-        : { status: 'ok', inventory: { ...services.inventory, builtAt: '' }, suppliers: {} };
-    }));
+    registerHealthRoutes(
+      api,
+      options.health ??
+        (() => {
+          const services = options.services();
+          return services === null
+            ? { status: 'starting', inventory: null, suppliers: {} }
+            : { status: 'ok', inventory: { ...services.inventory, builtAt: '' }, suppliers: {} };
+        }),
+    );
     registerDocsRoutes(api);
     registerV1Routes(api, context);
     registerV2Routes(api, context);

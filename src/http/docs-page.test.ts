@@ -21,7 +21,15 @@ before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 after(async () => {
@@ -59,7 +67,14 @@ describe('documentation in a browser', () => {
     const { offsite, errors, text } = await visit('/docs', '.opblock-summary', 'docs.png');
     assert.deepEqual(offsite, []);
     assert.deepEqual(errors, []);
-    for (const path of ['/v3/accommodations', '/v2/accommodations', '/v1/accommodations', '/v1/reporting/transactions', '/go/{id}', '/health']) {
+    for (const path of [
+      '/v3/accommodations',
+      '/v2/accommodations',
+      '/v1/accommodations',
+      '/v1/reporting/transactions',
+      '/go/{id}',
+      '/health',
+    ]) {
       assert.ok(text.includes(path), `${path} is listed`);
     }
     assert.match(text, /Authorize/);

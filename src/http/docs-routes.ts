@@ -48,7 +48,10 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 code{background:#f2f2f2;padding:0 .2em;border-radius:3px}pre{background:#f2f2f2;padding:.8em;overflow:auto}pre code{padding:0}`;
 
 function nav(): string {
-  const links = [`<a href="${DOCS_PATH}">Interactive reference</a>`, ...Object.entries(PAGES).map(([name, title]) => `<a href="${DOCS_PATH}/${name}">${title}</a>`)];
+  const links = [
+    `<a href="${DOCS_PATH}">Interactive reference</a>`,
+    ...Object.entries(PAGES).map(([name, title]) => `<a href="${DOCS_PATH}/${name}">${title}</a>`),
+  ];
   return `<nav><strong>staygate</strong>${links.join('')}<a href="${OPENAPI_PATH}">openapi.json</a></nav>`;
 }
 
@@ -62,8 +65,10 @@ function page(title: string, head: string, body: string): string {
 /** A docs/ page as HTML; links between pages (`decisions.md`) point at their served paths. */
 function renderPage(name: string): { html: string; markdown: string } {
   const markdown = readFileSync(new URL(`../../docs/${name}.md`, import.meta.url), 'utf8');
-  const body = (marked.parse(markdown, { async: false }) as string)
-    .replace(/href="(?:\.\/|docs\/)?([a-z0-9-]+)\.md(#[^"]*)?"/g, (_m, target: string, hash = '') => `href="${DOCS_PATH}/${target}${hash}"`);
+  const body = (marked.parse(markdown, { async: false }) as string).replace(
+    /href="(?:\.\/|docs\/)?([a-z0-9-]+)\.md(#[^"]*)?"/g,
+    (_m, target: string, hash = '') => `href="${DOCS_PATH}/${target}${hash}"`,
+  );
   return { html: page(PAGES[name], '', `<main>${body}</main>`), markdown };
 }
 
@@ -83,9 +88,14 @@ export function registerDocsRoutes(app: FastifyInstance): void {
   const assetConfig = { rateLimit: false as const };
   const hidden = { hide: true };
 
-  const reference = page('API reference', `<link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css">`,
-    `<div id="reference"></div><script src="${DOCS_PATH}/assets/swagger-ui-bundle.js"></script><script src="${DOCS_PATH}/assets/init.js"></script>`);
-  app.get(DOCS_PATH, { schema: hidden, config: pageConfig }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(reference));
+  const reference = page(
+    'API reference',
+    `<link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css">`,
+    `<div id="reference"></div><script src="${DOCS_PATH}/assets/swagger-ui-bundle.js"></script><script src="${DOCS_PATH}/assets/init.js"></script>`,
+  );
+  app.get(DOCS_PATH, { schema: hidden, config: pageConfig }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(reference),
+  );
 
   const rendered = new Map<string, { html: string; markdown: string }>();
   for (const name of Object.keys(PAGES)) {

@@ -6,8 +6,12 @@ import type { Services } from './route-context.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 
 let t: TestApp;
-before(async () => { t = await startTestApp({ stays: 2_000 }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ stays: 2_000 });
+});
+after(async () => {
+  await t.close();
+});
 
 function assertErrorBody(status: number, headers: Record<string, unknown>, body: any, code: string): void {
   assert.equal(body.statusCode, status);
@@ -24,7 +28,7 @@ test('an unknown route is a JSON 404 with a requestId', async () => {
   assert.equal(res.status, 404);
   assertErrorBody(404, res.headers, res.body, 'NOT_FOUND');
   assert.equal(res.body.error, 'Not Found');
-  assert.ok(!res.body.message.includes('abc'), '!res.body.message.includes(\'abc\')');
+  assert.ok(!res.body.message.includes('abc'), "!res.body.message.includes('abc')");
 });
 
 test('another method on a known path is a JSON 405 with Allow', async () => {
@@ -45,17 +49,25 @@ test('a caller X-Request-Id is echoed when it is plain, replaced when it is not'
 test('malformed URLs and oversized or broken requests get the JSON error body over a real socket', async () => {
   await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.http.server.address() as net.AddressInfo;
-  const raw = (request: string) => new Promise<string>((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
-    let data = '';
-    socket.on('data', (chunk) => { data += chunk; });
-    socket.on('end', () => resolve(data));
-    socket.on('error', reject);
-  });
+  const raw = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk;
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
   const parse = (text: string) => {
     const [head, body] = text.split('\r\n\r\n');
     const status = Number(head.split(' ')[1]);
-    const headers = Object.fromEntries(head.split('\r\n').slice(1).map((l) => [l.split(':')[0].toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      head
+        .split('\r\n')
+        .slice(1)
+        .map((l) => [l.split(':')[0].toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     return { status, headers, body: JSON.parse(body) };
   };
   const badEncoding = parse(await raw('GET /v3/accommodations/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
@@ -78,7 +90,17 @@ test('/health is 503 until the index is built, then 200', async () => {
   const search = await app.inject('/v3/accommodations?address=Paris');
   assert.equal(search.statusCode, 503);
   services = {
-    search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {}, clusters: null, clustering: null }),
+    search: async () => ({
+      hits: [],
+      total: 0,
+      hasMore: false,
+      unresolved: [],
+      currency: 'USD',
+      cache: 'HIT' as const,
+      failures: {},
+      clusters: null,
+      clustering: null,
+    }),
     inventory: { stays: 0, version: 'v' },
   };
   const ready = await app.inject('/health');
@@ -91,10 +113,22 @@ test('a public URL holding what JSON escapes still gives a JSON body, its links 
   // (A Host header cannot: it must be a valid host[:port], hostile-requests.test.ts.)
   const app = createHttpApp({
     services: () => ({
-      search: async () => ({ hits: [], total: 0, hasMore: false, unresolved: [], currency: 'USD', cache: 'HIT' as const, failures: {}, clusters: null, clustering: null }),
+      search: async () => ({
+        hits: [],
+        total: 0,
+        hasMore: false,
+        unresolved: [],
+        currency: 'USD',
+        cache: 'HIT' as const,
+        failures: {},
+        clusters: null,
+        clustering: null,
+      }),
       inventory: { stays: 0, version: 'v' },
     }),
-    now: () => new Date(), publicUrl: 'http://gw.example/a"b\\c', logger: false,
+    now: () => new Date(),
+    publicUrl: 'http://gw.example/a"b\\c',
+    logger: false,
   });
   const res = await app.inject({ url: '/v3/accommodations?address=Paris' });
   assert.equal(res.statusCode, 200);
@@ -104,12 +138,19 @@ test('a public URL holding what JSON escapes still gives a JSON body, its links 
 
 test('a failure inside the service is a 500 error body without internals', async () => {
   const app = createHttpApp({
-    services: () => ({ search: async () => { throw new Error('secret internal detail'); }, inventory: { stays: 0, version: 'v' } }),
-    now: () => new Date(), publicUrl: null, logger: false,
+    services: () => ({
+      search: async () => {
+        throw new Error('secret internal detail');
+      },
+      inventory: { stays: 0, version: 'v' },
+    }),
+    now: () => new Date(),
+    publicUrl: null,
+    logger: false,
   });
   const res = await app.inject('/v3/accommodations?address=Paris');
   assert.equal(res.statusCode, 500);
   assertErrorBody(500, res.headers, res.json(), 'INTERNAL_ERROR');
-  assert.ok(!res.body.includes('secret internal detail'), '!res.body.includes(\'secret internal detail\')');
+  assert.ok(!res.body.includes('secret internal detail'), "!res.body.includes('secret internal detail')");
   await app.close();
 });

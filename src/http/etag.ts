@@ -29,7 +29,10 @@ export function ifNoneMatchHits(header: string | string[] | undefined, etag: str
  */
 export function resultDigest(result: SearchResult): string {
   return JSON.stringify([
-    result.total, result.hasMore, result.currency, result.unresolved,
+    result.total,
+    result.hasMore,
+    result.currency,
+    result.unresolved,
     result.hits.map((h) => [h.stay.id, h.cellId ?? null, h.offers === null ? null : [...h.offers]]),
     result.clusters?.map((c) => [c.id, c.count]) ?? null,
     result.clustering,

@@ -17,42 +17,140 @@ before(async () => {
   t = await startTestApp({ stays: 1_500, app: { quoteBudgetMs: 300 } });
   demoKey = await t.createKey({ aid: 'fuzz-aid', thirdParties: ['fuzz-platform'] });
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const RUNS = 250;
 const SEED = 20_261_123;
 
 const PATHS = [
-  '/v1/accommodations', '/v2/accommodations', '/v3/accommodations', '/v1/reporting/transactions',
-  '/go/supplier_a/1000001', '/go/stnotastay00000', '/health', '/docs/migrating-v1-to-v3', '/nowhere',
+  '/v1/accommodations',
+  '/v2/accommodations',
+  '/v3/accommodations',
+  '/v1/reporting/transactions',
+  '/go/supplier_a/1000001',
+  '/go/stnotastay00000',
+  '/health',
+  '/docs/migrating-v1-to-v3',
+  '/nowhere',
 ];
 const PARAMS = [
-  'provider', 'provider[]', 'address', 'lat', 'lng', 'radius', 'nelat', 'nelng', 'swlat', 'swlng', 'hotelids', 'hotelsearch',
-  'type', 'checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms', 'min', 'max', 'currency', 'minstarrating',
-  'minguestrating', 'minratingcount', 'pageSize', 'page', 'lang', 'aid', 'campaign', 'cluster', 'precision', 'cell', 'key', 'KEY',
-  'limit', 'thirdParty', 'startDate', 'endDate', 'dateFilter', 'format',
+  'provider',
+  'provider[]',
+  'address',
+  'lat',
+  'lng',
+  'radius',
+  'nelat',
+  'nelng',
+  'swlat',
+  'swlng',
+  'hotelids',
+  'hotelsearch',
+  'type',
+  'checkin',
+  'checkout',
+  'adults',
+  'children',
+  'childrenAges',
+  'rooms',
+  'min',
+  'max',
+  'currency',
+  'minstarrating',
+  'minguestrating',
+  'minratingcount',
+  'pageSize',
+  'page',
+  'lang',
+  'aid',
+  'campaign',
+  'cluster',
+  'precision',
+  'cell',
+  'key',
+  'KEY',
+  'limit',
+  'thirdParty',
+  'startDate',
+  'endDate',
+  'dateFilter',
+  'format',
 ];
 /** Values a parameter plausibly or implausibly takes: numbers, dates, ids, lists, and any text at all. */
 const value = fc.oneof(
-  fc.constantFrom('', '0', '-1', '1', '2', '10', '100', '101', '1e9', '-1e400', 'NaN', '48.85', '2.35', '91', '-181', '0x10', 'true',
-    'supplier_a', 'supplier_a,supplier_b', 'nope', 'Paris', 'hotel', 'rental,villa', 'auto', 'top', 'true', 'r15', '881fb475b3fffff',
-    'stl041aoetbid2', 'supplier_b:HB0001', 'EUR', 'VED', 'xx', 'fr', '2027-01-10', '2027-02-30', '0050-01-01', '9999-12-31',
-    'fuzz-platform', 'json', 'csv', 'bookedDate', '4,17', '%00', '%E0%A4%A', '=HYPERLINK()', '東京'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1',
+    '2',
+    '10',
+    '100',
+    '101',
+    '1e9',
+    '-1e400',
+    'NaN',
+    '48.85',
+    '2.35',
+    '91',
+    '-181',
+    '0x10',
+    'true',
+    'supplier_a',
+    'supplier_a,supplier_b',
+    'nope',
+    'Paris',
+    'hotel',
+    'rental,villa',
+    'auto',
+    'top',
+    'true',
+    'r15',
+    '881fb475b3fffff',
+    'stl041aoetbid2',
+    'supplier_b:HB0001',
+    'EUR',
+    'VED',
+    'xx',
+    'fr',
+    '2027-01-10',
+    '2027-02-30',
+    '0050-01-01',
+    '9999-12-31',
+    'fuzz-platform',
+    'json',
+    'csv',
+    'bookedDate',
+    '4,17',
+    '%00',
+    '%E0%A4%A',
+    '=HYPERLINK()',
+    '東京',
+  ),
   fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
   fc.double({ noNaN: false }).map(String),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
-const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 8 })), value), { maxLength: 8 })
+const query = fc
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 8 })), value), { maxLength: 8 })
   .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
-const rawQuery = fc.oneof(query, fc.string({ maxLength: 60 }).map((s) => s.replace(/[#\s]/g, '')));
-const headers = fc.record({
-  'x-api-key': fc.oneof(fc.constant(undefined), fc.constant(demoKey), fc.string({ maxLength: 60 })),
-  'if-none-match': fc.oneof(fc.constant(undefined), fc.constant('*'), fc.string({ maxLength: 40 })),
-  'user-agent': fc.oneof(fc.constant(undefined), fc.string({ maxLength: 80 })),
-  'x-request-id': fc.oneof(fc.constant(undefined), fc.string({ maxLength: 80 })),
-  accept: fc.oneof(fc.constant(undefined), fc.constantFrom('application/json', 'text/csv', '*/*')),
-}, { requiredKeys: [] });
+const rawQuery = fc.oneof(
+  query,
+  fc.string({ maxLength: 60 }).map((s) => s.replace(/[#\s]/g, '')),
+);
+const headers = fc.record(
+  {
+    'x-api-key': fc.oneof(fc.constant(undefined), fc.constant(demoKey), fc.string({ maxLength: 60 })),
+    'if-none-match': fc.oneof(fc.constant(undefined), fc.constant('*'), fc.string({ maxLength: 40 })),
+    'user-agent': fc.oneof(fc.constant(undefined), fc.string({ maxLength: 80 })),
+    'x-request-id': fc.oneof(fc.constant(undefined), fc.string({ maxLength: 80 })),
+    accept: fc.oneof(fc.constant(undefined), fc.constantFrom('application/json', 'text/csv', '*/*')),
+  },
+  { requiredKeys: [] },
+);
 
 /** Header values as a client could send them (printable, no line breaks). */
 function sendable(h: Record<string, string | undefined>): Record<string, string> {
@@ -61,7 +159,11 @@ function sendable(h: Record<string, string | undefined>): Record<string, string>
   return out;
 }
 
-function assertWellFormed(res: { statusCode: number; headers: Record<string, unknown>; body: string }, label: string, method = 'GET'): void {
+function assertWellFormed(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  label: string,
+  method = 'GET',
+): void {
   assert.ok(res.statusCode < 500, `${label}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   // (The server sends no body to a HEAD; light-my-request may still show one.)
   if (method === 'HEAD') {
@@ -85,19 +187,33 @@ function assertWellFormed(res: { statusCode: number; headers: Record<string, unk
 
 describe('fuzz: every endpoint', () => {
   test(`${RUNS} random requests per kind answer well-formed, never a 5xx`, async () => {
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...PATHS), rawQuery, headers, fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS'),
-      async (url, q, h, method) => {
-        const res = await t.app.http.inject({ method: method as 'GET', url: q === '' ? url : `${url}?${q}`, headers: sendable(h) });
-        assertWellFormed(res, `${method} ${url}?${q} ${JSON.stringify(h)}`, method);
-      }), { numRuns: RUNS * 4, seed: SEED });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS),
+        rawQuery,
+        headers,
+        fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS'),
+        async (url, q, h, method) => {
+          const res = await t.app.http.inject({ method: method as 'GET', url: q === '' ? url : `${url}?${q}`, headers: sendable(h) });
+          assertWellFormed(res, `${method} ${url}?${q} ${JSON.stringify(h)}`, method);
+        },
+      ),
+      { numRuns: RUNS * 4, seed: SEED },
+    );
   });
 
   test('random paths, percent-encoding included, answer well-formed', async () => {
-    const segment = fc.oneof(fc.string({ maxLength: 12 }).map(encodeURIComponent), fc.constantFrom('%', '%zz', '..', '%2e%2e', '%00', 'go', 'v3'));
-    await fc.assert(fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), async (segments) => {
-      const url = `/${segments.join('/')}`;
-      assertWellFormed(await t.app.http.inject({ method: 'GET', url }), url);
-    }), { numRuns: RUNS, seed: SEED });
+    const segment = fc.oneof(
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%zz', '..', '%2e%2e', '%00', 'go', 'v3'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), async (segments) => {
+        const url = `/${segments.join('/')}`;
+        assertWellFormed(await t.app.http.inject({ method: 'GET', url }), url);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
   });
 });
 
@@ -108,16 +224,39 @@ describe('fuzz: the CLI', () => {
   test('any argument list exits 0, 1 or 2 with words, never a crash', async () => {
     // `transactions sync` reaches the suppliers over the network: its parsing is what is fuzzed here, not the sync.
     const word = fc.oneof(
-      fc.constantFrom('keys', 'transactions', 'create', 'grant', 'revoke', 'list', 'status', 'help', '--help', '-h', '--aid', '--partner',
-        '--third-party', '--limit', '--pending', '--json', '--', '-', 'sg_0000000000000000_x', '0000000000000000'),
+      fc.constantFrom(
+        'keys',
+        'transactions',
+        'create',
+        'grant',
+        'revoke',
+        'list',
+        'status',
+        'help',
+        '--help',
+        '-h',
+        '--aid',
+        '--partner',
+        '--third-party',
+        '--limit',
+        '--pending',
+        '--json',
+        '--',
+        '-',
+        'sg_0000000000000000_x',
+        '0000000000000000',
+      ),
       fc.string({ maxLength: 20 }),
     );
-    await fc.assert(fc.asyncProperty(fc.array(word, { maxLength: 6 }), async (argv) => {
-      fc.pre(!argv.includes('sync'));
-      const lines: string[] = [];
-      const code = await main(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, { STAYGATE_DATA_DIR: dataDir });
-      assert.ok([0, 1, 2].includes(code), `${JSON.stringify(argv)} -> ${code}`);
-      if (code !== 0) assert.ok(lines.join('').trim().length > 0, `${JSON.stringify(argv)}: no message`);
-    }), { numRuns: RUNS, seed: SEED });
+    await fc.assert(
+      fc.asyncProperty(fc.array(word, { maxLength: 6 }), async (argv) => {
+        fc.pre(!argv.includes('sync'));
+        const lines: string[] = [];
+        const code = await main(argv, { out: (l) => lines.push(l), err: (l) => lines.push(l) }, { STAYGATE_DATA_DIR: dataDir });
+        assert.ok([0, 1, 2].includes(code), `${JSON.stringify(argv)} -> ${code}`);
+        if (code !== 0) assert.ok(lines.join('').trim().length > 0, `${JSON.stringify(argv)}: no message`);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
   });
 });

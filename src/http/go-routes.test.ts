@@ -8,7 +8,8 @@ import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 let t: TestApp;
 let clicks: ClickStore;
@@ -17,7 +18,10 @@ const freshIp = () => `198.51.100.${++ipSeq}`;
 
 before(async () => {
   // Searches by lat/lng: a geocoder that knows nothing spares the gazetteer's load.
-  t = await startTestApp({ stays: 2_000, app: { geocoder: { geocode: async () => null }, rateLimits: { keyless: 1_000, keyed: 1_000, goKeyless: 3 } } });
+  t = await startTestApp({
+    stays: 2_000,
+    app: { geocoder: { geocode: async () => null }, rateLimits: { keyless: 1_000, keyed: 1_000, goKeyless: 3 } },
+  });
   clicks = createSqliteClickStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
 });
 after(async () => {
@@ -51,15 +55,21 @@ describe('GET /go/{supplier}/{supplierStayId}', () => {
 
     const [recorded] = await clicks.recent(1);
     assert.deepEqual(recorded, {
-      id: recorded.id, at: TEST_NOW.toISOString(), aid: 'aff-77', campaign: 'spring-mail', stayId: stay.id,
-      supplier, supplierStayId: decodeURIComponent(supplierStayId), device: 'mobile',
+      id: recorded.id,
+      at: TEST_NOW.toISOString(),
+      aid: 'aff-77',
+      campaign: 'spring-mail',
+      stayId: stay.id,
+      supplier,
+      supplierStayId: decodeURIComponent(supplierStayId),
+      device: 'mobile',
     });
     assert.match(recorded.id, /^[A-Za-z0-9_-]{22}$/);
 
     // The booking page (the simulator's) knows the stay and got both ids.
     const page = await fetch(location);
     assert.equal(page.status, 200);
-    const body = await page.json() as { property: { id: string }; affiliate: string; click: string; checkin: string | null };
+    const body = (await page.json()) as { property: { id: string }; affiliate: string; click: string; checkin: string | null };
     assert.equal(body.property.id, recorded.supplierStayId);
     assert.equal(body.affiliate, 'aff-77');
     assert.equal(body.click, recorded.id);
@@ -140,12 +150,20 @@ describe('GET /go/{id}', () => {
     const stay = results.find((r) => Object.keys(r.suppliers).length >= 2);
     const res = await click(`${stay.url}?checkin=2020-01-01&checkout=2020-01-03`);
     assert.equal(res.statusCode, 302);
-    assert.equal((await clicks.recent(1))[0].supplier, SUPPLIER_IDS.find((s) => s in stay.suppliers));
+    assert.equal(
+      (await clicks.recent(1))[0].supplier,
+      SUPPLIER_IDS.find((s) => s in stay.suppliers),
+    );
     assert.ok(!String(res.headers.location).includes('2020-01-01'), 'stale dates are not passed on');
   });
 
   it('answers a JSON 404 for an unknown stay', async () => {
-    for (const url of ['/go/stnosuchstay00', '/go/supplier_a:123', '/go/a,b', '/go/stnosuchstay00?checkin=2026-12-04&checkout=2026-12-07']) {
+    for (const url of [
+      '/go/stnosuchstay00',
+      '/go/supplier_a:123',
+      '/go/a,b',
+      '/go/stnosuchstay00?checkin=2026-12-04&checkout=2026-12-07',
+    ]) {
       const res = await t.app.http.inject({ url, remoteAddress: freshIp() });
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.json().code, 'NOT_FOUND');
@@ -172,6 +190,9 @@ describe('rate limits on /go', () => {
     for (let i = 0; i < 4; i++) statuses.push((await go(supplierLink)).statusCode);
     assert.deepEqual(statuses, [302, 302, 302, 429], 'goKeyless is 3 in this app');
     assert.equal((await go(stayLink)).statusCode, 302, '/go/{id} has its own bucket');
-    assert.equal((await t.app.http.inject({ url: '/v3/accommodations?lat=48.8566&lng=2.3522&pageSize=1', remoteAddress: ip })).statusCode, 200);
+    assert.equal(
+      (await t.app.http.inject({ url: '/v3/accommodations?lat=48.8566&lng=2.3522&pageSize=1', remoteAddress: ip })).statusCode,
+      200,
+    );
   });
 });

@@ -29,13 +29,28 @@ export interface Tracking {
 const parseQuery = compileQuery(unifiedQuerySchema);
 
 /** What a deeplink carries: the affiliate parameters, and on dated searches the stay priced. */
-const goQuerySchema = Type.Pick(unifiedQuerySchema, ['aid', 'campaign', 'checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms']);
-const redirectResponse = Type.Null({ description: 'Found: `Location` is the supplier\'s booking page, carrying the affiliate id and the click id. A HEAD counts no click.' });
+const goQuerySchema = Type.Pick(unifiedQuerySchema, [
+  'aid',
+  'campaign',
+  'checkin',
+  'checkout',
+  'adults',
+  'children',
+  'childrenAges',
+  'rooms',
+]);
+const redirectResponse = Type.Null({
+  description: "Found: `Location` is the supplier's booking page, carrying the affiliate id and the click id. A HEAD counts no click.",
+});
 
 function goSchema(summary: string, description: string, params: TSchema) {
   return {
-    tags: ['deeplinks'], summary, description, security: OPTIONAL_KEY,
-    params, querystring: goQuerySchema,
+    tags: ['deeplinks'],
+    summary,
+    description,
+    security: OPTIONAL_KEY,
+    params,
+    querystring: goQuerySchema,
     response: { 302: redirectResponse, ...errorResponses(400, 404, 429, 503) },
   };
 }
@@ -70,7 +85,8 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     // The booking page gets the link's dates only while they still make a valid stay.
     const { checkin, checkout } = params;
     const dateViolations = new Violations();
-    const parsed = checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
+    const parsed =
+      checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
     const dates = dateViolations.list.length === 0 ? parsed : null;
     return {
       ...effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null }),
@@ -84,59 +100,85 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     const listing = stay.listings.find((l) => l.supplier === supplier)!;
     const clickId = newClickId();
     const location = tracking.bookingUrls[supplier]({
-      supplierStayId: listing.supplierStayId, aid: link.aid, campaign: link.campaign, clickId,
-      checkin: link.checkin, checkout: link.checkout,
+      supplierStayId: listing.supplierStayId,
+      aid: link.aid,
+      campaign: link.campaign,
+      clickId,
+      checkin: link.checkin,
+      checkout: link.checkout,
     });
     // A HEAD checks a link, it does not follow it: answered alike, but not counted as a click.
     if (request.method !== 'HEAD') {
       await tracking.clicks.record({
-        id: clickId, at: context.now().toISOString(), aid: link.aid, campaign: link.campaign, stayId: stay.id,
-        supplier, supplierStayId: listing.supplierStayId, device: deviceClass(request.headers['user-agent']),
+        id: clickId,
+        at: context.now().toISOString(),
+        aid: link.aid,
+        campaign: link.campaign,
+        stayId: stay.id,
+        supplier,
+        supplierStayId: listing.supplierStayId,
+        device: deviceClass(request.headers['user-agent']),
       });
     }
     // Every click must reach us: nothing may cache the redirect.
     return reply.code(302).headers({ Location: location, 'Cache-Control': 'no-store' }).send();
   }
 
-  app.get('/go/:supplier/:supplierStayId', {
-    config,
-    schema: goSchema('Book with one supplier', 'Records a click and redirects to this supplier\'s booking page for the stay (a result\'s `suppliers.<supplier>.link`).', Type.Object({
-      supplier: Type.String({ description: 'A supplier identifier.', examples: ['supplier_a'] }),
-      supplierStayId: Type.String({ description: 'The stay\'s id at that supplier.', examples: ['A100234'] }),
-    })),
-  }, async (request, reply) => {
-    const services = context.services();
-    linkOf(request); // a malformed aid or campaign is a 400 before anything is looked up
-    const { supplier, supplierStayId } = request.params as { supplier: string; supplierStayId: string };
-    if (!isSupplierId(supplier)) throw notFound(`Unknown supplier "${supplier}"`);
-    const hits = supplierStayId.includes(',') ? null : await lookup(services, context, { hotelids: `${supplier}:${supplierStayId}` });
-    const stay = hits?.find((h) => h.stay.listings.some((l) => l.supplier === supplier && l.supplierStayId === supplierStayId))?.stay;
-    if (stay === undefined) throw notFound(`${supplier} sells no stay with id "${supplierStayId}"`);
-    return redirect(request, reply, stay, supplier);
-  });
+  app.get(
+    '/go/:supplier/:supplierStayId',
+    {
+      config,
+      schema: goSchema(
+        'Book with one supplier',
+        "Records a click and redirects to this supplier's booking page for the stay (a result's `suppliers.<supplier>.link`).",
+        Type.Object({
+          supplier: Type.String({ description: 'A supplier identifier.', examples: ['supplier_a'] }),
+          supplierStayId: Type.String({ description: "The stay's id at that supplier.", examples: ['A100234'] }),
+        }),
+      ),
+    },
+    async (request, reply) => {
+      const services = context.services();
+      linkOf(request); // a malformed aid or campaign is a 400 before anything is looked up
+      const { supplier, supplierStayId } = request.params as { supplier: string; supplierStayId: string };
+      if (!isSupplierId(supplier)) throw notFound(`Unknown supplier "${supplier}"`);
+      const hits = supplierStayId.includes(',') ? null : await lookup(services, context, { hotelids: `${supplier}:${supplierStayId}` });
+      const stay = hits?.find((h) => h.stay.listings.some((l) => l.supplier === supplier && l.supplierStayId === supplierStayId))?.stay;
+      if (stay === undefined) throw notFound(`${supplier} sells no stay with id "${supplierStayId}"`);
+      return redirect(request, reply, stay, supplier);
+    },
+  );
 
-  app.get('/go/:id', {
-    config,
-    schema: goSchema('Book a stay', 'Records a click and redirects to the best supplier: with valid dates on the link, the lowest price; otherwise the stay\'s first supplier (a result\'s `url`).', Type.Object({
-      id: Type.String({ description: 'The stay\'s service id.', examples: ['s_5f3a9c'] }),
-    })),
-  }, async (request, reply) => {
-    const services = context.services();
-    linkOf(request);
-    const { id } = request.params as { id: string };
-    const query = request.query as RawQuery;
-    const bad = id.includes(',') || id.includes(':');
-    // With the link's dates (and party), the best-priced supplier. Dates that no longer make a
-    // valid stay (the link is older than its check-in) are ignored rather than refused.
-    let hit: SearchHit | undefined;
-    if (!bad && query.checkin !== undefined && query.checkout !== undefined) {
-      const trip: RawQuery = {};
-      for (const name of TRIP_PARAMS) trip[name] = query[name];
-      hit = (await lookup(services, context, { ...trip, hotelids: id }))?.find((h) => h.stay.id === id);
-    }
-    // Without dates, or sold out everywhere for them: the stay's first supplier.
-    hit ??= bad ? undefined : (await lookup(services, context, { hotelids: id }))?.find((h) => h.stay.id === id);
-    if (hit === undefined) throw notFound(`No stay with id "${id}"`);
-    return redirect(request, reply, hit.stay, chooseSupplier(hit.stay, hit.offers));
-  });
+  app.get(
+    '/go/:id',
+    {
+      config,
+      schema: goSchema(
+        'Book a stay',
+        "Records a click and redirects to the best supplier: with valid dates on the link, the lowest price; otherwise the stay's first supplier (a result's `url`).",
+        Type.Object({
+          id: Type.String({ description: "The stay's service id.", examples: ['s_5f3a9c'] }),
+        }),
+      ),
+    },
+    async (request, reply) => {
+      const services = context.services();
+      linkOf(request);
+      const { id } = request.params as { id: string };
+      const query = request.query as RawQuery;
+      const bad = id.includes(',') || id.includes(':');
+      // With the link's dates (and party), the best-priced supplier. Dates that no longer make a
+      // valid stay (the link is older than its check-in) are ignored rather than refused.
+      let hit: SearchHit | undefined;
+      if (!bad && query.checkin !== undefined && query.checkout !== undefined) {
+        const trip: RawQuery = {};
+        for (const name of TRIP_PARAMS) trip[name] = query[name];
+        hit = (await lookup(services, context, { ...trip, hotelids: id }))?.find((h) => h.stay.id === id);
+      }
+      // Without dates, or sold out everywhere for them: the stay's first supplier.
+      hit ??= bad ? undefined : (await lookup(services, context, { hotelids: id }))?.find((h) => h.stay.id === id);
+      if (hit === undefined) throw notFound(`No stay with id "${id}"`);
+      return redirect(request, reply, hit.stay, chooseSupplier(hit.stay, hit.offers));
+    },
+  );
 }

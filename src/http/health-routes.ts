@@ -27,49 +27,74 @@ export interface HealthReport {
 
 const supplierHealthSchema = Type.Object({
   content: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('unavailable')], {
-    description: '`ok`: its last feed was applied; `stale`: its listings are held but its last refresh failed or was held back; `unavailable`: none held.',
+    description:
+      '`ok`: its last feed was applied; `stale`: its listings are held but its last refresh failed or was held back; `unavailable`: none held.',
   }),
   listings: Type.Integer({ description: 'Listings of this supplier the served content holds.' }),
   lastRefresh: Type.Union([Type.String(), Type.Null()], { description: 'ISO time of its last applied feed.' }),
   lastError: Type.Union([Type.String(), Type.Null()]),
-  breaker: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')], { description: 'Its quote circuit breaker.' }),
+  breaker: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')], {
+    description: 'Its quote circuit breaker.',
+  }),
 });
 
 /** The health report as the OpenAPI document publishes it (HealthReport). */
-const healthReportSchema = Type.Object({
-  status: Type.Union([Type.Literal('starting'), Type.Literal('ok'), Type.Literal('degraded')], {
-    description: '`starting` (503) until the first start is over; `ok`, or `degraded` when a supplier\'s content or breaker is not ok (both 200).',
-  }),
-  inventory: Type.Union([Type.Object({
-    version: Type.String({ description: 'The content version served.' }),
-    stays: Type.Integer({ description: 'Stays in the search index.' }),
-    builtAt: Type.String({ description: 'When that version was swapped in (ISO time).' }),
-  }), Type.Null()]),
-  suppliers: Type.Record(Type.String(), supplierHealthSchema),
-}, { additionalProperties: true });
+const healthReportSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('starting'), Type.Literal('ok'), Type.Literal('degraded')], {
+      description:
+        "`starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content or breaker is not ok (both 200).",
+    }),
+    inventory: Type.Union([
+      Type.Object({
+        version: Type.String({ description: 'The content version served.' }),
+        stays: Type.Integer({ description: 'Stays in the search index.' }),
+        builtAt: Type.String({ description: 'When that version was swapped in (ISO time).' }),
+      }),
+      Type.Null(),
+    ]),
+    suppliers: Type.Record(Type.String(), supplierHealthSchema),
+  },
+  { additionalProperties: true },
+);
 
 export function registerHealthRoutes(app: FastifyInstance, health: () => HealthReport): void {
-  app.get('/health/live', {
-    schema: { tags: ['operations'], summary: 'Liveness: 200 as soon as the process listens', response: { 200: Type.Object({ status: Type.Literal('live') }) } },
-    config: { rateLimit: false, probe: true },
-  }, async () => ({ status: 'live' }));
-  app.get('/health', {
-    schema: {
-      tags: ['operations'],
-      summary: 'Readiness: 503 while starting, 200 when serving (degraded included)',
-      response: { 200: healthReportSchema, ...errorResponses(503) } as Record<number, TSchema>,
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness: 200 as soon as the process listens',
+        response: { 200: Type.Object({ status: Type.Literal('live') }) },
+      },
+      config: { rateLimit: false, probe: true },
     },
-    config: { rateLimit: false, probe: true },
-  }, async (request, reply) => {
-    const report = health();
-    if (report.status === 'starting') {
-      // Still an error body (code, requestId) so every 5xx reads alike, with the report beside it.
-      const error = new ApiError('NOT_READY', 'The gateway is starting: the index is being built');
-      // Written as text: the error body's serialiser would drop the report's fields (the error body
-      // schema allows them; it does not name them).
-      return reply.code(503).header('Retry-After', '5').type('application/json; charset=utf-8')
-        .send(JSON.stringify({ ...errorBody(error, request.id), ...report }));
-    }
-    return report;
-  });
+    async () => ({ status: 'live' }),
+  );
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: 503 while starting, 200 when serving (degraded included)',
+        response: { 200: healthReportSchema, ...errorResponses(503) } as Record<number, TSchema>,
+      },
+      config: { rateLimit: false, probe: true },
+    },
+    async (request, reply) => {
+      const report = health();
+      if (report.status === 'starting') {
+        // Still an error body (code, requestId) so every 5xx reads alike, with the report beside it.
+        const error = new ApiError('NOT_READY', 'The gateway is starting: the index is being built');
+        // Written as text: the error body's serialiser would drop the report's fields (the error body
+        // schema allows them; it does not name them).
+        return reply
+          .code(503)
+          .header('Retry-After', '5')
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ ...errorBody(error, request.id), ...report }));
+      }
+      return report;
+    },
+  );
 }

@@ -10,15 +10,28 @@ import { test } from 'node:test';
 import { createApp } from '../app.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
 
-test('health: starting (503) until the demo partner exists, then ok (200); live at once; probes not logged at info', { timeout: 120_000 }, async () => {
+test('health: starting (503) until the demo partner exists, then ok (200); live at once; probes not logged at info', {
+  timeout: 120_000,
+}, async () => {
   const world = generateWorld({ seed: 11, stays: 1_500 });
   const sim = await startSimSuppliers({ world, latencyMs: 0 });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-health-'));
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const app = createApp({
-    dataDir, supplierUrls: sim.urls, demo: true, demoClicks: 200, reportSyncIntervalMs: null, contentRefreshMs: null,
-    logger: { level: 'info', stream }, geocoder: { geocode: async () => null },
+    dataDir,
+    supplierUrls: sim.urls,
+    demo: true,
+    demoClicks: 200,
+    reportSyncIntervalMs: null,
+    contentRefreshMs: null,
+    logger: { level: 'info', stream },
+    geocoder: { geocode: async () => null },
   });
   try {
     const live = await app.http.inject('/health/live');
@@ -38,17 +51,25 @@ test('health: starting (503) until the demo partner exists, then ok (200); live 
     assert.ok(existsSync(path.join(dataDir, 'demo-key.txt')), 'ready means the demo partner exists');
     const body = (await app.http.inject('/health')).json();
     assert.equal(body.status, 'ok');
-    assert.ok(body.inventory.stays > 0 && body.inventory.version && body.inventory.builtAt, 'body.inventory.stays > 0 && body.inventory.version && body.inventory.builtAt');
+    assert.ok(
+      body.inventory.stays > 0 && body.inventory.version && body.inventory.builtAt,
+      'body.inventory.stays > 0 && body.inventory.version && body.inventory.builtAt',
+    );
     for (const s of ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d']) {
       assert.equal(body.suppliers[s].content, 'ok');
       assert.equal(body.suppliers[s].breaker, 'closed');
-      assert.ok(body.suppliers[s].listings > 0 && body.suppliers[s].lastRefresh, 'body.suppliers[s].listings > 0 && body.suppliers[s].lastRefresh');
+      assert.ok(
+        body.suppliers[s].listings > 0 && body.suppliers[s].lastRefresh,
+        'body.suppliers[s].listings > 0 && body.suppliers[s].lastRefresh',
+      );
     }
     assert.ok(!lines.some((line) => line.includes('/health')), 'no probe at info level');
     // A supplier's breaker open: degraded, still 200.
     await sim.setFault('supplier_c', 'error');
     for (let i = 0; i < 6 && app.health().suppliers.supplier_c?.breaker !== 'open'; i++) {
-      await app.http.inject(`/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=2027-03-1${i}&checkout=2027-03-2${i}&provider=supplier_c`);
+      await app.http.inject(
+        `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=2027-03-1${i}&checkout=2027-03-2${i}&provider=supplier_c`,
+      );
     }
     const degraded = await app.http.inject('/health');
     assert.equal(degraded.statusCode, 200);

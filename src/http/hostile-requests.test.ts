@@ -11,26 +11,67 @@ import type { SearchResult } from '../search/search-result.ts';
 import type { Stay } from '../types.ts';
 
 const stay: Stay = {
-  idx: 0, id: 'st0123456789ab', name: 'A', type: 'hotel', typeLabel: 'Hotel', address: 'x', lat: 48.85, lng: 2.35, h3: '8f1fb46622dc0a1',
-  capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1 }, averageRating: { value: 8, hotelStars: null, count: 1 },
-  listings: [{
-    supplier: 'supplier_a', supplierStayId: '1', name: 'A', typeLabel: 'Hotel', type: 'hotel', address: 'x', lat: 48.85, lng: 2.35,
-    rating: { value: 8, hotelStars: null, count: 1 }, capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1 },
-    policies: { instantBook: true, freeCancellation: true }, media: { thumbnail: 'https://i.example/t.jpg', logoSquare: 'https://i.example/l.png' },
-  }],
+  idx: 0,
+  id: 'st0123456789ab',
+  name: 'A',
+  type: 'hotel',
+  typeLabel: 'Hotel',
+  address: 'x',
+  lat: 48.85,
+  lng: 2.35,
+  h3: '8f1fb46622dc0a1',
+  capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1 },
+  averageRating: { value: 8, hotelStars: null, count: 1 },
+  listings: [
+    {
+      supplier: 'supplier_a',
+      supplierStayId: '1',
+      name: 'A',
+      typeLabel: 'Hotel',
+      type: 'hotel',
+      address: 'x',
+      lat: 48.85,
+      lng: 2.35,
+      rating: { value: 8, hotelStars: null, count: 1 },
+      capacity: { guests: 2, bedrooms: 1, beds: 1, bathrooms: 1 },
+      policies: { instantBook: true, freeCancellation: true },
+      media: { thumbnail: 'https://i.example/t.jpg', logoSquare: 'https://i.example/l.png' },
+    },
+  ],
 };
 const result: SearchResult = {
-  hits: [{ stay, distanceMeters: 10, offers: null }], total: 30, hasMore: true, unresolved: [], currency: 'USD',
-  cache: 'HIT', failures: {}, clusters: [{ id: '881fb46625fffff', lat: 48.85, lng: 2.35, bounds: { ne: { lat: 48.9, lng: 2.4 }, sw: { lat: 48.8, lng: 2.3 } }, count: 9 }],
+  hits: [{ stay, distanceMeters: 10, offers: null }],
+  total: 30,
+  hasMore: true,
+  unresolved: [],
+  currency: 'USD',
+  cache: 'HIT',
+  failures: {},
+  clusters: [
+    { id: '881fb46625fffff', lat: 48.85, lng: 2.35, bounds: { ne: { lat: 48.9, lng: 2.4 }, sw: { lat: 48.8, lng: 2.3 } }, count: 9 },
+  ],
   clustering: { strategy: 'h3', precision: 8, mode: 'auto' },
 };
 const services: Services = { search: async () => result, inventory: { stays: 1, version: 'v' } };
 
 const logLines: string[] = [];
-const logStream = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
-const app = createHttpApp({ services: () => services, now: () => new Date(), publicUrl: null, logger: { level: 'info', stream: logStream }, headersTimeoutMs: 200 });
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+const app = createHttpApp({
+  services: () => services,
+  now: () => new Date(),
+  publicUrl: null,
+  logger: { level: 'info', stream: logStream },
+  headersTimeoutMs: 200,
+});
 const pinned = createHttpApp({ services: () => services, now: () => new Date(), publicUrl: 'https://api.staygate.example', logger: false });
-after(async () => { await Promise.all([app.close(), pinned.close()]); });
+after(async () => {
+  await Promise.all([app.close(), pinned.close()]);
+});
 
 const SEARCH = '/v3/accommodations?nelat=48.9&nelng=2.4&swlat=48.8&swlng=2.3&cluster=auto';
 
@@ -43,7 +84,15 @@ function assertErrorBody(status: number, headers: Record<string, unknown>, body:
 
 describe('the Host header', () => {
   test('a Host that is not host[:port] is a 400, never a link', async () => {
-    for (const host of ['evil.example/x?y#z', 'user@evil.example', 'evil"\\host', 'a b', 'evil.example:99999', 'evil.example:', '-bad.example']) {
+    for (const host of [
+      'evil.example/x?y#z',
+      'user@evil.example',
+      'evil"\\host',
+      'a b',
+      'evil.example:99999',
+      'evil.example:',
+      '-bad.example',
+    ]) {
       const res = await app.inject({ url: SEARCH, headers: { host } });
       assert.equal(res.statusCode, 400, `Host ${JSON.stringify(host)}`);
       assertErrorBody(400, res.headers, res.json());
@@ -102,13 +151,14 @@ describe('framing', () => {
   });
 
   /** Sends bytes (leaving the socket open unless asked), and resolves with everything the server wrote once it closes. */
-  const raw = (bytes: string, end = true) => new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect(port, '127.0.0.1', () => (end ? socket.end(bytes) : socket.write(bytes)));
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
-    socket.on('error', reject);
-  });
+  const raw = (bytes: string, end = true) =>
+    new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = net.connect(port, '127.0.0.1', () => (end ? socket.end(bytes) : socket.write(bytes)));
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
+      socket.on('error', reject);
+    });
   const parse = (response: string) => {
     const [head, body] = response.split('\r\n\r\n');
     const status = Number(head.split(' ')[1]);

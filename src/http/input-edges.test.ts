@@ -6,8 +6,12 @@ import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 import { parseCalendarDate } from './search-params.ts';
 
 let t: TestApp;
-before(async () => { t = await startTestApp({ stays: 2_000 }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ stays: 2_000 });
+});
+after(async () => {
+  await t.close();
+});
 
 const BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 
@@ -34,7 +38,10 @@ describe('pages', () => {
       const res = await t.get(`/v3/accommodations?${BOX}&pageSize=3&page=${page}`);
       assert.equal(res.status, 200);
       assert.equal(res.body.meta.page, 1);
-      assert.deepEqual(res.body.results.map((r: any) => r.id), first.body.results.map((r: any) => r.id));
+      assert.deepEqual(
+        res.body.results.map((r: any) => r.id),
+        first.body.results.map((r: any) => r.id),
+      );
     }
   });
 });
@@ -64,7 +71,11 @@ describe('/go', () => {
   test('aid and campaign with control characters are refused wherever they would be stored', async () => {
     const [stay] = (await t.get(`/v3/accommodations?${BOX}&pageSize=1`)).body.results;
     for (const bad of ['aid=a%00b', 'aid=a%0D%0Ab', 'campaign=x%0Ay', 'campaign=x%7Fy', 'aid=%C2%85']) {
-      for (const url of [`/go/${stay.id}?${bad}`, `/v3/accommodations?${BOX}&${bad}`, `/v1/accommodations?provider=supplier_a&${BOX}&${bad}`]) {
+      for (const url of [
+        `/go/${stay.id}?${bad}`,
+        `/v3/accommodations?${BOX}&${bad}`,
+        `/v1/accommodations?provider=supplier_a&${BOX}&${bad}`,
+      ]) {
         const res = await t.app.http.inject({ method: 'GET', url });
         assert.equal(res.statusCode, 400, url);
         assert.match(res.json().message, /control characters/, url);

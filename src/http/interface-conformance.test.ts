@@ -11,8 +11,12 @@ let t: TestApp;
 let now = 1_000_000;
 // The test app's quote deadlines: no test here is about one, and a healthy supplier is never held
 // to a wall-clock budget (test files run concurrently on a shared machine).
-before(async () => { t = await startTestApp({ app: { clock: () => now } }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ app: { clock: () => now } });
+});
+after(async () => {
+  await t.close();
+});
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 const VERSIONS = ['/v1/accommodations?provider=supplier_a&', '/v2/accommodations?', '/v3/accommodations?'];
@@ -36,20 +40,30 @@ describe('hotelids with a provider', () => {
     for (const version of ['v2', 'v3']) {
       const res = await t.get(`/${version}/accommodations?hotelids=${stay.id}&provider=supplier_a`);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.results.map((r: any) => r.id), [stay.id], version);
+      assert.deepEqual(
+        res.body.results.map((r: any) => r.id),
+        [stay.id],
+        version,
+      );
       assert.deepEqual(res.body.meta.unresolved, [], version);
       // The provider still restricts which suppliers are shown.
       assert.deepEqual(Object.keys(res.body.results[0].suppliers), ['supplier_a'], version);
     }
     const bare = decodeURIComponent(new URL(stay.suppliers.supplier_a.link).pathname.split('/').pop()!);
     const byBare = await t.get(`/v3/accommodations?hotelids=${bare}&provider=supplier_a`);
-    assert.deepEqual(byBare.body.results.map((r: any) => r.id), [stay.id]);
+    assert.deepEqual(
+      byBare.body.results.map((r: any) => r.id),
+      [stay.id],
+    );
   });
 });
 
 describe('one date alone', () => {
   test('is a static search that reports the lone date as ignored', async () => {
-    for (const [param, other] of [['checkin', 'checkout'], ['checkout', 'checkin']]) {
+    for (const [param, other] of [
+      ['checkin', 'checkout'],
+      ['checkout', 'checkin'],
+    ]) {
       const res = await t.get(`/v3/accommodations?${PARIS_BOX}&${param}=2026-12-01&pageSize=3`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.meta.nights, undefined);
@@ -118,7 +132,10 @@ describe('price bounds without dates', () => {
         const res = await t.get(`/${version}/accommodations?${PARIS_BOX}&${bounds}&pageSize=2`);
         assert.equal(res.status, 200, `${version} ${bounds}: ${JSON.stringify(res.body)}`);
         const ignored = res.body.meta.ignored.map((i: any) => i.param);
-        assert.deepEqual(ignored, bounds.split('&').map((b) => b.split('=')[0]));
+        assert.deepEqual(
+          ignored,
+          bounds.split('&').map((b) => b.split('=')[0]),
+        );
       }
     }
     const dated = await t.get(`/v3/accommodations?${PARIS_BOX}&min=-5&checkin=2027-01-10&checkout=2027-01-12`);
@@ -210,7 +227,10 @@ describe('suppliers refused by open breakers', () => {
     const res = await t.get(`/v3/accommodations?${PARIS_BOX}&checkin=2027-03-10&checkout=2027-03-12`);
     assert.equal(res.status, 200);
     assert.equal(res.headers['x-cache'], 'MISS');
-    assert.deepEqual(res.body.meta.unavailableSuppliers, SUPPLIER_IDS.map((supplier) => ({ supplier, reason: 'circuit_open' })));
+    assert.deepEqual(
+      res.body.meta.unavailableSuppliers,
+      SUPPLIER_IDS.map((supplier) => ({ supplier, reason: 'circuit_open' })),
+    );
     now += defaults.breakerOpenMs + 1;
     await t.get(`/v3/accommodations?${PARIS_BOX}&checkin=2027-03-10&checkout=2027-03-12`); // the trial calls that close them
     const healthy = await t.get(`/v3/accommodations?${PARIS_BOX}&checkin=2027-03-10&checkout=2027-03-13`);

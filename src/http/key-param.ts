@@ -11,7 +11,12 @@ export function isKeyParamName(name: string): boolean {
   } catch {
     // not decodable: compared as written
   }
-  return decoded.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '') === 'key';
+  return (
+    decoded
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '') === 'key'
+  );
 }
 
 /** The query without any spelling of `key` (URLSearchParams decodes names; isKeyParamName copes with raw ones too). */

@@ -47,7 +47,7 @@ describe('GET /metrics', () => {
     assert.ok(!text.includes('/no/such/path'), 'an unknown path is no label');
     assert.equal(sample(text, 'staygate_rate_limit_refusals_total', { endpoint: '/v3/accommodations' }), 1);
     assert.equal(sample(text, 'staygate_index_stays'), (await t.get('/health')).body.inventory.stays);
-    assert.ok(sample(text, 'staygate_index_stays')! > 0, 'sample(text, \'staygate_index_stays\')! > 0');
+    assert.ok(sample(text, 'staygate_index_stays')! > 0, "sample(text, 'staygate_index_stays')! > 0");
     const health = (await t.get('/health')).body;
     assert.equal(sample(text, 'staygate_inventory_info', { version: health.inventory.version }), 1);
   });
@@ -64,11 +64,26 @@ describe('GET /metrics', () => {
       await t.sim.setFault('supplier_b', null);
     }
     const text = await scrape();
-    assert.ok(sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_a', outcome: 'ok' })! >= 1, 'sample(text, \'staygate_supplier_call_duration_seconds_count\', { supplier: \'supplier_a\', outcome: \'ok\' })! >= 1');
-    assert.ok(sample(text, 'staygate_supplier_errors_total', { supplier: 'supplier_b', reason: 'error' })! >= 1, 'sample(text, \'staygate_supplier_errors_total\', { supplier: \'supplier_b\', reason: \'error\' })! >= 1');
-    assert.ok(sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_b', outcome: 'error' })! >= 1, 'sample(text, \'staygate_supplier_call_duration_seconds_count\', { supplier: \'supplier_b\', outcome: \'error\' })! >= 1');
-    assert.ok(sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'hit' })! >= 1, 'sample(text, \'staygate_quote_cache_lookups_total\', { supplier: \'supplier_a\', result: \'hit\' })! >= 1');
-    assert.ok(sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'miss' })! >= 1, 'sample(text, \'staygate_quote_cache_lookups_total\', { supplier: \'supplier_a\', result: \'miss\' })! >= 1');
+    assert.ok(
+      sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_a', outcome: 'ok' })! >= 1,
+      "sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_a', outcome: 'ok' })! >= 1",
+    );
+    assert.ok(
+      sample(text, 'staygate_supplier_errors_total', { supplier: 'supplier_b', reason: 'error' })! >= 1,
+      "sample(text, 'staygate_supplier_errors_total', { supplier: 'supplier_b', reason: 'error' })! >= 1",
+    );
+    assert.ok(
+      sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_b', outcome: 'error' })! >= 1,
+      "sample(text, 'staygate_supplier_call_duration_seconds_count', { supplier: 'supplier_b', outcome: 'error' })! >= 1",
+    );
+    assert.ok(
+      sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'hit' })! >= 1,
+      "sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'hit' })! >= 1",
+    );
+    assert.ok(
+      sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'miss' })! >= 1,
+      "sample(text, 'staygate_quote_cache_lookups_total', { supplier: 'supplier_a', result: 'miss' })! >= 1",
+    );
     for (const supplier of ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d']) {
       assert.equal(sample(text, 'staygate_supplier_breaker_state', { supplier, state: 'closed' }), 1, supplier);
       assert.equal(sample(text, 'staygate_supplier_breaker_state', { supplier, state: 'open' }), 0, supplier);
@@ -86,13 +101,13 @@ describe('GET /metrics', () => {
 
   it('allow lists take addresses, CIDRs, named ranges and any; a typo throws', () => {
     const allowed = createAddressAllowList(['10.1.0.0/16', '2001:db8::/32', '198.51.100.7']);
-    assert.ok(allowed('10.1.2.3'), 'allowed(\'10.1.2.3\')');
-    assert.ok(allowed('::ffff:10.1.2.3'), 'allowed(\'::ffff:10.1.2.3\')');
-    assert.ok(allowed('2001:db8::1'), 'allowed(\'2001:db8::1\')');
-    assert.ok(allowed('198.51.100.7'), 'allowed(\'198.51.100.7\')');
-    assert.ok(!allowed('10.2.0.1'), '!allowed(\'10.2.0.1\')');
-    assert.ok(!allowed('127.0.0.1'), '!allowed(\'127.0.0.1\')');
-    assert.ok(createAddressAllowList(['any'])('203.0.113.1'), 'createAddressAllowList([\'any\'])(\'203.0.113.1\')');
+    assert.ok(allowed('10.1.2.3'), "allowed('10.1.2.3')");
+    assert.ok(allowed('::ffff:10.1.2.3'), "allowed('::ffff:10.1.2.3')");
+    assert.ok(allowed('2001:db8::1'), "allowed('2001:db8::1')");
+    assert.ok(allowed('198.51.100.7'), "allowed('198.51.100.7')");
+    assert.ok(!allowed('10.2.0.1'), "!allowed('10.2.0.1')");
+    assert.ok(!allowed('127.0.0.1'), "!allowed('127.0.0.1')");
+    assert.ok(createAddressAllowList(['any'])('203.0.113.1'), "createAddressAllowList(['any'])('203.0.113.1')");
     assert.throws(() => createAddressAllowList(['10.0.0.0/33']));
     assert.throws(() => createAddressAllowList(['localhost']));
   });
@@ -101,10 +116,22 @@ describe('GET /metrics', () => {
 describe('request logs', () => {
   async function linesAt(level: string): Promise<Array<Record<string, any>>> {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const app = createHttpApp({
-      services: () => ({ search: async () => { throw new Error('unused'); }, inventory: { stays: 1, version: 'v' } }),
-      now: () => new Date(), publicUrl: null, logger: { level, stream },
+      services: () => ({
+        search: async () => {
+          throw new Error('unused');
+        },
+        inventory: { stays: 1, version: 'v' },
+      }),
+      now: () => new Date(),
+      publicUrl: null,
+      logger: { level, stream },
       metrics: { metrics: createMetrics({ processMetrics: false }), allow: ['loopback'] },
     });
     await app.inject('/health');
@@ -118,7 +145,10 @@ describe('request logs', () => {
     const info = await linesAt('info');
     const urls = info.filter((l) => l.req !== undefined).map((l) => l.req.url);
     assert.deepEqual(urls, ['/v3/accommodations']);
-    assert.ok(info.some((l) => l.res?.statusCode === 400), 'info.some((l) => l.res?.statusCode === 400)');
+    assert.ok(
+      info.some((l) => l.res?.statusCode === 400),
+      'info.some((l) => l.res?.statusCode === 400)',
+    );
     const debug = await linesAt('debug');
     const probes = debug.filter((l) => l.level === 20 && l.req !== undefined).map((l) => l.req.url);
     assert.deepEqual(probes, ['/health', '/metrics']);

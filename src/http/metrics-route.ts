@@ -18,7 +18,12 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   // Every answer, by route pattern: unknown paths are one `unmatched` label, so a scanner walking
   // random URLs cannot grow the label set without bound.
   app.addHook('onResponse', (request, reply, done) => {
-    options.metrics.request(request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1_000);
+    options.metrics.request(
+      request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1_000,
+    );
     done();
   });
   app.get(METRICS_PATH, { schema: { hide: true }, config: { rateLimit: false, probe: true } }, async (request, reply) => {

@@ -34,22 +34,39 @@ describe('the OpenAPI document', () => {
 
   it('covers every endpoint, with the error body and both ways of sending a key', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), [
-      '/go/{id}', '/go/{supplier}/{supplierStayId}', '/health', '/health/live',
-      '/v1/accommodations', '/v1/reporting/summary', '/v1/reporting/transactions', '/v2/accommodations', '/v3/accommodations',
+      '/go/{id}',
+      '/go/{supplier}/{supplierStayId}',
+      '/health',
+      '/health/live',
+      '/v1/accommodations',
+      '/v1/reporting/summary',
+      '/v1/reporting/transactions',
+      '/v2/accommodations',
+      '/v3/accommodations',
     ]);
     assert.ok(document.components.schemas.ErrorBody, 'document.components.schemas.ErrorBody');
     assert.equal(document.components.securitySchemes.apiKeyHeader.in, 'header');
     assert.equal(document.components.securitySchemes.apiKeyHeader.name, 'X-API-KEY');
     assert.equal(document.components.securitySchemes.apiKeyQuery.in, 'query');
     assert.equal(document.components.securitySchemes.apiKeyQuery.name, 'key');
-    assert.ok(document.paths['/v1/accommodations'].get.deprecated, 'document.paths[\'/v1/accommodations\'].get.deprecated');
+    assert.ok(document.paths['/v1/accommodations'].get.deprecated, "document.paths['/v1/accommodations'].get.deprecated");
     // Reporting needs a key; search does not (an empty requirement is keyless access).
-    assert.ok(!document.paths['/v1/reporting/transactions'].get.security.some((r: object) => Object.keys(r).length === 0), '!document.paths[\'/v1/reporting/transactions\'].get.security.some((r: object) => Object.keys(r).length === 0)');
-    assert.ok(document.paths['/v3/accommodations'].get.security.some((r: object) => Object.keys(r).length === 0), 'document.paths[\'/v3/accommodations\'].get.security.some((r: object) => Object.keys(r).length === 0)');
+    assert.ok(
+      !document.paths['/v1/reporting/transactions'].get.security.some((r: object) => Object.keys(r).length === 0),
+      "!document.paths['/v1/reporting/transactions'].get.security.some((r: object) => Object.keys(r).length === 0)",
+    );
+    assert.ok(
+      document.paths['/v3/accommodations'].get.security.some((r: object) => Object.keys(r).length === 0),
+      "document.paths['/v3/accommodations'].get.security.some((r: object) => Object.keys(r).length === 0)",
+    );
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, op] of Object.entries(methods as Record<string, any>)) {
         for (const status of Object.keys(op.responses).filter((s) => Number(s) >= 400)) {
-          assert.equal(op.responses[status].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', `${method} ${path} ${status}`);
+          assert.equal(
+            op.responses[status].content['application/json'].schema.$ref,
+            '#/components/schemas/ErrorBody',
+            `${method} ${path} ${status}`,
+          );
         }
       }
     }
@@ -61,12 +78,28 @@ describe('the OpenAPI document', () => {
         for (const parameter of op.parameters ?? []) {
           const name = `${path} ${parameter.name}`;
           assert.ok(typeof parameter.description === 'string' && parameter.description.length > 10, `${name} has a description`);
-          if (parameter.name !== 'key') assert.ok(parameter.example !== undefined || parameter.schema.examples !== undefined, `${name} has an example`);
+          if (parameter.name !== 'key')
+            assert.ok(parameter.example !== undefined || parameter.schema.examples !== undefined, `${name} has an example`);
         }
       }
     }
     const v3 = document.paths['/v3/accommodations'].get.parameters.map((p: { name: string }) => p.name);
-    for (const name of ['provider', 'address', 'lat', 'lng', 'radius', 'hotelids', 'checkin', 'checkout', 'currency', 'pageSize', 'page', 'cluster', 'precision', 'cell']) {
+    for (const name of [
+      'provider',
+      'address',
+      'lat',
+      'lng',
+      'radius',
+      'hotelids',
+      'checkin',
+      'checkout',
+      'currency',
+      'pageSize',
+      'page',
+      'cluster',
+      'precision',
+      'cell',
+    ]) {
       assert.ok(v3.includes(name), name);
     }
   });

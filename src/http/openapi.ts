@@ -21,20 +21,31 @@ export function registerOpenApi(app: FastifyInstance): void {
       info: {
         title: 'staygate',
         version,
-        description: 'Accommodation search for affiliate partners: live stays from four suppliers through one API (v1, v2, v3), '
-          + 'tracked deeplinks carrying the partner\'s affiliate id, and commission reports. '
-          + 'Guides: [API reference](/docs/api), [migrating from v1 to v3](/docs/migrating-v1-to-v3), [decisions](/docs/decisions).',
+        description:
+          'Accommodation search for affiliate partners: live stays from four suppliers through one API (v1, v2, v3), ' +
+          "tracked deeplinks carrying the partner's affiliate id, and commission reports. " +
+          'Guides: [API reference](/docs/api), [migrating from v1 to v3](/docs/migrating-v1-to-v3), [decisions](/docs/decisions).',
       },
       tags: [
         { name: 'search', description: 'Accommodation search: v3 (current), v2 (planned for deprecation), v1 (deprecated).' },
-        { name: 'reporting', description: 'The partner\'s commission transactions.' },
+        { name: 'reporting', description: "The partner's commission transactions." },
         { name: 'deeplinks', description: 'Tracked redirects every result links to.' },
         { name: 'operations', description: 'Health.' },
       ],
       components: {
         securitySchemes: {
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'The partner\'s API key (recommended). Search works without one (demo access, 5 requests per minute per IP).' },
-          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'The same key as a query parameter, for clients that cannot set a header; the header wins.' },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-KEY',
+            description: "The partner's API key (recommended). Search works without one (demo access, 5 requests per minute per IP).",
+          },
+          apiKeyQuery: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'key',
+            description: 'The same key as a query parameter, for clients that cannot set a header; the header wins.',
+          },
         },
       },
     },
@@ -43,14 +54,18 @@ export function registerOpenApi(app: FastifyInstance): void {
   });
 
   let document: string | undefined;
-  app.get(OPENAPI_PATH, {
-    schema: { hide: true },
-    // Read by tools and the docs page, not by a partner's searches: the documentation allowance.
-    config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
-  }, async (_request, reply) => {
-    document ??= JSON.stringify(app.swagger());
-    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(document);
-  });
+  app.get(
+    OPENAPI_PATH,
+    {
+      schema: { hide: true },
+      // Read by tools and the docs page, not by a partner's searches: the documentation allowance.
+      config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
+    },
+    async (_request, reply) => {
+      document ??= JSON.stringify(app.swagger());
+      return reply.type('application/json; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(document);
+    },
+  );
 }
 
 export { ERROR_BODY_ID };

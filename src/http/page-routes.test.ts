@@ -40,8 +40,11 @@ describe('page routes', () => {
     const byAddress = config((await t.app.http.inject({ url: '/map?address=Paris', ...from('10.0.0.1') })).body);
     assert.ok(Math.abs(byAddress.view.lat - 48.86) < 0.1 && byAddress.view.zoom === 12, JSON.stringify(byAddress));
     // An unknown place is said on the page; what the address says cannot close the script element.
-    const unknown = await t.app.http.inject({ url: `/map?address=${encodeURIComponent('</script><script>alert(1)</script>')}`, ...from('10.0.0.1') });
-    assert.ok(!unknown.body.includes('</script><script>'), '!unknown.body.includes(\'</script><script>\')');
+    const unknown = await t.app.http.inject({
+      url: `/map?address=${encodeURIComponent('</script><script>alert(1)</script>')}`,
+      ...from('10.0.0.1'),
+    });
+    assert.ok(!unknown.body.includes('</script><script>'), "!unknown.body.includes('</script><script>')");
     assert.equal(config(unknown.body).view, null);
     assert.match(config(unknown.body).message, /No place called/);
   });
@@ -62,7 +65,11 @@ describe('page routes', () => {
     const gz = await t.app.http.inject({ url: '/assets/map.js', headers: { 'accept-encoding': 'gzip, br' }, ...from('10.0.0.3') });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.ok(gz.rawPayload.length < JS.length, 'gz.rawPayload.length < JS.length');
-    const again = await t.app.http.inject({ url: '/assets/map.js', headers: { 'if-none-match': String(plain.headers.etag) }, ...from('10.0.0.3') });
+    const again = await t.app.http.inject({
+      url: '/assets/map.js',
+      headers: { 'if-none-match': String(plain.headers.etag) },
+      ...from('10.0.0.3'),
+    });
     assert.equal(again.statusCode, 304);
     for (const name of ['nope.js', 'map.html', '..%2Fmap.js']) {
       const missing = await t.app.http.inject({ url: `/assets/${name}`, ...from('10.0.0.3') });
@@ -80,7 +87,10 @@ describe('page routes', () => {
     assert.equal(map.statusCode, 200);
     assert.equal(map.headers['x-ratelimit-limit'], '3');
     const api = await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...from('10.0.0.5') });
-    assert.deepEqual(map.json().results.map((r: any) => r.id), api.json().results.map((r: any) => r.id));
+    assert.deepEqual(
+      map.json().results.map((r: any) => r.id),
+      api.json().results.map((r: any) => r.id),
+    );
     assert.equal(map.json().clusters.length, api.json().clusters.length);
     for (let i = 0; i < 2; i++) assert.equal((await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip })).statusCode, 200);
     const refused = await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip });

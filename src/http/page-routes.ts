@@ -102,7 +102,8 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     const lat = number(q.lat, -85, 85);
     const lng = number(q.lng, -180, 180);
     const zoom = number(q.zoom, 1, 18);
-    let view: { lat: number; lng: number; zoom: number; label?: string } | null = lat !== null && lng !== null ? { lat, lng, zoom: zoom ?? 13 } : null;
+    let view: { lat: number; lng: number; zoom: number; label?: string } | null =
+      lat !== null && lng !== null ? { lat, lng, zoom: zoom ?? 13 } : null;
     let message: string | null = null;
     if (view === null && typeof q.address === 'string' && q.address.trim() !== '') {
       const place = await pages.geocode(q.address.slice(0, 200));
@@ -116,14 +117,20 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
       tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
     };
     const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));
-    reply.header('Content-Security-Policy', "default-src 'self'; img-src * data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors *");
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src * data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors *",
+    );
     reply.header('Cache-Control', 'no-cache');
     return send(request, reply, page('map.html'), Buffer.from(html));
   });
 
   // The hub holds a partner's key: never framed (clickjacking), never leaking its URL elsewhere.
   app.get('/hub', { config, schema: { hide: true } }, async (request, reply) => {
-    reply.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    );
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cache-Control', 'no-cache');

@@ -24,7 +24,12 @@ const UNAVAILABLE_REASONS = {
 export const unavailableSupplierSchema = Type.Object({
   supplier: Type.String(),
   reason: Type.Union([
-    Type.Literal('timeout'), Type.Literal('error'), Type.Literal('unreachable'), Type.Literal('malformed'), Type.Literal('circuit_open'), Type.Literal('busy'),
+    Type.Literal('timeout'),
+    Type.Literal('error'),
+    Type.Literal('unreachable'),
+    Type.Literal('malformed'),
+    Type.Literal('circuit_open'),
+    Type.Literal('busy'),
     Type.Literal('content_unavailable'),
   ]),
 });
@@ -74,7 +79,10 @@ export type Cluster = Static<typeof clusterSchema>;
  * `meta.unavailableSuppliers`: the asked suppliers that failed, and the suppliers without content
  * (docs/decisions.md 68: never asked, since no stay of theirs is held, yet missing from the answer).
  */
-export function unavailableSuppliers(result: SearchResult, contentUnavailable: readonly SupplierId[] = []): Static<typeof unavailableSupplierSchema>[] {
+export function unavailableSuppliers(
+  result: SearchResult,
+  contentUnavailable: readonly SupplierId[] = [],
+): Static<typeof unavailableSupplierSchema>[] {
   return SUPPLIER_IDS.flatMap((supplier): Static<typeof unavailableSupplierSchema>[] => {
     const info = result.failures[supplier];
     if (info !== undefined) return [{ supplier, reason: UNAVAILABLE_REASONS[info.failure] }];
@@ -83,7 +91,11 @@ export function unavailableSuppliers(result: SearchResult, contentUnavailable: r
 }
 
 export function pageMeta(
-  result: SearchResult, query: SearchQuery, count: number, ignored: readonly IgnoredParam[], contentUnavailable: readonly SupplierId[] = [],
+  result: SearchResult,
+  query: SearchQuery,
+  count: number,
+  ignored: readonly IgnoredParam[],
+  contentUnavailable: readonly SupplierId[] = [],
 ): PageMeta {
   return {
     pageSize: query.pageSize,
@@ -94,9 +106,14 @@ export function pageMeta(
     unresolved: result.unresolved,
     ...(result.clustering === null ? {} : { clustering: result.clustering }),
     currency: result.currency,
-    ...(query.dates === null ? {} : {
-      checkin: query.dates.checkin, checkout: query.dates.checkout, nights: query.dates.nights, unavailableSuppliers: unavailableSuppliers(result, contentUnavailable),
-    }),
+    ...(query.dates === null
+      ? {}
+      : {
+          checkin: query.dates.checkin,
+          checkout: query.dates.checkout,
+          nights: query.dates.nights,
+          unavailableSuppliers: unavailableSuppliers(result, contentUnavailable),
+        }),
     lang: 'en',
     ...(ignored.length === 0 ? {} : { ignored: [...ignored] }),
   };
@@ -104,13 +121,15 @@ export function pageMeta(
 
 /** `clusters[]` of a clustered answer, or undefined for a flat list (the field is then absent). */
 export function presentClusters(result: SearchResult, expand: (cellId: string) => string): Cluster[] | undefined {
-  return result.clusters?.map((c): Cluster => ({
-    id: c.id,
-    type: 'Cluster',
-    location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
-    count: c.count,
-    _links: { expand: { href: expand(c.id) } },
-  }));
+  return result.clusters?.map(
+    (c): Cluster => ({
+      id: c.id,
+      type: 'Cluster',
+      location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
+      count: c.count,
+      _links: { expand: { href: expand(c.id) } },
+    }),
+  );
 }
 
 /** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */

@@ -16,21 +16,31 @@ export interface ClickReplay {
 
 export function createClickReplay(options: { services: () => Services | null; tracking: Tracking }): ClickReplay {
   let clock = new Date();
-  const app = createHttpApp({ services: options.services, now: () => clock, publicUrl: 'http://replay.invalid', logger: false, tracking: options.tracking });
+  const app = createHttpApp({
+    services: options.services,
+    now: () => clock,
+    publicUrl: 'http://replay.invalid',
+    logger: false,
+    tracking: options.tracking,
+  });
   return {
     async links(query) {
       const response = await app.inject({ url: `/v3/accommodations?${query}` });
-      if (response.statusCode !== 200) throw new Error(`search for the demo clicks failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (response.statusCode !== 200)
+        throw new Error(`search for the demo clicks failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
       const body = response.json() as { results: { suppliers: Record<string, { link: string }> }[] };
-      return body.results.flatMap((stay) => Object.values(stay.suppliers).map((entry) => {
-        const url = new URL(entry.link);
-        return url.pathname + url.search;
-      }));
+      return body.results.flatMap((stay) =>
+        Object.values(stay.suppliers).map((entry) => {
+          const url = new URL(entry.link);
+          return url.pathname + url.search;
+        }),
+      );
     },
     async click(link, at, userAgent) {
       clock = at; // inject calls are awaited one by one: each click sees its own time
       const response = await app.inject({ url: link, headers: { 'user-agent': userAgent } });
-      if (response.statusCode !== 302) throw new Error(`demo click on ${link} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+      if (response.statusCode !== 302)
+        throw new Error(`demo click on ${link} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
       return String(response.headers.location);
     },
     close: () => app.close(),

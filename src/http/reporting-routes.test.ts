@@ -20,7 +20,8 @@ import { SUPPLIER_IDS } from '../types.ts';
 
 const UA = {
   desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  mobile: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  mobile:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
   tablet: 'Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1',
   unknown: 'curl/8.5.0',
 } as const;
@@ -87,7 +88,13 @@ before(async () => {
   await clickThrough(await linksFor(keyB, 51.5074, -0.1278), null, ['desktop', 'mobile']);
   // Click ids are random, so which clicks book is too: more clicks until every supplier (every
   // report format) has bookings of both partners.
-  const cities: [number, number][] = [[41.3874, 2.1686], [52.3676, 4.9041], [40.7128, -74.006], [35.6762, 139.6503], [38.7223, -9.1393]];
+  const cities: [number, number][] = [
+    [41.3874, 2.1686],
+    [52.3676, 4.9041],
+    [40.7128, -74.006],
+    [35.6762, 139.6503],
+    [38.7223, -9.1393],
+  ];
   for (const [lat, lng] of cities) {
     const booked = (aid: string) => SUPPLIER_IDS.every((s) => t.sim.ledger.bookings(s).filter((b) => b.affiliate === aid).length >= 2);
     if (booked('aff-a') && booked('aff-b')) break;
@@ -99,7 +106,12 @@ before(async () => {
   // random click ids: in about one run in twenty, none of the Paris tablet clicks booked).
   await loadClicks();
   const paris = await linksFor(keyA, 48.8566, 2.3522, 100);
-  const devicesBooked = () => new Set(allBookings().filter((b) => b.affiliate === 'aff-a').map((b) => clicksById.get(b.clickId)?.device));
+  const devicesBooked = () =>
+    new Set(
+      allBookings()
+        .filter((b) => b.affiliate === 'aff-a')
+        .map((b) => clicksById.get(b.clickId)?.device),
+    );
   for (let i = 0; i < paris.length && devicesBooked().size < 3; i += 10) {
     await clickThrough(paris.slice(i, i + 10), 'spring-mail', ['tablet', 'unknown']);
     await loadClicks();
@@ -118,7 +130,10 @@ before(async () => {
   await loadClicks();
   t.clock.advance(3 * DAY); // every booking made; none approved yet
   const results = await t.app.transactions.syncAll();
-  assert.ok(results.every((r) => r.ok), JSON.stringify(results));
+  assert.ok(
+    results.every((r) => r.ok),
+    JSON.stringify(results),
+  );
   transactions = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
 });
 after(async () => {
@@ -147,14 +162,22 @@ function expectedRecord(booking: SimBooking): TransactionRecord {
   const click = clicksById.get(booking.clickId)!;
   const cents = expectedCommissionUsdCents(booking, state.status);
   return {
-    provider: booking.supplier, bookingId: booking.bookingId, bookedDate: new Date(booking.bookedAt).toISOString(),
-    startDate: booking.checkin, endDate: booking.checkout,
+    provider: booking.supplier,
+    bookingId: booking.bookingId,
+    bookedDate: new Date(booking.bookedAt).toISOString(),
+    startDate: booking.checkin,
+    endDate: booking.checkout,
     bookingStatus: state.status === 'pending' ? 'Pending' : state.status === 'approved' ? 'Approved' : 'Canceled',
-    campaignId: click.campaign ?? '', campaignIds: click.campaign ? click.campaign.split('-') : [],
-    commission: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`, currency: 'USD', category: 'Accommodation',
+    campaignId: click.campaign ?? '',
+    campaignIds: click.campaign ? click.campaign.split('-') : [],
+    commission: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+    currency: 'USD',
+    category: 'Accommodation',
     quantity: booking.nights * booking.rooms,
     information: `${booking.propertyName}, ${booking.nights} night${booking.nights === 1 ? '' : 's'}, ${booking.rooms} room${booking.rooms === 1 ? '' : 's'}`,
-    destination: `${booking.city}, ${booking.countryCode}`, userCountry: booking.guestCountry, device: click.device,
+    destination: `${booking.city}, ${booking.countryCode}`,
+    userCountry: booking.guestCountry,
+    device: click.device,
     lastUpdatedDate: new Date(state.at).toISOString(),
   };
 }
@@ -164,17 +187,23 @@ function byId(records: TransactionRecord[]): Map<string, TransactionRecord> {
 }
 
 describe('attribution: from the click to the record', () => {
-  it('every booking of a known click is its partner\'s, with the campaign, device and figures of the supplier\'s report', async () => {
+  it("every booking of a known click is its partner's, with the campaign, device and figures of the supplier's report", async () => {
     const tracked = allBookings().filter((b) => clicksById.has(b.clickId));
     assert.ok(tracked.length >= 10, `only ${tracked.length} bookings`);
-    assert.ok(SUPPLIER_IDS.every((s) => tracked.some((b) => b.supplier === s)), 'bookings at every supplier, in every report format');
+    assert.ok(
+      SUPPLIER_IDS.every((s) => tracked.some((b) => b.supplier === s)),
+      'bookings at every supplier, in every report format',
+    );
     const seen = { 'partner-a': byId(await json(keyA)), 'partner-b': byId(await json(keyB)) };
     for (const booking of tracked) {
       const partner = PARTNER_OF[clicksById.get(booking.clickId)!.aid!] as keyof typeof seen;
       assert.deepEqual(seen[partner].get(`${booking.supplier}/${booking.bookingId}`), expectedRecord(booking), booking.bookingId);
     }
     assert.equal(seen['partner-a'].size + seen['partner-b'].size, tracked.length);
-    assert.ok([...seen['partner-a'].values()].some((r) => r.campaignId === 'rome'), "the partner's second key's aid is the partner's too");
+    assert.ok(
+      [...seen['partner-a'].values()].some((r) => r.campaignId === 'rome'),
+      "the partner's second key's aid is the partner's too",
+    );
     assert.ok(new Set([...seen['partner-a'].values()].map((r) => r.device)).size >= 3, 'bookings from three device classes or more');
   });
 
@@ -185,7 +214,11 @@ describe('attribution: from the click to the record', () => {
     assert.equal(stored?.partnerId, null);
     assert.equal(stored?.aid, null);
     assert.equal(stored?.device, 'unknown');
-    for (const key of [keyA, keyB]) assert.ok(!(await json(key)).some((r) => r.bookingId === forged.bookingId), '!(await json(key)).some((r) => r.bookingId === forged.bookingId)');
+    for (const key of [keyA, keyB])
+      assert.ok(
+        !(await json(key)).some((r) => r.bookingId === forged.bookingId),
+        '!(await json(key)).some((r) => r.bookingId === forged.bookingId)',
+      );
     assert.ok((await transactions.stats()).unattributed >= 1, '(await transactions.stats()).unattributed >= 1');
   });
 });
@@ -194,15 +227,31 @@ describe('sync', () => {
   it('is idempotent: pulling again, and re-reading everything, changes nothing', async () => {
     const before = await json(keyA);
     const again = await t.app.transactions.syncAll();
-    assert.ok(again.every((r) => r.ok && r.inserted === 0 && r.updated === 0), JSON.stringify(again));
+    assert.ok(
+      again.every((r) => r.ok && r.inserted === 0 && r.updated === 0),
+      JSON.stringify(again),
+    );
     // A pull whose overlap reaches back over every booking: all of them read again.
     const clicks = createSqliteClickStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
     const keys = createSqliteKeyStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
     try {
-      const sync = createTransactionSync({ suppliers: createSuppliers(t.sim.urls), store: transactions, clicks, keys, now: t.clock.now, overlapMs: 30 * DAY });
+      const sync = createTransactionSync({
+        suppliers: createSuppliers(t.sim.urls),
+        store: transactions,
+        clicks,
+        keys,
+        now: t.clock.now,
+        overlapMs: 30 * DAY,
+      });
       const results = await sync.syncAll();
-      assert.ok(results.every((r) => r.ok && r.inserted === 0 && r.updated === 0), JSON.stringify(results));
-      assert.equal(results.reduce((a, r) => a + r.unchanged, 0), allBookings().length);
+      assert.ok(
+        results.every((r) => r.ok && r.inserted === 0 && r.updated === 0),
+        JSON.stringify(results),
+      );
+      assert.equal(
+        results.reduce((a, r) => a + r.unchanged, 0),
+        allBookings().length,
+      );
     } finally {
       await Promise.all([clicks.close(), keys.close()]);
     }
@@ -210,20 +259,30 @@ describe('sync', () => {
   });
 
   it('ends in the same rows whatever order the report pages are applied in', async () => {
-    const owners = new Map([['aff-a', 'partner-a'], ['aff-a2', 'partner-a'], ['aff-b', 'partner-b'], ['aff-c', 'partner-c']]);
+    const owners = new Map([
+      ['aff-a', 'partner-a'],
+      ['aff-a2', 'partner-a'],
+      ['aff-b', 'partner-b'],
+      ['aff-c', 'partner-c'],
+    ]);
     const from = new Date(TEST_NOW.getTime() - 30 * DAY);
     const to = t.clock.now();
-    const reports = await Promise.all(createSuppliers(t.sim.urls).map(async (supplier) => {
-      const pages: CommissionRecord[][] = [];
-      for await (const page of supplier.commissionReport({ from, to, pageSize: 2 })) pages.push(page);
-      return { supplier: supplier.id, pages };
-    }));
+    const reports = await Promise.all(
+      createSuppliers(t.sim.urls).map(async (supplier) => {
+        const pages: CommissionRecord[][] = [];
+        for await (const page of supplier.commissionReport({ from, to, pageSize: 2 })) pages.push(page);
+        return { supplier: supplier.id, pages };
+      }),
+    );
     const fresh = createSqliteTransactionStore({ path: ':memory:' });
     try {
       // Pages backwards, each twice, suppliers backwards.
       for (const { supplier, pages } of [...reports].reverse()) {
         for (const page of [...pages].reverse().flatMap((p) => [p, p])) {
-          await fresh.applyReport(supplier, attribute(supplier, page, clicksById, owners), { syncedThrough: to.toISOString(), syncedAt: to.toISOString() });
+          await fresh.applyReport(supplier, attribute(supplier, page, clicksById, owners), {
+            syncedThrough: to.toISOString(),
+            syncedAt: to.toISOString(),
+          });
         }
       }
       let compared = 0;
@@ -241,7 +300,10 @@ describe('sync', () => {
     const before = byId(await json(keyA));
     t.clock.advance(400 * DAY);
     const results = await t.app.transactions.syncAll();
-    assert.ok(results.every((r) => r.ok), 'results.every((r) => r.ok)');
+    assert.ok(
+      results.every((r) => r.ok),
+      'results.every((r) => r.ok)',
+    );
     assert.ok(results.reduce((a, r) => a + r.updated, 0) > 0, 'results.reduce((a, r) => a + r.updated, 0) > 0');
     const now = byId(await json(keyA));
     assert.equal(now.size, before.size);
@@ -263,11 +325,18 @@ describe('sync', () => {
     await t.sim.setFault('supplier_b', 'error');
     await t.sim.setFault('supplier_c', 'malformed');
     try {
-      await clickThrough(landingLinks.filter((l) => !l.includes('/supplier_b/') && !l.includes('/supplier_c/')), null, ['desktop']);
+      await clickThrough(
+        landingLinks.filter((l) => !l.includes('/supplier_b/') && !l.includes('/supplier_c/')),
+        null,
+        ['desktop'],
+      );
       await loadClicks();
       t.clock.advance(3 * DAY);
       const results = await t.app.transactions.syncAll();
-      const failed = results.filter((r) => !r.ok).map((r) => r.supplier).sort();
+      const failed = results
+        .filter((r) => !r.ok)
+        .map((r) => r.supplier)
+        .sort();
       assert.deepEqual(failed, ['supplier_b', 'supplier_c']);
       assert.match(results.find((r) => r.supplier === 'supplier_b')!.error!, /HTTP 500/);
     } finally {
@@ -275,7 +344,10 @@ describe('sync', () => {
       await t.sim.setFault('supplier_c', null);
     }
     const results = await t.app.transactions.syncAll();
-    assert.ok(results.every((r) => r.ok), JSON.stringify(results));
+    assert.ok(
+      results.every((r) => r.ok),
+      JSON.stringify(results),
+    );
     for (const booking of allBookings()) assert.ok(await transactions.get(booking.supplier, booking.bookingId), booking.bookingId);
   });
 });
@@ -287,8 +359,8 @@ describe('GET /v1/reporting/transactions', () => {
     assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(res.headers['cache-control'], 'private, no-store');
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="transactions-2020-01-01-2030-01-01-page-0\.csv"$/);
-    assert.ok(res.body.startsWith(`${TRANSACTION_FIELDS.join(',')}\r\n`), 'res.body.startsWith(`${TRANSACTION_FIELDS.join(\',\')}\\r\\n`)');
-    assert.ok(res.body.endsWith('\r\n'), 'res.body.endsWith(\'\\r\\n\')');
+    assert.ok(res.body.startsWith(`${TRANSACTION_FIELDS.join(',')}\r\n`), "res.body.startsWith(`${TRANSACTION_FIELDS.join(',')}\\r\\n`)");
+    assert.ok(res.body.endsWith('\r\n'), "res.body.endsWith('\\r\\n')");
     const evilLine = res.body.split('\r\n').find((line: string) => line.includes('evil.example'));
     assert.ok(evilLine, 'the formula campaign booked');
     // Apostrophe first, then quoted because of its commas and quotes.
@@ -297,7 +369,11 @@ describe('GET /v1/reporting/transactions', () => {
   });
 
   it('carries the same rows and values in CSV and JSON', async () => {
-    for (const q of ['thirdParty=shop-a', 'thirdParty=shop-b&dateFilter=bookedDate', 'thirdParty=blog-a&dateFilter=startDate&limit=3&page=1']) {
+    for (const q of [
+      'thirdParty=shop-a',
+      'thirdParty=shop-b&dateFilter=bookedDate',
+      'thirdParty=blog-a&dateFilter=startDate&limit=3&page=1',
+    ]) {
       const range = '&startDate=2020-01-01&endDate=2030-01-01';
       const csv = parse((await report(q.includes('shop-b') ? keyB : keyA, q + range)).body, { columns: true }) as Record<string, string>[];
       const data = (await report(q.includes('shop-b') ? keyB : keyA, `${q + range}&format=json`)).body.data as TransactionRecord[];
@@ -306,7 +382,11 @@ describe('GET /v1/reporting/transactions', () => {
       for (const [i, record] of data.entries()) {
         for (const field of TRANSACTION_FIELDS) {
           const value = record[field];
-          assert.equal(unescapeFormula(csv[i][field]), Array.isArray(value) ? JSON.stringify(value) : String(value), `${q} ${record.bookingId}.${field}`);
+          assert.equal(
+            unescapeFormula(csv[i][field]),
+            Array.isArray(value) ? JSON.stringify(value) : String(value),
+            `${q} ${record.bookingId}.${field}`,
+          );
         }
       }
     }
@@ -321,8 +401,14 @@ describe('GET /v1/reporting/transactions', () => {
     const [record] = res.body.data as TransactionRecord[];
     assert.deepEqual(Object.keys(record), [...TRANSACTION_FIELDS]);
     assert.match(record.commission, /^\d+\.\d{2}$/);
-    assert.ok(['Pending', 'Approved', 'Canceled'].includes(record.bookingStatus), '[\'Pending\', \'Approved\', \'Canceled\'].includes(record.bookingStatus)');
-    assert.ok(['desktop', 'mobile', 'tablet', 'unknown'].includes(record.device), '[\'desktop\', \'mobile\', \'tablet\', \'unknown\'].includes(record.device)');
+    assert.ok(
+      ['Pending', 'Approved', 'Canceled'].includes(record.bookingStatus),
+      "['Pending', 'Approved', 'Canceled'].includes(record.bookingStatus)",
+    );
+    assert.ok(
+      ['desktop', 'mobile', 'tablet', 'unknown'].includes(record.device),
+      "['desktop', 'mobile', 'tablet', 'unknown'].includes(record.device)",
+    );
     assert.equal(record.category, 'Accommodation');
     assert.equal(record.currency, 'USD');
   });
@@ -334,7 +420,11 @@ describe('GET /v1/reporting/transactions', () => {
     assert.deepEqual(a2, a, "both of the partner's keys see the partner's transactions");
     const ids = new Set(a.map((r) => r.bookingId));
     assert.ok(b.length > 0 && b.every((r) => !ids.has(r.bookingId)), 'b.length > 0 && b.every((r) => !ids.has(r.bookingId))');
-    assert.equal((await report(keyNoPlatform, 'thirdParty=shop-a&format=json')).status, 400, "another partner's platform name opens nothing");
+    assert.equal(
+      (await report(keyNoPlatform, 'thirdParty=shop-a&format=json')).status,
+      400,
+      "another partner's platform name opens nothing",
+    );
     const ownClicks = new Set([...clicksById.values()].filter((c) => c.aid === 'aff-b').map((c) => c.id));
     for (const record of b) {
       const booking = allBookings().find((x) => x.bookingId === record.bookingId)!;
@@ -346,7 +436,13 @@ describe('GET /v1/reporting/transactions', () => {
     t.clock.set(new Date('2027-02-10T08:00:00Z'));
     const res = await report(keyA, 'thirdParty=shop-a&format=json');
     assert.deepEqual(res.body.meta, {
-      page: 0, limit: 500, count: res.body.data.length, hasMore: false, dateFilter: 'lastUpdatedDate', startDate: '2026-02-10', endDate: '2027-02-10',
+      page: 0,
+      limit: 500,
+      count: res.body.data.length,
+      hasMore: false,
+      dateFilter: 'lastUpdatedDate',
+      startDate: '2026-02-10',
+      endDate: '2027-02-10',
     });
   });
 
@@ -360,7 +456,11 @@ describe('GET /v1/reporting/transactions', () => {
       const [lo, hi] = [days[1], days[days.length - 2]];
       const res = await report(keyA, `thirdParty=shop-a&format=json&dateFilter=${filter}&startDate=${lo}&endDate=${hi}`);
       const expected = all.filter((r) => day(r[fields[filter]]) >= lo && day(r[fields[filter]]) <= hi);
-      assert.deepEqual(new Set(res.body.data.map((r: TransactionRecord) => r.bookingId)), new Set(expected.map((r) => r.bookingId)), filter);
+      assert.deepEqual(
+        new Set(res.body.data.map((r: TransactionRecord) => r.bookingId)),
+        new Set(expected.map((r) => r.bookingId)),
+        filter,
+      );
       const values = res.body.data.map((r: TransactionRecord) => r[fields[filter]]);
       assert.deepEqual(values, [...values].sort(), `${filter} orders the page`);
     }
@@ -376,7 +476,12 @@ describe('GET /v1/reporting/transactions', () => {
   it('takes the days at the ends of the calendar like any other day (9999-12-31, 0001-01-01, years 0000-0099)', async () => {
     const all = await json(keyA, 'thirdParty=shop-a');
     assert.ok(all.length > 0, 'all.length > 0');
-    for (const [startDate, endDate] of [['2020-01-01', '9999-12-31'], ['0001-01-01', '2030-01-01'], ['0000-01-01', '9999-12-31'], ['0050-02-28', '9999-12-30']]) {
+    for (const [startDate, endDate] of [
+      ['2020-01-01', '9999-12-31'],
+      ['0001-01-01', '2030-01-01'],
+      ['0000-01-01', '9999-12-31'],
+      ['0050-02-28', '9999-12-30'],
+    ]) {
       for (const dateFilter of ['lastUpdatedDate', 'endDate']) {
         const range = `thirdParty=shop-a&dateFilter=${dateFilter}&startDate=${startDate}&endDate=${endDate}`;
         const res = await report(keyA, `${range}&format=json`);
@@ -398,8 +503,8 @@ describe('GET /v1/reporting/transactions', () => {
     assert.equal(viaQuery.status, 200);
     assert.equal(viaQuery.body.partnerId, 'partner-a');
     const res = await report(keyA, 'thirdParty=shop-a');
-    assert.ok(res.headers['x-ratelimit-limit'], 'res.headers[\'x-ratelimit-limit\']');
-    assert.ok(res.headers['x-ratelimit-remaining'], 'res.headers[\'x-ratelimit-remaining\']');
+    assert.ok(res.headers['x-ratelimit-limit'], "res.headers['x-ratelimit-limit']");
+    assert.ok(res.headers['x-ratelimit-remaining'], "res.headers['x-ratelimit-remaining']");
   });
 
   it('refuses a request without a key (401 MISSING_API_KEY) or with a bad one (401 INVALID_API_KEY)', async () => {
@@ -440,10 +545,21 @@ describe('GET /v1/reporting/transactions', () => {
   }
 
   it('lists every broken rule in one 400', async () => {
-    const res = await report(keyNoPlatform, 'thirdParty=shop&startDate=2026-13-01&endDate=yesterday&dateFilter=x&format=pdf&limit=1000&page=-2');
+    const res = await report(
+      keyNoPlatform,
+      'thirdParty=shop&startDate=2026-13-01&endDate=yesterday&dateFilter=x&format=pdf&limit=1000&page=-2',
+    );
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'VALIDATION_ERROR');
-    assert.deepEqual(Object.keys(res.body.details.params).sort(), ['dateFilter', 'endDate', 'format', 'limit', 'page', 'startDate', 'thirdParty']);
+    assert.deepEqual(Object.keys(res.body.details.params).sort(), [
+      'dateFilter',
+      'endDate',
+      'format',
+      'limit',
+      'page',
+      'startDate',
+      'thirdParty',
+    ]);
     assert.match(res.body.details.params.thirdParty, /no platform registered/);
   });
 });

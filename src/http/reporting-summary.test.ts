@@ -20,8 +20,15 @@ let keyLimited: string;
 let clickNo = 0;
 function click(at: string, aid: string | null, overrides: Partial<Click> = {}): Click {
   return {
-    id: `c${clickNo++}`, at, aid, campaign: 'summer-mail', stayId: 'st000000000001', supplier: 'supplier_a',
-    supplierStayId: '1000001', device: 'mobile', ...overrides,
+    id: `c${clickNo++}`,
+    at,
+    aid,
+    campaign: 'summer-mail',
+    stayId: 'st000000000001',
+    supplier: 'supplier_a',
+    supplierStayId: '1000001',
+    device: 'mobile',
+    ...overrides,
   };
 }
 
@@ -45,21 +52,67 @@ before(async () => {
     click('2026-01-10T00:00:00.000Z', 'aff-b'),
     click('2026-01-11T00:00:00.000Z', 'aff-b'),
     click('2026-01-12T00:00:00.000Z', null),
-  ]) await clicks.record(c);
+  ])
+    await clicks.record(c);
   await clicks.close();
 
   const transactions = createSqliteTransactionStore({ path: database });
   const sync = { syncedThrough: '2026-11-21T00:00:00.000Z', syncedAt: '2026-11-21T00:00:01.000Z' };
-  await transactions.applyReport('supplier_a', [
-    row('A1', { partnerId: 'partner-a', aid: 'aff-a', campaign: 'summer-mail', bookedAt: '2026-01-05T11:00:00.000Z', status: 'Approved', commissionCents: 1_500 }),
-    row('A2', { partnerId: 'partner-a', aid: 'aff-a', campaign: 'winter-ads', bookedAt: '2026-02-01T01:00:00.000Z', status: 'Pending', commissionCents: 2_000 }),
-    row('A3', { partnerId: 'partner-a', aid: 'aff-a', campaign: 'winter-ads', bookedAt: '2026-02-02T01:00:00.000Z', status: 'Canceled', commissionCents: 0, device: 'tablet' }),
-    row('B1', { partnerId: 'partner-b', aid: 'aff-b', campaign: 'b-secret', bookedAt: '2026-01-10T01:00:00.000Z', status: 'Approved', commissionCents: 99_900 }),
-    row('U1', { partnerId: null, aid: null, clickId: null, bookedAt: '2026-01-12T01:00:00.000Z', commissionCents: 777 }),
-  ], sync);
-  await transactions.applyReport('supplier_d', [
-    row('D1', { supplier: 'supplier_d', partnerId: 'partner-a', aid: 'aff-a2', campaign: 'summer-mail', bookedAt: '2026-01-31T23:59:59.999Z', status: 'Pending', commissionCents: 333 }),
-  ], sync);
+  await transactions.applyReport(
+    'supplier_a',
+    [
+      row('A1', {
+        partnerId: 'partner-a',
+        aid: 'aff-a',
+        campaign: 'summer-mail',
+        bookedAt: '2026-01-05T11:00:00.000Z',
+        status: 'Approved',
+        commissionCents: 1_500,
+      }),
+      row('A2', {
+        partnerId: 'partner-a',
+        aid: 'aff-a',
+        campaign: 'winter-ads',
+        bookedAt: '2026-02-01T01:00:00.000Z',
+        status: 'Pending',
+        commissionCents: 2_000,
+      }),
+      row('A3', {
+        partnerId: 'partner-a',
+        aid: 'aff-a',
+        campaign: 'winter-ads',
+        bookedAt: '2026-02-02T01:00:00.000Z',
+        status: 'Canceled',
+        commissionCents: 0,
+        device: 'tablet',
+      }),
+      row('B1', {
+        partnerId: 'partner-b',
+        aid: 'aff-b',
+        campaign: 'b-secret',
+        bookedAt: '2026-01-10T01:00:00.000Z',
+        status: 'Approved',
+        commissionCents: 99_900,
+      }),
+      row('U1', { partnerId: null, aid: null, clickId: null, bookedAt: '2026-01-12T01:00:00.000Z', commissionCents: 777 }),
+    ],
+    sync,
+  );
+  await transactions.applyReport(
+    'supplier_d',
+    [
+      row('D1', {
+        supplier: 'supplier_d',
+        partnerId: 'partner-a',
+        aid: 'aff-a2',
+        campaign: 'summer-mail',
+        bookedAt: '2026-01-31T23:59:59.999Z',
+        status: 'Pending',
+        commissionCents: 333,
+      }),
+    ],
+    sync,
+  );
   await transactions.close();
 });
 after(() => t.close());
@@ -77,36 +130,73 @@ describe('GET /v1/reporting/summary', () => {
     assert.deepEqual(s.thirdParties, ['shop-a']);
     assert.equal(s.currency, 'USD');
     assert.deepEqual(s.totals, {
-      clicks: 5, bookings: 4, conversion: 0.8, commission: '38.33',
+      clicks: 5,
+      bookings: 4,
+      conversion: 0.8,
+      commission: '38.33',
       bookingsByStatus: { Pending: 2, Approved: 1, Canceled: 1 },
       commissionByStatus: { Pending: '23.33', Approved: '15.00', Canceled: '0.00' },
     });
-    assert.deepEqual(s.months.map((m: any) => [m.month, m.clicks, m.bookings, m.conversion, m.commission]), [
-      ['2026-01', 3, 2, 0.6667, '18.33'],
-      ['2026-02', 2, 2, 1, '20.00'],
-    ]);
+    assert.deepEqual(
+      s.months.map((m: any) => [m.month, m.clicks, m.bookings, m.conversion, m.commission]),
+      [
+        ['2026-01', 3, 2, 0.6667, '18.33'],
+        ['2026-02', 2, 2, 1, '20.00'],
+      ],
+    );
     // Best campaign first (by commission, then bookings, then clicks); '' is the links without one.
-    assert.deepEqual(s.campaigns.map((c: any) => [c.campaign, c.clicks, c.bookings, c.commission]), [
-      ['winter-ads', 2, 2, '20.00'],
-      ['summer-mail', 2, 2, '18.33'],
-      ['', 1, 0, '0.00'],
-    ]);
-    assert.deepEqual(s.devices.map((d: any) => [d.device, d.clicks, d.bookings]), [['desktop', 1, 0], ['mobile', 3, 3], ['tablet', 1, 1], ['unknown', 0, 0]]);
-    assert.deepEqual(s.suppliers.map((d: any) => [d.supplier, d.clicks, d.bookings, d.commission]), [
-      ['supplier_a', 4, 3, '35.00'], ['supplier_b', 0, 0, '0.00'], ['supplier_c', 0, 0, '0.00'], ['supplier_d', 1, 1, '3.33'],
-    ]);
+    assert.deepEqual(
+      s.campaigns.map((c: any) => [c.campaign, c.clicks, c.bookings, c.commission]),
+      [
+        ['winter-ads', 2, 2, '20.00'],
+        ['summer-mail', 2, 2, '18.33'],
+        ['', 1, 0, '0.00'],
+      ],
+    );
+    assert.deepEqual(
+      s.devices.map((d: any) => [d.device, d.clicks, d.bookings]),
+      [
+        ['desktop', 1, 0],
+        ['mobile', 3, 3],
+        ['tablet', 1, 1],
+        ['unknown', 0, 0],
+      ],
+    );
+    assert.deepEqual(
+      s.suppliers.map((d: any) => [d.supplier, d.clicks, d.bookings, d.commission]),
+      [
+        ['supplier_a', 4, 3, '35.00'],
+        ['supplier_b', 0, 0, '0.00'],
+        ['supplier_c', 0, 0, '0.00'],
+        ['supplier_d', 1, 1, '3.33'],
+      ],
+    );
     // Latest first, as the transactions route shows records.
-    assert.deepEqual(s.latest.map((r: any) => r.bookingId), ['A3', 'A2', 'D1', 'A1']);
+    assert.deepEqual(
+      s.latest.map((r: any) => r.bookingId),
+      ['A3', 'A2', 'D1', 'A1'],
+    );
     assert.equal(s.latest[0].bookingStatus, 'Canceled');
     assert.equal(s.latest[0].commission, '0.00');
   });
 
   it('counts whole UTC days, both ends included, and zero-fills every month of the period', async () => {
     const s = (await get('?startDate=2026-01-31&endDate=2026-04-02')).body;
-    assert.deepEqual(s.months.map((m: any) => [m.month, m.clicks, m.bookings]), [['2026-01', 1, 1], ['2026-02', 2, 2], ['2026-03', 0, 0], ['2026-04', 0, 0]]);
+    assert.deepEqual(
+      s.months.map((m: any) => [m.month, m.clicks, m.bookings]),
+      [
+        ['2026-01', 1, 1],
+        ['2026-02', 2, 2],
+        ['2026-03', 0, 0],
+        ['2026-04', 0, 0],
+      ],
+    );
     assert.equal(s.months[2].conversion, null, 'no clicks: no conversion rate');
     const one = (await get('?startDate=2025-12-31&endDate=2025-12-31')).body;
-    assert.deepEqual(one.months.map((m: any) => [m.month, m.clicks]), [['2025-12', 1]]);
+    assert.deepEqual(
+      one.months.map((m: any) => [m.month, m.clicks]),
+      [['2025-12', 1]],
+    );
   });
 
   it('covers the year up to today (UTC) by default, and lists `top` campaigns', async () => {
@@ -115,7 +205,10 @@ describe('GET /v1/reporting/summary', () => {
     assert.equal(s.endDate, '2026-11-21');
     assert.equal(s.months.length, 13);
     assert.equal(s.totals.clicks, 6);
-    assert.deepEqual(s.campaigns.map((c: any) => c.campaign), ['winter-ads']);
+    assert.deepEqual(
+      s.campaigns.map((c: any) => c.campaign),
+      ['winter-ads'],
+    );
   });
 
   it('shows a partner its own figures only, whichever of its keys asks, whatever the query names', async () => {
@@ -128,12 +221,21 @@ describe('GET /v1/reporting/summary', () => {
     assert.deepEqual(b.totals.bookingsByStatus, { Pending: 0, Approved: 1, Canceled: 0 });
     assert.equal(b.totals.clicks, 2);
     assert.equal(b.totals.commission, '999.00');
-    assert.deepEqual(b.campaigns.map((c: any) => c.campaign), ['b-secret', 'summer-mail']);
-    assert.deepEqual(b.latest.map((r: any) => r.bookingId), ['B1']);
+    assert.deepEqual(
+      b.campaigns.map((c: any) => c.campaign),
+      ['b-secret', 'summer-mail'],
+    );
+    assert.deepEqual(
+      b.latest.map((r: any) => r.bookingId),
+      ['B1'],
+    );
     // Partner A never sees B's campaign, clicks or booking, nor the unattributed ones.
     const a = (await get('?startDate=2026-01-01&endDate=2026-02-28')).body;
-    assert.ok(!JSON.stringify(a).includes('b-secret'), '!JSON.stringify(a).includes(\'b-secret\')');
-    assert.ok(!a.latest.some((r: any) => r.bookingId === 'B1' || r.bookingId === 'U1'), '!a.latest.some((r: any) => r.bookingId === \'B1\' || r.bookingId === \'U1\')');
+    assert.ok(!JSON.stringify(a).includes('b-secret'), "!JSON.stringify(a).includes('b-secret')");
+    assert.ok(
+      !a.latest.some((r: any) => r.bookingId === 'B1' || r.bookingId === 'U1'),
+      "!a.latest.some((r: any) => r.bookingId === 'B1' || r.bookingId === 'U1')",
+    );
   });
 
   it('answers bad input with one 400 naming every offending parameter, with its requestId', async () => {
@@ -172,7 +274,7 @@ describe('GET /v1/reporting/summary', () => {
     const refused = await get('', keyLimited);
     assert.equal(refused.status, 429);
     assert.equal(refused.body.code, 'RATE_LIMIT_EXCEEDED');
-    assert.ok(Number(refused.headers['retry-after']) >= 1, 'Number(refused.headers[\'retry-after\']) >= 1');
+    assert.ok(Number(refused.headers['retry-after']) >= 1, "Number(refused.headers['retry-after']) >= 1");
     // Its own bucket: the transactions route of the same key is not spent.
     assert.notEqual((await t.get('/v1/reporting/transactions?thirdParty=x&format=json', { 'x-api-key': keyLimited })).status, 429);
   });

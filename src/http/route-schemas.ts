@@ -8,18 +8,30 @@ import { ERROR_CODES } from '../errors/api-error.ts';
 export const ERROR_BODY_ID = 'ErrorBody';
 
 /** The spec's error body (docs/decisions.md 2), as every error of every route is sent. */
-export const errorBodySchema = Type.Object({
-  statusCode: Type.Integer({ description: 'The HTTP status, repeated.', examples: [400] }),
-  error: Type.String({ description: 'The HTTP reason phrase.', examples: ['Bad Request'] }),
-  code: Type.Union(Object.keys(ERROR_CODES).map((code) => Type.Literal(code)), { description: 'Machine-readable code (docs/api.md, "Errors").' }),
-  message: Type.String({ description: 'What went wrong, for a person.', examples: ['lat must be at most 90'] }),
-  requestId: Type.String({ description: 'Tracking id of the request, also sent as `X-Request-Id`.' }),
-  details: Type.Optional(Type.Object({}, {
-    additionalProperties: true,
-    description: '400: `params` (parameter -> message) and `errors` (`[{ param, code, message }]`); 429: `limit` and `retryAfter` (seconds, as text); v1 503: `retryAfter`.',
-  })),
-  provider: Type.Optional(Type.String({ description: 'The supplier concerned, on v1 upstream errors.' })),
-}, { $id: ERROR_BODY_ID, description: 'The error body of every endpoint.' });
+export const errorBodySchema = Type.Object(
+  {
+    statusCode: Type.Integer({ description: 'The HTTP status, repeated.', examples: [400] }),
+    error: Type.String({ description: 'The HTTP reason phrase.', examples: ['Bad Request'] }),
+    code: Type.Union(
+      Object.keys(ERROR_CODES).map((code) => Type.Literal(code)),
+      { description: 'Machine-readable code (docs/api.md, "Errors").' },
+    ),
+    message: Type.String({ description: 'What went wrong, for a person.', examples: ['lat must be at most 90'] }),
+    requestId: Type.String({ description: 'Tracking id of the request, also sent as `X-Request-Id`.' }),
+    details: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            '400: `params` (parameter -> message) and `errors` (`[{ param, code, message }]`); 429: `limit` and `retryAfter` (seconds, as text); v1 503: `retryAfter`.',
+        },
+      ),
+    ),
+    provider: Type.Optional(Type.String({ description: 'The supplier concerned, on v1 upstream errors.' })),
+  },
+  { $id: ERROR_BODY_ID, description: 'The error body of every endpoint.' },
+);
 
 const STATUS_MEANINGS: Record<number, string> = {
   400: 'Invalid request: one body names every offending parameter (`details.params`, `details.errors`).',
@@ -28,13 +40,15 @@ const STATUS_MEANINGS: Record<number, string> = {
   404: 'No such stay, supplier or path.',
   429: '`RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds.',
   502: 'A supplier failed (v1: `UPSTREAM_ERROR`, `BAD_GATEWAY`); v2 while the index is loading.',
-  503: 'v1: the supplier\'s circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`).',
+  503: "v1: the supplier's circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`).",
   504: '`UPSTREAM_TIMEOUT`: the supplier did not answer in time (v1).',
 };
 
 /** Response schemas pointing at the shared error body, for these statuses. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, Type.Unsafe({ $ref: `${ERROR_BODY_ID}#`, description: STATUS_MEANINGS[status] ?? 'Error' })]));
+  return Object.fromEntries(
+    statuses.map((status) => [status, Type.Unsafe({ $ref: `${ERROR_BODY_ID}#`, description: STATUS_MEANINGS[status] ?? 'Error' })]),
+  );
 }
 
 /** Security requirements: keyless demo access, or a key in the header or the query. */

@@ -89,7 +89,10 @@ function parseSearchDates(p: UnifiedParams, now: Date, v: Violations): StayDates
 }
 
 export function splitList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function parseProviders(values: string[] | undefined, v: Violations): SupplierId[] | null {
@@ -98,7 +101,8 @@ function parseProviders(values: string[] | undefined, v: Violations): SupplierId
   for (const value of values.flatMap(splitList)) {
     const id = value.toLowerCase();
     if (isSupplierId(id)) providers.add(id);
-    else if (!v.has('provider')) v.add('provider', `unknown provider "${value}"; expected supplier_a, supplier_b, supplier_c or supplier_d`);
+    else if (!v.has('provider'))
+      v.add('provider', `unknown provider "${value}"; expected supplier_a, supplier_b, supplier_c or supplier_d`);
   }
   return providers.size > 0 ? [...providers] : null;
 }
@@ -108,7 +112,8 @@ function parseTypes(text: string | undefined, v: Violations): StayType[] | null 
   const types = new Set<StayType>();
   for (const value of splitList(text)) {
     const t = value.toLowerCase();
-    if (t === 'rental') for (const r of RENTAL_TYPES) types.add(r); // rental absorbs the concrete rental types
+    if (t === 'rental')
+      for (const r of RENTAL_TYPES) types.add(r); // rental absorbs the concrete rental types
     else if ((STAY_TYPES as readonly string[]).includes(t)) types.add(t as StayType);
     else v.add('type', `unknown type "${value}"; expected hotel, rental or one of ${RENTAL_TYPES.join(', ')}`);
   }
@@ -248,7 +253,9 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
 
   let hotelSearch: string[] | null = null;
   if (p.hotelsearch !== undefined) {
-    hotelSearch = foldText(p.hotelsearch).split(' ').filter((t) => t !== '');
+    hotelSearch = foldText(p.hotelsearch)
+      .split(' ')
+      .filter((t) => t !== '');
     if (hotelSearch.length === 0) v.add('hotelsearch', 'hotelsearch has no letters or digits to search for');
     if (hotelIds !== null) v.add('hotelsearch', 'hotelsearch cannot be combined with hotelids');
     const boxGiven = ['nelat', 'nelng', 'swlat', 'swlng'].some((k) => p[k as keyof UnifiedParams] !== undefined);
@@ -293,8 +300,8 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
     dates,
     occupancy: { adults: p.adults ?? 2, children, childrenAges, rooms: p.rooms ?? 1 },
     currency,
-    minPrice: dates === null ? null : p.min ?? null,
-    maxPrice: dates === null ? null : p.max ?? null,
+    minPrice: dates === null ? null : (p.min ?? null),
+    maxPrice: dates === null ? null : (p.max ?? null),
     cluster,
     precision: parsePrecision(p.precision),
     cell: p.cell?.toLowerCase() ?? null,

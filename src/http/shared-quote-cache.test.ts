@@ -10,7 +10,14 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createApp, type App } from '../app.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
-import { closedRedisUrl, countRedisKeys, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
+import {
+  closedRedisUrl,
+  countRedisKeys,
+  deleteRedisKeys,
+  skipWithoutRedis,
+  TEST_REDIS_URL,
+  testRedisPrefix,
+} from '../test-support/redis.ts';
 import { startTestApp, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 
@@ -49,10 +56,11 @@ async function countingRelay(target: string): Promise<{ url: string; requests: s
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -60,7 +68,9 @@ describe('two gateways with one Redis', { skip }, () => {
   it('ask a supplier once for the same quote within its TTL', async () => {
     const world = generateWorld({ seed: 7, stays: 2_000 });
     const sim = await startSimSuppliers({ world, latencyMs: 0 });
-    const relays = Object.fromEntries(await Promise.all(SUPPLIER_IDS.map(async (id) => [id, await countingRelay(sim.urls[id])] as const))) as Record<SupplierId, Awaited<ReturnType<typeof countingRelay>>>;
+    const relays = Object.fromEntries(
+      await Promise.all(SUPPLIER_IDS.map(async (id) => [id, await countingRelay(sim.urls[id])] as const)),
+    ) as Record<SupplierId, Awaited<ReturnType<typeof countingRelay>>>;
     const supplierUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, relays[id].url])) as Record<SupplierId, string>;
     const calls = () => SUPPLIER_IDS.reduce((n, id) => n + relays[id].requests.length, 0);
     const dirs: string[] = [];
@@ -70,8 +80,15 @@ describe('two gateways with one Redis', { skip }, () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
         dirs.push(dataDir);
         const app = createApp({
-          dataDir, supplierUrls, geocoder, rateLimits: TEST_RATE_LIMITS, reportSyncIntervalMs: null,
-          redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, redisCommandTimeoutMs: 5_000, ...NO_DEADLINES,
+          dataDir,
+          supplierUrls,
+          geocoder,
+          rateLimits: TEST_RATE_LIMITS,
+          reportSyncIntervalMs: null,
+          redisUrl: TEST_REDIS_URL,
+          redisKeyPrefix: prefix,
+          redisCommandTimeoutMs: 5_000,
+          ...NO_DEADLINES,
         });
         gateways.push(app);
         await app.ready;
@@ -79,7 +96,10 @@ describe('two gateways with one Redis', { skip }, () => {
       const search = async (app: App, day: number) => {
         const res = await app.http.inject({ url: dated(day) });
         assert.equal(res.statusCode, 200, res.body);
-        return { cache: res.headers['x-cache'], body: res.json() as { results: { suppliers: Record<string, { price: { total: number } | null }> }[] } };
+        return {
+          cache: res.headers['x-cache'],
+          body: res.json() as { results: { suppliers: Record<string, { price: { total: number } | null }> }[] },
+        };
       };
 
       // Each gateway's quote cache connects to Redis in the background (until then it caches on
@@ -103,7 +123,10 @@ describe('two gateways with one Redis', { skip }, () => {
       assert.equal(calls() - asked, quoteCalls, 'the second gateway asked no supplier');
       assert.equal(second.cache, 'HIT');
       assert.deepEqual(second.body.results, first.body.results, 'the same prices');
-      assert.ok(first.body.results.some((r) => Object.values(r.suppliers).some((s) => s.price !== null)), 'some prices');
+      assert.ok(
+        first.body.results.some((r) => Object.values(r.suppliers).some((s) => s.price !== null)),
+        'some prices',
+      );
     } finally {
       await Promise.all(gateways.map((g) => g.close()));
       await Promise.all(SUPPLIER_IDS.map((id) => relays[id].close()));
@@ -114,13 +137,18 @@ describe('two gateways with one Redis', { skip }, () => {
 });
 
 describe('quote cache with Redis unreachable', () => {
-  it('prices every search (asking the suppliers) and caches in the gateway\'s own memory', async () => {
+  it("prices every search (asking the suppliers) and caches in the gateway's own memory", async () => {
     const t = await startTestApp({ stays: 2_000, app: { geocoder, redisUrl: await closedRedisUrl(), ...NO_DEADLINES } });
     try {
       const first = await t.get(dated(3));
       assert.equal(first.status, 200);
       assert.equal(first.headers['x-cache'], 'MISS');
-      assert.ok(first.body.results.some((r: { suppliers: Record<string, { price: unknown }> }) => Object.values(r.suppliers).some((s) => s.price !== null)), 'priced');
+      assert.ok(
+        first.body.results.some((r: { suppliers: Record<string, { price: unknown }> }) =>
+          Object.values(r.suppliers).some((s) => s.price !== null),
+        ),
+        'priced',
+      );
       const again = await t.get(dated(3));
       assert.equal(again.headers['x-cache'], 'HIT');
       assert.deepEqual(again.body.results, first.body.results);

@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { closedRedisUrl, countRedisKeys, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
+import {
+  closedRedisUrl,
+  countRedisKeys,
+  deleteRedisKeys,
+  skipWithoutRedis,
+  TEST_REDIS_URL,
+  testRedisPrefix,
+} from '../test-support/redis.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 
 const SEARCH = '/v3/accommodations?lat=48.85&lng=2.35&pageSize=1';
@@ -38,14 +45,20 @@ describe('several gateways with one Redis', { skip }, () => {
   it('share one limit per client and endpoint', async () => {
     // A generous Redis timeout: on a loaded machine the first calls, made while the connection
     // opens, must not fall back to per-process limits (that path has its own test below).
-    const options = { stays: 300, app: { geocoder, redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, redisCommandTimeoutMs: 5_000, rateLimits: { keyless: 5 } } };
+    const options = {
+      stays: 300,
+      app: { geocoder, redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, redisCommandTimeoutMs: 5_000, rateLimits: { keyless: 5 } },
+    };
     const gateways: TestApp[] = [await startTestApp(options), await startTestApp(options)];
     try {
       // The limiter's Redis connection opens in the background: a request made before it is up
       // is limited in memory, and Redis is retried a second later. Wait until both use Redis.
       await untilLimitingThroughRedis(gateways);
-      const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        gateways[i % 2].app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.40' }).then((r) => r.statusCode)));
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          gateways[i % 2].app.http.inject({ url: SEARCH, remoteAddress: '203.0.113.40' }).then((r) => r.statusCode),
+        ),
+      );
       assert.equal(statuses.filter((s) => s === 200).length, 5);
       assert.equal(statuses.filter((s) => s === 429).length, 7);
     } finally {
@@ -57,7 +70,12 @@ describe('several gateways with one Redis', { skip }, () => {
 describe('Redis unreachable', () => {
   it('keeps serving, limits per gateway in memory, and logs the outage once', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const t = await startTestApp({
       stays: 300,
       app: { geocoder, redisUrl: await closedRedisUrl(), rateLimits: { keyless: 5 }, logger: { level: 'warn', stream } },

@@ -57,49 +57,60 @@ const parseQuery = compileQuery(unifiedQuerySchema);
  */
 export function registerUnifiedSearch(app: FastifyInstance, context: RouteContext, route: UnifiedSearchRoute): void {
   const config: FastifyContextConfig = route.keylessPerMinute === undefined ? {} : { rateLimit: { keyless: route.keylessPerMinute } };
-  app.get(route.url, {
-    config,
-    schema: {
-      // The map page's own copy of a search is the page's, not a partner's: not in the reference.
-      ...(route.keylessPerMinute === undefined ? {} : { hide: true }),
-      tags: ['search'],
-      summary: route.summary,
-      description: route.description,
-      ...(route.deprecated ? { deprecated: true } : {}),
-      security: OPTIONAL_KEY,
-      querystring: unifiedQuerySchema,
-      response: {
-        200: route.responseSchema,
-        304: Type.Null({ description: 'Not Modified: the `If-None-Match` tag matches; no body.' }),
-        ...errorResponses(...route.errorStatuses),
+  app.get(
+    route.url,
+    {
+      config,
+      schema: {
+        // The map page's own copy of a search is the page's, not a partner's: not in the reference.
+        ...(route.keylessPerMinute === undefined ? {} : { hide: true }),
+        tags: ['search'],
+        summary: route.summary,
+        description: route.description,
+        ...(route.deprecated ? { deprecated: true } : {}),
+        security: OPTIONAL_KEY,
+        querystring: unifiedQuerySchema,
+        response: {
+          200: route.responseSchema,
+          304: Type.Null({ description: 'Not Modified: the `If-None-Match` tag matches; no body.' }),
+          ...errorResponses(...route.errorStatuses),
+        },
       },
     },
-  }, async (request, reply) => {
-    try {
-      const services = context.services();
-      const violations = new Violations();
-      const params = parseQuery(request.query as RawQuery, violations);
-      const query = toSearchQuery(params, context.now(), violations);
-      violations.throwIfAny();
-      const { base, path, rawQuery: requestQuery } = context.urlOf(request);
-      const rawQuery = linkQuery(requestQuery, unknownParams(violations.ignored));
-      const link = effectiveLinkParams(request, linkParams(params));
-      const requestParts = [route.url, services.inventory.version, base, rawQuery, link.aid ?? '', link.campaign ?? ''];
+    async (request, reply) => {
+      try {
+        const services = context.services();
+        const violations = new Violations();
+        const params = parseQuery(request.query as RawQuery, violations);
+        const query = toSearchQuery(params, context.now(), violations);
+        violations.throwIfAny();
+        const { base, path, rawQuery: requestQuery } = context.urlOf(request);
+        const rawQuery = linkQuery(requestQuery, unknownParams(violations.ignored));
+        const link = effectiveLinkParams(request, linkParams(params));
+        const requestParts = [route.url, services.inventory.version, base, rawQuery, link.aid ?? '', link.campaign ?? ''];
 
-      let etag = query.dates === null ? etagOf(requestParts) : null;
-      if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {
-        return reply.code(304).headers({ ETag: etag, 'X-Cache': 'HIT' }).send();
+        let etag = query.dates === null ? etagOf(requestParts) : null;
+        if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {
+          return reply.code(304).headers({ ETag: etag, 'X-Cache': 'HIT' }).send();
+        }
+        const result = await services.search(query);
+        etag ??= etagOf([...requestParts, resultDigest(result)]);
+        reply.headers({ ETag: etag, 'X-Cache': result.cache });
+        if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+        const body = route.present(result, query, {
+          base,
+          path,
+          rawQuery,
+          link,
+          ignored: violations.ignored,
+          contentUnavailable: services.contentUnavailable ?? [],
+        });
+        if (typeof body === 'string') reply.type('application/json; charset=utf-8');
+        return body;
+      } catch (error) {
+        if (error instanceof ApiError && route.mapError) throw route.mapError(error);
+        throw error;
       }
-      const result = await services.search(query);
-      etag ??= etagOf([...requestParts, resultDigest(result)]);
-      reply.headers({ ETag: etag, 'X-Cache': result.cache });
-      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const body = route.present(result, query, { base, path, rawQuery, link, ignored: violations.ignored, contentUnavailable: services.contentUnavailable ?? [] });
-      if (typeof body === 'string') reply.type('application/json; charset=utf-8');
-      return body;
-    } catch (error) {
-      if (error instanceof ApiError && route.mapError) throw route.mapError(error);
-      throw error;
-    }
-  });
+    },
+  );
 }

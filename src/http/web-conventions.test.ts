@@ -36,7 +36,10 @@ describe('compression', () => {
   it('compresses the reporting CSV too', async () => {
     const key = await t.createKey({ aid: 'aff-gzip', thirdParties: ['shop'] });
     // Streamed, so compressed whatever its length (its size is not known in advance).
-    const res = await t.app.http.inject({ url: '/v1/reporting/transactions?thirdParty=shop', headers: { 'x-api-key': key, 'accept-encoding': 'gzip' } });
+    const res = await t.app.http.inject({
+      url: '/v1/reporting/transactions?thirdParty=shop',
+      headers: { 'x-api-key': key, 'accept-encoding': 'gzip' },
+    });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /text\/csv/);
     assert.equal(res.headers['content-encoding'], 'gzip');
@@ -52,8 +55,14 @@ describe('CORS', () => {
     const ip = freshIp();
     for (let i = 0; i < 8; i++) {
       const preflight = await t.app.http.inject({
-        method: 'OPTIONS', url: '/v3/accommodations?address=Paris', remoteAddress: ip,
-        headers: { origin: 'https://widget.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+        method: 'OPTIONS',
+        url: '/v3/accommodations?address=Paris',
+        remoteAddress: ip,
+        headers: {
+          origin: 'https://widget.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-api-key',
+        },
       });
       assert.equal(preflight.statusCode, 204);
       assert.equal(preflight.headers['access-control-allow-origin'], '*');
@@ -62,12 +71,25 @@ describe('CORS', () => {
       assert.equal(preflight.headers['x-ratelimit-limit'], undefined);
     }
     // Eight preflights later the IP's five searches are all there.
-    const search = await t.app.http.inject({ url: '/v3/accommodations?address=Paris&pageSize=1', remoteAddress: ip, headers: { origin: 'https://widget.example' } });
+    const search = await t.app.http.inject({
+      url: '/v3/accommodations?address=Paris&pageSize=1',
+      remoteAddress: ip,
+      headers: { origin: 'https://widget.example' },
+    });
     assert.equal(search.statusCode, 200);
     assert.equal(search.headers['x-ratelimit-remaining'], '4');
     assert.equal(search.headers['access-control-allow-origin'], '*');
     const exposed = String(search.headers['access-control-expose-headers']).toLowerCase();
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id', 'etag']) {
+    for (const name of [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'ratelimit',
+      'ratelimit-policy',
+      'retry-after',
+      'x-request-id',
+      'etag',
+    ]) {
       assert.ok(exposed.split(/\s*,\s*/).includes(name), name);
     }
   });
@@ -85,11 +107,17 @@ describe('CORS', () => {
   });
 
   it('allowed origins are configurable: another origin gets no CORS grant', async () => {
-    const only = await startTestApp({ stays: 300, app: { corsOrigins: ['https://partner.example'], geocoder: { geocode: async () => null } } });
+    const only = await startTestApp({
+      stays: 300,
+      app: { corsOrigins: ['https://partner.example'], geocoder: { geocode: async () => null } },
+    });
     try {
-      const preflight = (origin: string) => only.app.http.inject({
-        method: 'OPTIONS', url: '/v3/accommodations', headers: { origin, 'access-control-request-method': 'GET' },
-      });
+      const preflight = (origin: string) =>
+        only.app.http.inject({
+          method: 'OPTIONS',
+          url: '/v3/accommodations',
+          headers: { origin, 'access-control-request-method': 'GET' },
+        });
       assert.equal((await preflight('https://partner.example')).headers['access-control-allow-origin'], 'https://partner.example');
       assert.equal((await preflight('https://evil.example')).headers['access-control-allow-origin'], undefined);
     } finally {
@@ -101,7 +129,9 @@ describe('CORS', () => {
 describe('unknown query parameters', () => {
   it('are listed in meta.ignored on every version and left out of every link', async () => {
     for (const version of ['v2', 'v3']) {
-      const res = await t.get(`/${version}/accommodations?address=Paris&pagesize=2&utm_source=mail&pageSize=3&key=`, { 'x-api-key': await t.createKey({ aid: `aff-${version}` }) });
+      const res = await t.get(`/${version}/accommodations?address=Paris&pagesize=2&utm_source=mail&pageSize=3&key=`, {
+        'x-api-key': await t.createKey({ aid: `aff-${version}` }),
+      });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body.meta.ignored, [
         { param: 'pagesize', reason: 'unknown parameter' },
@@ -112,9 +142,13 @@ describe('unknown query parameters', () => {
         assert.match(link.href, /pageSize=3/);
       }
     }
-    const clustered = await t.get('/v3/accommodations?nelat=49.2&nelng=2.9&swlat=48.4&swlng=1.8&cluster=true&typo=1', { 'x-api-key': await t.createKey({ aid: 'aff-cl' }) });
+    const clustered = await t.get('/v3/accommodations?nelat=49.2&nelng=2.9&swlat=48.4&swlng=1.8&cluster=true&typo=1', {
+      'x-api-key': await t.createKey({ aid: 'aff-cl' }),
+    });
     for (const cluster of clustered.body.clusters) assert.doesNotMatch(cluster._links.expand.href, /typo/);
-    const v1 = await t.get('/v1/accommodations?provider=supplier_a&address=Paris&limit=2&colour=blue', { 'x-api-key': await t.createKey({ aid: 'aff-v1' }) });
+    const v1 = await t.get('/v1/accommodations?provider=supplier_a&address=Paris&limit=2&colour=blue', {
+      'x-api-key': await t.createKey({ aid: 'aff-v1' }),
+    });
     assert.deepEqual(v1.body.meta.ignored, [{ param: 'colour', reason: 'unknown parameter' }]);
     assert.doesNotMatch(v1.body._links.self.href, /colour/);
   });
@@ -128,7 +162,13 @@ describe('unknown query parameters', () => {
 describe('addresses in any script', () => {
   it('resolve to their city on every version', async () => {
     const key = await t.createKey({ aid: 'aff-scripts' });
-    for (const [address, city] of [['東京', 'Tokyo'], ['Москва', 'Moscow'], ['القاهرة', 'Cairo'], ['München', 'Munich'], ['Zürich', 'Zürich']]) {
+    for (const [address, city] of [
+      ['東京', 'Tokyo'],
+      ['Москва', 'Moscow'],
+      ['القاهرة', 'Cairo'],
+      ['München', 'Munich'],
+      ['Zürich', 'Zürich'],
+    ]) {
       for (const version of ['v1', 'v2', 'v3']) {
         const url = `/${version}/accommodations?address=${encodeURIComponent(address)}&provider=supplier_a`;
         const res = await t.get(url, { 'x-api-key': key });
@@ -141,7 +181,15 @@ describe('addresses in any script', () => {
 describe('what spends no search allowance', () => {
   it('docs, the OpenAPI document, static files, favicons and unknown paths', async () => {
     const ip = freshIp();
-    for (const url of ['/favicon.ico', '/docs', '/openapi.json', '/docs/assets/swagger-ui.css', '/docs/migrating-v1-to-v3', '/nowhere', '/robots.txt']) {
+    for (const url of [
+      '/favicon.ico',
+      '/docs',
+      '/openapi.json',
+      '/docs/assets/swagger-ui.css',
+      '/docs/migrating-v1-to-v3',
+      '/nowhere',
+      '/robots.txt',
+    ]) {
       for (let i = 0; i < 6; i++) {
         const res = await t.app.http.inject({ url, remoteAddress: ip });
         assert.ok(res.statusCode === 200 || res.statusCode === 404, `${url}: ${res.statusCode}`);

@@ -23,8 +23,11 @@ export function assignStayIds(groups: readonly (readonly Listing[])[], known: Re
     return { g, ranked };
   });
   // Strongest claims first, so a split gives the id to the bigger part, whatever the group order.
-  const order = claims.filter((c) => c.ranked.length > 0)
-    .sort((a, b) => b.ranked[0][1] - a.ranked[0][1] || (a.ranked[0][0] < b.ranked[0][0] ? -1 : a.ranked[0][0] > b.ranked[0][0] ? 1 : a.g - b.g));
+  const order = claims
+    .filter((c) => c.ranked.length > 0)
+    .sort(
+      (a, b) => b.ranked[0][1] - a.ranked[0][1] || (a.ranked[0][0] < b.ranked[0][0] ? -1 : a.ranked[0][0] > b.ranked[0][0] ? 1 : a.g - b.g),
+    );
   const ids: (string | null)[] = groups.map(() => null);
   const taken = new Set<string>();
   for (const claim of order) {

@@ -9,9 +9,7 @@ import { buildStays } from './build-stays.ts';
 import { mergeListings } from './merge-listings.ts';
 
 /** What pulling one supplier's feed gave: its listings (malformed records skipped and counted), or an error. */
-export type FeedOutcome =
-  | { ok: true; listings: Listing[]; skipped: number }
-  | { ok: false; error: string };
+export type FeedOutcome = { ok: true; listings: Listing[]; skipped: number } | { ok: false; error: string };
 
 /** A supplier's content as a version records it (health reads it back, README "Health"). */
 export interface SupplierContent {
@@ -102,7 +100,9 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     const keep = (verdict: FeedVerdict, error: string | null, skipped = 0) => {
       for (const l of kept[supplier]) listings.push(l);
       suppliers[supplier] = {
-        verdict, skipped, previous,
+        verdict,
+        skipped,
+        previous,
         state: previous === 0 ? 'unavailable' : error === null ? (before?.state ?? 'ok') : 'stale',
         listings: previous,
         lastRefresh: before?.lastRefresh ?? null,
@@ -113,12 +113,20 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     else if (!feed.ok) keep('failed', feed.error);
     else if (heldBack.has(supplier)) {
       // A broken feed must not delete a supplier's inventory: held back, reported, retried.
-      keep('held back', `feed held back: ${feed.listings.length} listings where ${previous} were held (more than ${Math.round(options.shrinkLimit * 100)}% fewer)`, feed.skipped);
+      keep(
+        'held back',
+        `feed held back: ${feed.listings.length} listings where ${previous} were held (more than ${Math.round(options.shrinkLimit * 100)}% fewer)`,
+        feed.skipped,
+      );
     } else {
       for (const l of feed.listings) listings.push(l);
       suppliers[supplier] = {
-        verdict: 'applied', skipped: feed.skipped, previous,
-        state: 'ok', listings: feed.listings.length, lastRefresh: now,
+        verdict: 'applied',
+        skipped: feed.skipped,
+        previous,
+        state: 'ok',
+        listings: feed.listings.length,
+        lastRefresh: now,
         lastError: feed.skipped > 0 ? `${feed.skipped} malformed records skipped` : null,
       };
     }
@@ -132,7 +140,8 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const ids = assignStayIds(groups, known);
   const stays = buildStays(groups, ids);
 
-  let added = 0, changed = 0;
+  let added = 0,
+    changed = 0;
   const seen = new Set<string>();
   const entries: StayIdEntry[] = [];
   for (const stay of stays) {
@@ -141,17 +150,32 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     if (before === undefined) added++;
     else if (before !== digestOf(stay)) changed++;
     for (const l of stay.listings) {
-      if (known.get(`${l.supplier}:${l.supplierStayId}`) !== stay.id) entries.push({ supplier: l.supplier, supplierStayId: l.supplierStayId, stayId: stay.id });
+      if (known.get(`${l.supplier}:${l.supplierStayId}`) !== stay.id)
+        entries.push({ supplier: l.supplier, supplierStayId: l.supplierStayId, stayId: stay.id });
     }
   }
   let removed = 0;
   for (const id of previousDigest.keys()) if (!seen.has(id)) removed++;
 
   const label = `${now}/${stays.length}s/${listings.length}l`;
-  const info: ContentInfo = { suppliers: Object.fromEntries(SUPPLIER_IDS.map((s) => {
-    const { verdict: _v, skipped: _s, previous: _p, ...content } = suppliers[s];
-    return [s, content];
-  })) };
+  const info: ContentInfo = {
+    suppliers: Object.fromEntries(
+      SUPPLIER_IDS.map((s) => {
+        const { verdict: _v, skipped: _s, previous: _p, ...content } = suppliers[s];
+        return [s, content];
+      }),
+    ),
+  };
   const no = await store.publishContent(stays, label, info, entries);
-  return { no, label, stays: stays.length, listings: listings.length, added, removed, changed, suppliers, ms: Math.round(performance.now() - started) };
+  return {
+    no,
+    label,
+    stays: stays.length,
+    listings: listings.length,
+    added,
+    removed,
+    changed,
+    suppliers,
+    ms: Math.round(performance.now() - started),
+  };
 }

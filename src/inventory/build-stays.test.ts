@@ -54,7 +54,10 @@ describe('averageRating', () => {
   });
 
   it('takes the higher star class when suppliers split evenly', () => {
-    const r = averageRating([listing('supplier_a', '1', { rating: rating(8, 1, 3.5) }), listing('supplier_b', '2', { rating: rating(8, 1, 4) })]);
+    const r = averageRating([
+      listing('supplier_a', '1', { rating: rating(8, 1, 3.5) }),
+      listing('supplier_b', '2', { rating: rating(8, 1, 4) }),
+    ]);
     assert.equal(r.hotelStars, 4);
   });
 });
@@ -93,11 +96,20 @@ describe('buildStays', () => {
       [listing('supplier_b', 'HB30', { lat: 40.7, lng: -74, rating: rating(9.5, 5000, 5) })],
     ];
     const stays = buildStays(groups);
-    assert.deepEqual(stays.map((s) => s.idx), [0, 1, 2]);
+    assert.deepEqual(
+      stays.map((s) => s.idx),
+      [0, 1, 2],
+    );
     assert.deepEqual([...stays.map((s) => s.rank)].sort(), [0, 1, 2]);
-    assert.deepEqual(stays.map((s) => s.h3), [...stays.map((s) => s.h3)].sort());
+    assert.deepEqual(
+      stays.map((s) => s.h3),
+      [...stays.map((s) => s.h3)].sort(),
+    );
     const paris = stays.find((s) => s.listings.length === 2)!;
-    assert.deepEqual(paris.listings.map((l) => l.supplier), ['supplier_a', 'supplier_c']);
+    assert.deepEqual(
+      paris.listings.map((l) => l.supplier),
+      ['supplier_a', 'supplier_c'],
+    );
     assert.equal(paris.h3, latLngToCell(paris.lat, paris.lng, 15));
     assert.equal(paris.id, serviceId(paris.listings));
     const villa = stays.find((s) => s.type === 'villa')!;

@@ -83,9 +83,8 @@ export function averageRating(listings: readonly Listing[]): Rating {
 
 /** One stay from one group of listings; idx and rank are -1 until buildStays places it. */
 export function buildStay(group: readonly Listing[], id?: string): RankedStay {
-  const listings = group.length === 1
-    ? [group[0]]
-    : [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
+  const listings =
+    group.length === 1 ? [group[0]] : [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
   const preferred = preferredListing(listings);
   return {
     idx: -1,

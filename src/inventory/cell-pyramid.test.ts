@@ -11,15 +11,20 @@ import type { StayIndex } from './stay-index.ts';
 function bruteForce(index: StayIndex, r: number) {
   const cells = new Map<string, { count: number; best: number; s: number; w: number; n: number; e: number; lat: number; lng: number }>();
   for (let idx = 0; idx < index.size; idx++) {
-    const y = index.lat[idx], x = index.lng[idx];
+    const y = index.lat[idx],
+      x = index.lng[idx];
     const cell = latLngToCell(y, x, r);
     const c = cells.get(cell);
     if (c === undefined) cells.set(cell, { count: 1, best: idx, s: y, w: x, n: y, e: x, lat: y, lng: x });
     else {
       c.count++;
       if (index.rank[idx] < index.rank[c.best]) c.best = idx;
-      c.s = Math.min(c.s, y); c.n = Math.max(c.n, y); c.w = Math.min(c.w, x); c.e = Math.max(c.e, x);
-      c.lat += y; c.lng += x;
+      c.s = Math.min(c.s, y);
+      c.n = Math.max(c.n, y);
+      c.w = Math.min(c.w, x);
+      c.e = Math.max(c.e, x);
+      c.lat += y;
+      c.lng += x;
     }
   }
   return cells;
@@ -30,13 +35,16 @@ for (const cellOrder of [true, false]) {
     const index = await syntheticIndex(syntheticPoints(4_000), { cellOrder });
     const pyramid = buildCellPyramid(index, { maxResolution: 8 });
 
-    test('every level\'s pieces, added up by cell, hold exactly the occupied cells, with count, best stay and a box around their stays', () => {
+    test("every level's pieces, added up by cell, hold exactly the occupied cells, with count, best stay and a box around their stays", () => {
       for (let r = 0; r <= 8; r++) {
         const level = pyramid.levels[r];
         const expected = bruteForce(index, r);
         assert.equal(level.cellHi.length, expected.size, `r${r} cells`);
         assert.equal(level.start[level.size], index.size);
-        const byCell = new Map<string, { count: number; best: number; s: number; w: number; n: number; e: number; lat: number; lng: number }>();
+        const byCell = new Map<
+          string,
+          { count: number; best: number; s: number; w: number; n: number; e: number; lat: number; lng: number }
+        >();
         for (let c = 0; c < level.size; c++) {
           const id = cellString(level.cellHi[level.cell[c]], level.cellLo[level.cell[c]]);
           for (let p = level.start[c]; p < level.start[c + 1]; p++) {
@@ -46,13 +54,18 @@ for (const cellOrder of [true, false]) {
           const count = level.start[c + 1] - level.start[c];
           const [s, w, n, e] = level.box.subarray(4 * c, 4 * c + 4);
           const got = byCell.get(id);
-          const lat = level.centroid[2 * c] * count, lng = level.centroid[2 * c + 1] * count;
+          const lat = level.centroid[2 * c] * count,
+            lng = level.centroid[2 * c + 1] * count;
           if (got === undefined) byCell.set(id, { count, best: level.best[c], s, w, n, e, lat, lng });
           else {
             got.count += count;
             if (index.rank[level.best[c]] < index.rank[got.best]) got.best = level.best[c];
-            got.s = Math.min(got.s, s); got.n = Math.max(got.n, n); got.w = Math.min(got.w, w); got.e = Math.max(got.e, e);
-            got.lat += lat; got.lng += lng;
+            got.s = Math.min(got.s, s);
+            got.n = Math.max(got.n, n);
+            got.w = Math.min(got.w, w);
+            got.e = Math.max(got.e, e);
+            got.lat += lat;
+            got.lng += lng;
           }
         }
         for (const [id, want] of expected) {
@@ -66,16 +79,17 @@ for (const cellOrder of [true, false]) {
           if (want.e - want.w <= 180) assert.ok(Math.abs(got.lng / got.count - want.lng / want.count) < 1e-4, 'centroid lng');
         }
         // Pieces nest: each lies within one piece of the level above.
-        if (r > 0) for (let c = 0; c < level.size; c++) {
-          const above = pyramid.levels[r - 1].start;
-          let a = 0;
-          while (above[a + 1] <= level.start[c]) a++;
-          assert.ok(level.start[c + 1] <= above[a + 1], `r${r} piece ${c} nests`);
-        }
+        if (r > 0)
+          for (let c = 0; c < level.size; c++) {
+            const above = pyramid.levels[r - 1].start;
+            let a = 0;
+            while (above[a + 1] <= level.start[c]) a++;
+            assert.ok(level.start[c + 1] <= above[a + 1], `r${r} piece ${c} nests`);
+          }
       }
     });
 
-    test('some stays lie in another cell than their res-15 cell\'s parent, and the pyramid goes by their coordinates', () => {
+    test("some stays lie in another cell than their res-15 cell's parent, and the pyramid goes by their coordinates", () => {
       const out = new Uint32Array(2);
       let off = 0;
       for (let idx = 0; idx < index.size; idx++) {
@@ -100,7 +114,14 @@ for (const cellOrder of [true, false]) {
     });
 
     test('cellStays lists exactly the stays whose coordinates lie in a cell of any resolution', () => {
-      const probes = [[48.8566, 2.3522], [51.5, -0.12], [-17.75, 179.95], [0, 0], [40.4, -3.7], [52.52, 13.405]];
+      const probes = [
+        [48.8566, 2.3522],
+        [51.5, -0.12],
+        [-17.75, 179.95],
+        [0, 0],
+        [40.4, -3.7],
+        [52.52, 13.405],
+      ];
       // And the cells of stays off the hierarchy, where going by the res-15 cell's parent fails.
       for (let idx = 0; idx < index.size; idx += 97) probes.push([index.lat[idx], index.lng[idx]]);
       for (const [lat, lng] of probes) {

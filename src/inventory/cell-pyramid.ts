@@ -112,7 +112,10 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
   let inOrder = true;
   for (let i = 1; i < n && inOrder; i++) if (compareHalves(h3Hi[i - 1], h3Lo[i - 1], h3Hi[i], h3Lo[i]) > 0) inOrder = false;
   if (inOrder) for (let i = 0; i < n; i++) order[i] = i;
-  else order = Uint32Array.from(Array.from({ length: n }, (_, i) => i).sort((a, b) => compareHalves(h3Hi[a], h3Lo[a], h3Hi[b], h3Lo[b]) || a - b));
+  else
+    order = Uint32Array.from(
+      Array.from({ length: n }, (_, i) => i).sort((a, b) => compareHalves(h3Hi[a], h3Lo[a], h3Hi[b], h3Lo[b]) || a - b),
+    );
   let next = new Uint32Array(n);
   for (let r = maxResolution; r >= 0; r--) {
     const cellOfIdx = exact.cell[r];
@@ -129,7 +132,8 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
   // from the previous stay's: split[p] is the coarsest such resolution (maxResolution + 1: none).
   const split = new Uint8Array(n);
   for (let p = 1; p < n; p++) {
-    const a = order[p - 1], b = order[p];
+    const a = order[p - 1],
+      b = order[p];
     let r = 0;
     while (r <= maxResolution && exact.cell[r][a] === exact.cell[r][b]) r++;
     split[p] = r;
@@ -144,28 +148,43 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
   let best = new Uint32Array(cells);
   let box = new Float32Array(cells * 4);
   // Sums in float64 while building; longitudes also wrapped to 0..360 for pieces across 180.
-  let sumLat = new Float64Array(cells), sumLng = new Float64Array(cells), sumWrapped = new Float64Array(cells);
+  let sumLat = new Float64Array(cells),
+    sumLng = new Float64Array(cells),
+    sumWrapped = new Float64Array(cells);
   {
     let c = -1;
-    let s = 0, w = 0, no = 0, e = 0;
+    let s = 0,
+      w = 0,
+      no = 0,
+      e = 0;
     const close = () => {
       if (c < 0) return;
-      box[4 * c] = down32(s); box[4 * c + 1] = down32(w); box[4 * c + 2] = up32(no); box[4 * c + 3] = up32(e);
+      box[4 * c] = down32(s);
+      box[4 * c + 1] = down32(w);
+      box[4 * c + 2] = up32(no);
+      box[4 * c + 3] = up32(e);
     };
     for (let p = 0; p < n; p++) {
       const idx = idxAt(p);
-      const y = lat[idx], x = lng[idx];
+      const y = lat[idx],
+        x = lng[idx];
       if (p === 0 || split[p] <= maxResolution) {
         close();
         c++;
-        start[c] = p; best[c] = idx;
-        s = no = y; w = e = x;
+        start[c] = p;
+        best[c] = idx;
+        s = no = y;
+        w = e = x;
       } else {
         if (rank[idx] < rank[best[c]]) best[c] = idx;
-        if (y < s) s = y; else if (y > no) no = y;
-        if (x < w) w = x; else if (x > e) e = x;
+        if (y < s) s = y;
+        else if (y > no) no = y;
+        if (x < w) w = x;
+        else if (x > e) e = x;
       }
-      sumLat[c] += y; sumLng[c] += x; sumWrapped[c] += x < 0 ? x + 360 : x;
+      sumLat[c] += y;
+      sumLng[c] += x;
+      sumWrapped[c] += x < 0 ? x + 360 : x;
     }
     close();
     start[cells] = n;
@@ -184,7 +203,15 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
       }
       centroid[2 * c + 1] = x;
     }
-    levels[r] = { resolution: r, size, start, best, box, centroid, ...piecesByCell(start, size, exact.cell[r], exact.cellHi[r], exact.cellLo[r], idxAt) };
+    levels[r] = {
+      resolution: r,
+      size,
+      start,
+      best,
+      box,
+      centroid,
+      ...piecesByCell(start, size, exact.cell[r], exact.cellHi[r], exact.cellLo[r], idxAt),
+    };
     if (r === 0) break;
 
     // The next coarser level: runs of pieces that share their cells at r - 1 and coarser.
@@ -195,12 +222,15 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
     start = new Uint32Array(parents + 1);
     best = new Uint32Array(parents);
     box = new Float32Array(parents * 4);
-    sumLat = new Float64Array(parents); sumLng = new Float64Array(parents); sumWrapped = new Float64Array(parents);
+    sumLat = new Float64Array(parents);
+    sumLng = new Float64Array(parents);
+    sumWrapped = new Float64Array(parents);
     let q = -1;
     for (let c = 0; c < size; c++) {
       if (opens(c)) {
         q++;
-        start[q] = child.start[c]; best[q] = child.best[c];
+        start[q] = child.start[c];
+        best[q] = child.best[c];
         for (let k = 0; k < 4; k++) box[4 * q + k] = child.box[4 * c + k];
       } else {
         if (rank[child.best[c]] < rank[best[q]]) best[q] = child.best[c];
@@ -209,7 +239,9 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
         if (child.box[4 * c + 2] > box[4 * q + 2]) box[4 * q + 2] = child.box[4 * c + 2];
         if (child.box[4 * c + 3] > box[4 * q + 3]) box[4 * q + 3] = child.box[4 * c + 3];
       }
-      sumLat[q] += child.sumLat[c]; sumLng[q] += child.sumLng[c]; sumWrapped[q] += child.sumWrapped[c];
+      sumLat[q] += child.sumLat[c];
+      sumLng[q] += child.sumLng[c];
+      sumWrapped[q] += child.sumWrapped[c];
     }
     start[parents] = n;
   }
@@ -225,12 +257,24 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
   const idxAt = (p: number) => order[p];
   let bytes = order.byteLength + positions.byteLength;
   for (const level of levels) {
-    for (const a of [level.start, level.best, level.box, level.centroid, level.cell, level.cellHi, level.cellLo, level.cellStart, level.byCell]) bytes += a.byteLength;
+    for (const a of [
+      level.start,
+      level.best,
+      level.box,
+      level.centroid,
+      level.cell,
+      level.cellHi,
+      level.cellLo,
+      level.cellStart,
+      level.byCell,
+    ])
+      bytes += a.byteLength;
   }
 
   /** Index of the piece of a level holding a position. */
   const pieceAt = (level: PyramidLevel, p: number): number => {
-    let a = 0, b = level.size - 1;
+    let a = 0,
+      b = level.size - 1;
     while (a < b) {
       const m = (a + b + 1) >>> 1;
       if (level.start[m] <= p) a = m;
@@ -249,13 +293,15 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
       if (res > maxResolution) return exactCell(lat[idx], lng[idx], h3Hi[idx], h3Lo[idx], res, out);
       const level = levels[res];
       const k = level.cell[pieceAt(level, positions[idx])];
-      out[0] = level.cellHi[k]; out[1] = level.cellLo[k];
+      out[0] = level.cellHi[k];
+      out[1] = level.cellLo[k];
     },
     cellRuns(hi, lo) {
       const res = resolutionOf(hi);
       if (res > maxResolution) throw new Error(`cellRuns: r${res} is finer than the pyramid (r${maxResolution})`);
       const level = levels[res];
-      let a = 0, b = level.cellHi.length;
+      let a = 0,
+        b = level.cellHi.length;
       while (a < b) {
         const m = (a + b) >>> 1;
         if (compareHalves(level.cellHi[m], level.cellLo[m], hi, lo) < 0) a = m + 1;
@@ -263,7 +309,8 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
       }
       const runs: number[] = [];
       if (a === level.cellHi.length || level.cellHi[a] !== hi || level.cellLo[a] !== lo) return runs;
-      for (let i = level.cellStart[a]; i < level.cellStart[a + 1]; i++) runs.push(level.start[level.byCell[i]], level.start[level.byCell[i] + 1]);
+      for (let i = level.cellStart[a]; i < level.cellStart[a + 1]; i++)
+        runs.push(level.start[level.byCell[i]], level.start[level.byCell[i] + 1]);
       return runs;
     },
     bytes,
@@ -271,7 +318,14 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
 }
 
 /** A level's pieces listed by cell (a counting sort), with each piece's cell. */
-function piecesByCell(start: Uint32Array, size: number, cellOfIdx: Uint32Array, cellHi: Uint32Array, cellLo: Uint32Array, idxAt: (p: number) => number) {
+function piecesByCell(
+  start: Uint32Array,
+  size: number,
+  cellOfIdx: Uint32Array,
+  cellHi: Uint32Array,
+  cellLo: Uint32Array,
+  idxAt: (p: number) => number,
+) {
   const cell = new Uint32Array(size);
   const cellStart = new Uint32Array(cellHi.length + 1);
   for (let c = 0; c < size; c++) {

@@ -34,7 +34,8 @@ async function startGateway(where: StoreLocation, urls: Record<SupplierId, strin
   const worker = createContentWorker({ where, feeds: { module: SUPPLIERS_MODULE, urls } });
   let served: { no: number; label: string; search: Search } | null = null;
   const content = createContentService({
-    store, worker,
+    store,
+    worker,
     shrinkLimit: defaults.feedShrinkLimit,
     refreshMs: 0,
     retryMs: 60_000,
@@ -46,17 +47,26 @@ async function startGateway(where: StoreLocation, urls: Record<SupplierId, strin
       const { index, pyramid } = await worker.loadIndex(no);
       const version = store.version(no);
       const search = createSearch({
-        index, pyramid, stays: createStayCache(version, { capacity: 1_000 }), store: version,
-        geocoder: { geocode: async () => null }, totalCap: defaults.totalCap, quotes: new Map(),
-        pricedCandidates: defaults.pricedCandidates, quoteBudgetMs: defaults.quoteBudgetMs,
-        slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }), clustering: clusteringDefaults,
+        index,
+        pyramid,
+        stays: createStayCache(version, { capacity: 1_000 }),
+        store: version,
+        geocoder: { geocode: async () => null },
+        totalCap: defaults.totalCap,
+        quotes: new Map(),
+        pricedCandidates: defaults.pricedCandidates,
+        quoteBudgetMs: defaults.quoteBudgetMs,
+        slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
+        clustering: clusteringDefaults,
       });
       served = { no, label, search };
     },
   });
   await content.start(AbortSignal.timeout(60_000));
   return {
-    store, worker, content,
+    store,
+    worker,
+    content,
     served: () => served,
     async close() {
       content.stop();
@@ -70,10 +80,24 @@ const PARIS = { south: 48.8, west: 2.2, north: 48.92, east: 2.45 };
 
 function boxQuery(box: typeof PARIS, pageSize = 10): SearchQuery {
   return {
-    location: { kind: 'box', ...box }, hotelIds: null, providers: null, types: null, hotelSearch: null,
-    minStars: 0, minGuestRating: 0, minRatingCount: 0, page: 1, pageSize, dates: null,
-    occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 }, currency: 'USD',
-    minPrice: null, maxPrice: null, cluster: 'false', precision: null, cell: null,
+    location: { kind: 'box', ...box },
+    hotelIds: null,
+    providers: null,
+    types: null,
+    hotelSearch: null,
+    minStars: 0,
+    minGuestRating: 0,
+    minRatingCount: 0,
+    page: 1,
+    pageSize,
+    dates: null,
+    occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 },
+    currency: 'USD',
+    minPrice: null,
+    maxPrice: null,
+    cluster: 'false',
+    precision: null,
+    cell: null,
   };
 }
 
@@ -106,7 +130,7 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
     await schema.drop();
   });
 
-  it('ingests a simulated world through the real worker and searches it from the database\'s chunks', async () => {
+  it("ingests a simulated world through the real worker and searches it from the database's chunks", async () => {
     const a = await startGateway(where, sim.urls);
     gateways.push(a);
     const served = a.served();
@@ -118,16 +142,24 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
     // Every listing of the world is in the published version, once.
     let listings = 0;
     for await (const batch of a.store.version(served.no).allStays()) for (const stay of batch) listings += stay.listings.length;
-    assert.equal(listings, SUPPLIER_IDS.reduce((n, s) => n + world.listings[s].length, 0));
+    assert.equal(
+      listings,
+      SUPPLIER_IDS.reduce((n, s) => n + world.listings[s].length, 0),
+    );
 
     // The box search against the version's own rows: the count, and the ten best-ranked.
     const rows: IndexRow[] = [];
     for await (const batch of a.store.version(served.no).indexRows()) rows.push(...batch);
-    const inBox = rows.filter((r) => r.lat >= PARIS.south && r.lat <= PARIS.north && r.lng >= PARIS.west && r.lng <= PARIS.east).sort((x, y) => x.rank - y.rank);
+    const inBox = rows
+      .filter((r) => r.lat >= PARIS.south && r.lat <= PARIS.north && r.lng >= PARIS.west && r.lng <= PARIS.east)
+      .sort((x, y) => x.rank - y.rank);
     assert.ok(inBox.length > 10, `the world has stays in Paris (${inBox.length})`);
     const result = await served.search(boxQuery(PARIS));
     assert.equal(result.total, inBox.length);
-    assert.deepEqual(result.hits.map((h) => h.stay.idx), inBox.slice(0, 10).map((r) => r.idx));
+    assert.deepEqual(
+      result.hits.map((h) => h.stay.idx),
+      inBox.slice(0, 10).map((r) => r.idx),
+    );
     const [byId] = await a.store.resolveHotelIds([{ raw: result.hits[0].stay.id, supplier: null, id: result.hits[0].stay.id }]);
     assert.deepEqual(byId, [result.hits[0].stay.idx]);
   });
@@ -150,7 +182,11 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
     // The second gateway answers from the new version: a listing added by the world is found.
     const added = moved.added[0];
     const newSearch = b.served()!.search;
-    const found = await newSearch({ ...boxQuery(PARIS), location: null, hotelIds: [{ raw: `${added.supplier}:${added.id}`, supplier: added.supplier, id: added.id }] });
+    const found = await newSearch({
+      ...boxQuery(PARIS),
+      location: null,
+      hotelIds: [{ raw: `${added.supplier}:${added.id}`, supplier: added.supplier, id: added.id }],
+    });
     assert.equal(found.hits.length, 1, 'the new listing is searchable on the other gateway');
     // A search that started on the old version finishes on it: its rows are still there.
     assert.ok((await before!.search(boxQuery(PARIS))).hits.length > 0, 'the old version still reads');

@@ -24,8 +24,10 @@ async function servedStays(t: TestApp): Promise<Stay[]> {
   }
 }
 
-const stayOfListing = (stays: Stay[]) => new Map(stays.flatMap((s) => s.listings.map((l) => [`${l.supplier}:${l.supplierStayId}`, s] as const)));
-const listingsOf = (stays: Stay[], supplier: SupplierId) => stays.reduce((n, s) => n + s.listings.filter((l) => l.supplier === supplier).length, 0);
+const stayOfListing = (stays: Stay[]) =>
+  new Map(stays.flatMap((s) => s.listings.map((l) => [`${l.supplier}:${l.supplierStayId}`, s] as const)));
+const listingsOf = (stays: Stay[], supplier: SupplierId) =>
+  stays.reduce((n, s) => n + s.listings.filter((l) => l.supplier === supplier).length, 0);
 
 /** Polls a condition (no fixed sleep stands in for it); fails after `ms`. */
 async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
@@ -49,9 +51,16 @@ describe('content refresh', () => {
     const before = await servedStays(t);
     // A cross-listed stay whose id came from a listing that now closes: it must keep its id.
     const crossListed = before.find((s) => s.listings.length >= 2)!;
-    const first = [...crossListed.listings].sort((a, b) => (`${a.supplier}:${a.supplierStayId}` < `${b.supplier}:${b.supplierStayId}` ? -1 : 1))[0];
+    const first = [...crossListed.listings].sort((a, b) =>
+      `${a.supplier}:${a.supplierStayId}` < `${b.supplier}:${b.supplierStayId}` ? -1 : 1,
+    )[0];
     const feed = t.world.listings[first.supplier];
-    t.world.closed[first.supplier].push(...feed.splice(feed.findIndex((l) => l.supplierStayId === first.supplierStayId), 1));
+    t.world.closed[first.supplier].push(
+      ...feed.splice(
+        feed.findIndex((l) => l.supplierStayId === first.supplierStayId),
+        1,
+      ),
+    );
 
     const advance = t.sim.advance(60);
     const outcome = await t.app.refreshContent();
@@ -61,8 +70,15 @@ describe('content refresh', () => {
 
     const after = await servedStays(t);
     const afterByListing = stayOfListing(after);
-    assert.equal(after.find((s) => s.listings.some((l) => l.supplierStayId === crossListed.listings[1].supplierStayId && l.supplier === crossListed.listings[1].supplier))?.id, crossListed.id,
-      'the stay keeps its id when the listing that gave it is gone');
+    assert.equal(
+      after.find((s) =>
+        s.listings.some(
+          (l) => l.supplierStayId === crossListed.listings[1].supplierStayId && l.supplier === crossListed.listings[1].supplier,
+        ),
+      )?.id,
+      crossListed.id,
+      'the stay keeps its id when the listing that gave it is gone',
+    );
     // Every stay with a listing left keeps its id (where two stays merged, one of the two ids goes;
     // where one split, one part keeps it).
     const beforeByListing = stayOfListing(before);
@@ -71,12 +87,22 @@ describe('content refresh', () => {
       const survivors = stay.listings.map((l) => afterByListing.get(`${l.supplier}:${l.supplierStayId}`)).filter((s) => s !== undefined);
       if (survivors.length === 0) continue;
       kept++;
-      const merged = survivors.some((s) => new Set(s.listings.map((l) => beforeByListing.get(`${l.supplier}:${l.supplierStayId}`)?.id).filter((id) => id !== undefined)).size > 1);
-      if (!merged) assert.ok(survivors.some((s) => s.id === stay.id), `stay ${stay.id} keeps its id`);
+      const merged = survivors.some(
+        (s) =>
+          new Set(s.listings.map((l) => beforeByListing.get(`${l.supplier}:${l.supplierStayId}`)?.id).filter((id) => id !== undefined))
+            .size > 1,
+      );
+      if (!merged)
+        assert.ok(
+          survivors.some((s) => s.id === stay.id),
+          `stay ${stay.id} keeps its id`,
+        );
     }
     assert.ok(kept > before.length * 0.9, 'kept > before.length * 0.9');
     // A listing newly added on a second supplier joins its property's stay.
-    const joined = advance.added.map((a) => afterByListing.get(`${a.supplier}:${a.id}`)!).filter((s) => s !== undefined && s.listings.length > 1 && before.some((b) => b.id === s.id));
+    const joined = advance.added
+      .map((a) => afterByListing.get(`${a.supplier}:${a.id}`)!)
+      .filter((s) => s !== undefined && s.listings.length > 1 && before.some((b) => b.id === s.id));
     assert.ok(joined.length > 0, 'a new listing of an existing property joined its stay');
     // A removed stay's id: a clear JSON 404, never someone else's stay.
     const afterIds = new Set(after.map((s) => s.id));
@@ -92,7 +118,7 @@ describe('content refresh', () => {
     assert.equal(t.app.health().inventory?.version, outcome.result.label, 'served at once');
   });
 
-  it('a failed feed and a shrunken feed leave the supplier\'s listings as they were; malformed records are skipped and counted', async () => {
+  it("a failed feed and a shrunken feed leave the supplier's listings as they were; malformed records are skipped and counted", async () => {
     const before = await servedStays(t);
     await t.sim.setFault('supplier_b', 'error');
     // supplier_c loses half its feed at once: a broken feed, not a market.
@@ -132,7 +158,9 @@ describe('content refresh', () => {
     const base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
     t.sim.advance(5);
     let done = false;
-    const refreshing = t.app.refreshContent().finally(() => { done = true; });
+    const refreshing = t.app.refreshContent().finally(() => {
+      done = true;
+    });
     const statuses: number[] = [];
     while (!done) {
       const res = await fetch(`${base}/v3/accommodations?nelat=49&nelng=3&swlat=48&swlng=2&pageSize=5`);
@@ -153,9 +181,17 @@ describe('content refresh', () => {
     t.sim.advance(3);
     const served = t.app.health().inventory!.version;
     const lines: string[] = [];
-    const code = await cli(['content', 'refresh'], { out: (l) => lines.push(l), err: (l) => lines.push(l) }, { ...process.env, STAYGATE_DATA_DIR: t.dataDir });
+    const code = await cli(
+      ['content', 'refresh'],
+      { out: (l) => lines.push(l), err: (l) => lines.push(l) },
+      { ...process.env, STAYGATE_DATA_DIR: t.dataDir },
+    );
     assert.equal(code, 0, lines.join('\n'));
-    for (const s of SUPPLIER_IDS) assert.ok(lines.some((l) => l.startsWith(`${s}: `)), `a line for ${s}`);
+    for (const s of SUPPLIER_IDS)
+      assert.ok(
+        lines.some((l) => l.startsWith(`${s}: `)),
+        `a line for ${s}`,
+      );
     assert.match(lines.at(-1)!, /added, \d+ removed, \d+ changed/);
     // Polls the state, with no wall-clock budget (issue 13): how soon is the poll, a setting checked
     // above, plus the index build, which is the machine's speed (test files run concurrently).
@@ -175,7 +211,11 @@ describe('content refresh', () => {
       assert.match(lines.join('\n'), /already running \(another-refresh\)/);
       assert.equal(t.app.health().inventory!.version, before, 'nothing published');
       await other.leases.release('content', 'another-refresh');
-      assert.equal(await cli(['content', 'refresh'], { out: () => undefined, err: () => undefined }, env), 0, 'runs once the lease is free');
+      assert.equal(
+        await cli(['content', 'refresh'], { out: () => undefined, err: () => undefined }, env),
+        0,
+        'runs once the lease is free',
+      );
       assert.equal(await other.leases.holder('content'), null, 'and gives the lease back');
     } finally {
       await other.close();
@@ -193,7 +233,7 @@ describe('a supplier down at the first start', () => {
   });
 
   it('the gateway is ready with the others, and the supplier joins once it answers, without a restart', async () => {
-    const health = (await t.get('/health'));
+    const health = await t.get('/health');
     assert.equal(health.status, 200);
     assert.equal(health.body.status, 'degraded');
     assert.equal(health.body.suppliers.supplier_b.content, 'unavailable');
@@ -206,7 +246,11 @@ describe('a supplier down at the first start', () => {
       const dated = await t.get(`/${version}/accommodations?${DATED}`);
       assert.equal(dated.status, 200);
       assert.ok(dated.body.results.length > 0, `${version}: the other suppliers' stays are found`);
-      assert.deepEqual(dated.body.meta.unavailableSuppliers, [{ supplier: 'supplier_b', reason: 'content_unavailable' }], `${version}: meta names the supplier without content`);
+      assert.deepEqual(
+        dated.body.meta.unavailableSuppliers,
+        [{ supplier: 'supplier_b', reason: 'content_unavailable' }],
+        `${version}: meta names the supplier without content`,
+      );
     }
     const go = await t.get(new URL((await t.get(`/v3/accommodations?${DATED}`)).body.results[0].url as string).pathname);
     assert.equal(go.status, 302, '/go works meanwhile');
@@ -218,8 +262,14 @@ describe('a supplier down at the first start', () => {
     assert.equal(t.app.health().status, 'ok');
     for (const version of ['v2', 'v3']) {
       const dated = await t.get(`/${version}/accommodations?${DATED}`);
-      assert.ok(dated.body.results.some((r: { suppliers: Record<string, unknown> }) => 'supplier_b' in r.suppliers), `${version}: supplier_b's stays are found`);
-      assert.ok(!(dated.body.meta.unavailableSuppliers as { supplier: string }[]).some((u) => u.supplier === 'supplier_b'), `${version}: meta no longer names supplier_b`);
+      assert.ok(
+        dated.body.results.some((r: { suppliers: Record<string, unknown> }) => 'supplier_b' in r.suppliers),
+        `${version}: supplier_b's stays are found`,
+      );
+      assert.ok(
+        !(dated.body.meta.unavailableSuppliers as { supplier: string }[]).some((u) => u.supplier === 'supplier_b'),
+        `${version}: meta no longer names supplier_b`,
+      );
     }
   });
 });

@@ -44,8 +44,14 @@ describe('content service and pruning', () => {
     const seenWhileLoading: (string | undefined)[] = [];
     let v2 = 0;
     const content = createContentService({
-      store: gateway, worker: noWorker, shrinkLimit: 0.2, refreshMs: 0, retryMs: 60_000, pollMs: 10,
-      log: () => undefined, warn: () => undefined,
+      store: gateway,
+      worker: noWorker,
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 10,
+      log: () => undefined,
+      warn: () => undefined,
       async serve(no) {
         if (no === v2) {
           // Two more versions published while this one loads: neither it nor the one served goes.
@@ -91,8 +97,14 @@ describe('content service and pruning', () => {
     };
     const served: number[] = [];
     const content = createContentService({
-      store: racing, worker: noWorker, shrinkLimit: 0.2, refreshMs: 0, retryMs: 60_000, pollMs: 60_000,
-      log: () => undefined, warn: () => undefined,
+      store: racing,
+      worker: noWorker,
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 60_000,
+      log: () => undefined,
+      warn: () => undefined,
       async serve(no) {
         served.push(no);
       },

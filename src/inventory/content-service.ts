@@ -116,7 +116,9 @@ export function createContentService(options: ContentServiceOptions): ContentSer
           const count = (failures.get(supplier)?.count ?? 0) + 1;
           const wait = Math.min(options.retryMs * 2 ** (count - 1), cap);
           failures.set(supplier, { count, error, dueAt: Date.now() + wait });
-          options.warn(`${supplier}: content not applied (${error}); its previous listings are kept; retried in ${Math.round(wait / 1_000)} s`);
+          options.warn(
+            `${supplier}: content not applied (${error}); its previous listings are kept; retried in ${Math.round(wait / 1_000)} s`,
+          );
         }
       }
       scheduleRetry();
@@ -146,11 +148,19 @@ export function createContentService(options: ContentServiceOptions): ContentSer
       } else {
         // A later start: suppliers the stored version lacks are retried at once.
         const missing = SUPPLIER_IDS.filter((s) => served!.info.suppliers?.[s]?.state !== 'ok');
-        for (const s of missing) failures.set(s, { count: 0, error: served!.info.suppliers?.[s]?.lastError ?? 'not in the stored content', dueAt: Date.now() });
+        for (const s of missing)
+          failures.set(s, { count: 0, error: served!.info.suppliers?.[s]?.lastError ?? 'not in the stored content', dueAt: Date.now() });
         scheduleRetry();
       }
       if (options.refreshMs > 0) {
-        const tick = () => later(options.refreshMs, () => void refresh().catch((error: unknown) => options.warn(`content refresh failed: ${(error as Error).message}`)).finally(tick));
+        const tick = () =>
+          later(
+            options.refreshMs,
+            () =>
+              void refresh()
+                .catch((error: unknown) => options.warn(`content refresh failed: ${(error as Error).message}`))
+                .finally(tick),
+          );
         tick();
       }
       // Versions published by another process (the CLI): served within a poll and an index build.
@@ -159,12 +169,14 @@ export function createContentService(options: ContentServiceOptions): ContentSer
     },
     refresh,
     suppliers() {
-      return Object.fromEntries(SUPPLIER_IDS.map((s) => {
-        const stored = served?.info.suppliers?.[s] ?? { state: 'unavailable', listings: 0, lastRefresh: null, lastError: null };
-        const failed = failures.get(s);
-        if (failed === undefined || failed.count === 0) return [s, stored];
-        return [s, { ...stored, state: stored.listings > 0 ? 'stale' : 'unavailable', lastError: failed.error }];
-      })) as Record<SupplierId, SupplierContent>;
+      return Object.fromEntries(
+        SUPPLIER_IDS.map((s) => {
+          const stored = served?.info.suppliers?.[s] ?? { state: 'unavailable', listings: 0, lastRefresh: null, lastError: null };
+          const failed = failures.get(s);
+          if (failed === undefined || failed.count === 0) return [s, stored];
+          return [s, { ...stored, state: stored.listings > 0 ? 'stale' : 'unavailable', lastError: failed.error }];
+        }),
+      ) as Record<SupplierId, SupplierContent>;
     },
     stop() {
       stopped = true;

@@ -65,13 +65,20 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     worker = w;
     return w;
   };
-  const ask = (request: WorkerRequest): Promise<WorkerReply> => new Promise((resolve, reject) => {
-    waiting.set(request.job, { resolve, reject });
-    start().postMessage(request);
-  });
+  const ask = (request: WorkerRequest): Promise<WorkerReply> =>
+    new Promise((resolve, reject) => {
+      waiting.set(request.job, { resolve, reject });
+      start().postMessage(request);
+    });
   return {
     async refresh({ only, shrinkLimit, pageSize }) {
-      const reply = await ask({ op: 'refresh', job: nextJob++, only: only === undefined ? null : [...only], shrinkLimit, pageSize: pageSize ?? null });
+      const reply = await ask({
+        op: 'refresh',
+        job: nextJob++,
+        only: only === undefined ? null : [...only],
+        shrinkLimit,
+        pageSize: pageSize ?? null,
+      });
       if (!reply.ok) throw new Error(reply.error);
       if (!('refresh' in reply)) throw new Error('the content worker answered a refresh with something else');
       return reply.refresh;

@@ -41,8 +41,8 @@ let suppliers: Promise<readonly Supplier[]> | null = null;
 const feedSuppliers = (): Promise<readonly Supplier[]> => {
   const feeds = options.feeds;
   if (feeds === undefined) return Promise.reject(new Error('this content worker was started without feeds: it only loads indexes'));
-  return (suppliers ??= import(feeds.module).then(
-    (m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) => m.createSuppliers(feeds.urls),
+  return (suppliers ??= import(feeds.module).then((m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) =>
+    m.createSuppliers(feeds.urls),
   ));
 };
 
@@ -60,7 +60,8 @@ port.on('message', (request: WorkerRequest) => {
     (reply) => {
       if (reply !== undefined) port.postMessage(reply, [...buffersOf(reply, new Set())]);
     },
-    (error: unknown) => port.postMessage({ job: request.job, ok: false, error: (error as Error).message ?? String(error) } satisfies WorkerReply),
+    (error: unknown) =>
+      port.postMessage({ job: request.job, ok: false, error: (error as Error).message ?? String(error) } satisfies WorkerReply),
   );
 });
 
@@ -73,8 +74,11 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
   switch (request.op) {
     case 'refresh': {
       const refresh = await refreshContent({
-        suppliers: await feedSuppliers(), store, shrinkLimit: request.shrinkLimit,
-        only: request.only ?? undefined, pageSize: request.pageSize ?? undefined,
+        suppliers: await feedSuppliers(),
+        store,
+        shrinkLimit: request.shrinkLimit,
+        only: request.only ?? undefined,
+        pageSize: request.pageSize ?? undefined,
       });
       return { job: request.job, ok: true, refresh };
     }

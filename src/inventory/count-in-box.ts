@@ -14,12 +14,22 @@ export function countInBox(tree: KDBush, minX: number, minY: number, maxX: numbe
   let count = 0;
   let sp = 0;
   // left, right, axis, then the subtree's region: x0, y0, x1, y1 (points lie within +-180/+-90)
-  STACK[sp++] = 0; STACK[sp++] = ids.length - 1; STACK[sp++] = 0;
-  STACK[sp++] = -180; STACK[sp++] = -90; STACK[sp++] = 180; STACK[sp++] = 90;
+  STACK[sp++] = 0;
+  STACK[sp++] = ids.length - 1;
+  STACK[sp++] = 0;
+  STACK[sp++] = -180;
+  STACK[sp++] = -90;
+  STACK[sp++] = 180;
+  STACK[sp++] = 90;
 
   while (sp > 0) {
-    const y1 = STACK[--sp], x1 = STACK[--sp], y0 = STACK[--sp], x0 = STACK[--sp];
-    const axis = STACK[--sp], right = STACK[--sp], left = STACK[--sp];
+    const y1 = STACK[--sp],
+      x1 = STACK[--sp],
+      y0 = STACK[--sp],
+      x0 = STACK[--sp];
+    const axis = STACK[--sp],
+      right = STACK[--sp],
+      left = STACK[--sp];
     if (left > right) continue;
     if (x0 >= minX && x1 <= maxX && y0 >= minY && y1 <= maxY) {
       count += right - left + 1;
@@ -27,24 +37,34 @@ export function countInBox(tree: KDBush, minX: number, minY: number, maxX: numbe
     }
     if (right - left <= nodeSize) {
       for (let i = left; i <= right; i++) {
-        const x = coords[2 * i], y = coords[2 * i + 1];
+        const x = coords[2 * i],
+          y = coords[2 * i + 1];
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) count++;
       }
       continue;
     }
     const m = (left + right) >> 1;
-    const x = coords[2 * m], y = coords[2 * m + 1];
+    const x = coords[2 * m],
+      y = coords[2 * m + 1];
     if (x >= minX && x <= maxX && y >= minY && y <= maxY) count++;
     // kdbush's select puts points <= the median's coordinate on the left, >= on the right.
     if (axis === 0 ? minX <= x : minY <= y) {
-      STACK[sp++] = left; STACK[sp++] = m - 1; STACK[sp++] = 1 - axis;
-      STACK[sp++] = x0; STACK[sp++] = y0;
-      STACK[sp++] = axis === 0 ? x : x1; STACK[sp++] = axis === 0 ? y1 : y;
+      STACK[sp++] = left;
+      STACK[sp++] = m - 1;
+      STACK[sp++] = 1 - axis;
+      STACK[sp++] = x0;
+      STACK[sp++] = y0;
+      STACK[sp++] = axis === 0 ? x : x1;
+      STACK[sp++] = axis === 0 ? y1 : y;
     }
     if (axis === 0 ? maxX >= x : maxY >= y) {
-      STACK[sp++] = m + 1; STACK[sp++] = right; STACK[sp++] = 1 - axis;
-      STACK[sp++] = axis === 0 ? x : x0; STACK[sp++] = axis === 0 ? y0 : y;
-      STACK[sp++] = x1; STACK[sp++] = y1;
+      STACK[sp++] = m + 1;
+      STACK[sp++] = right;
+      STACK[sp++] = 1 - axis;
+      STACK[sp++] = axis === 0 ? x : x0;
+      STACK[sp++] = axis === 0 ? y0 : y;
+      STACK[sp++] = x1;
+      STACK[sp++] = y1;
     }
   }
   return count;

@@ -40,7 +40,8 @@ export function exactCells(index: StayIndex, maxResolution: number): ExactCells 
     const distinct = sorted.subarray(0, cells);
     const number = new Uint32Array(n);
     for (let idx = 0; idx < n; idx++) {
-      let a = 0, b = cells - 1;
+      let a = 0,
+        b = cells - 1;
       const key = keys[idx];
       while (a < b) {
         const m = (a + b) >>> 1;

@@ -42,7 +42,8 @@ describe('ingestion from the simulated suppliers', () => {
       // The feeds name media under the supplier's own address (packages/sim/src/media.ts).
       const base = sim.urls[supplier.id];
       const expected = world.listings[supplier.id].map(({ propertyId: _propertyId, ...listing }) => ({
-        ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
+        ...listing,
+        media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
       }));
       assert.deepEqual(pulled, expected, supplier.id);
     }
@@ -67,15 +68,26 @@ describe('ingestion from the simulated suppliers', () => {
       const rows: IndexRow[] = [];
       for await (const batch of store.indexRows(1_000)) rows.push(...batch);
       assert.equal(rows.length, first.stays);
-      assert.deepEqual(rows.map((r) => r.idx), rows.map((_r, i) => i));
-      assert.deepEqual([...rows.map((r) => r.rank)].sort((a, b) => a - b), rows.map((_r, i) => i));
+      assert.deepEqual(
+        rows.map((r) => r.idx),
+        rows.map((_r, i) => i),
+      );
+      assert.deepEqual(
+        [...rows.map((r) => r.rank)].sort((a, b) => a - b),
+        rows.map((_r, i) => i),
+      );
 
       // Every supplier id resolves, prefixed, to exactly one stay.
       const sample = SUPPLIER_IDS.map((s) => world.listings[s][0]);
-      const resolved = await store.resolveHotelIds(sample.map((l) => ({ raw: `${l.supplier}:${l.supplierStayId}`, supplier: l.supplier, id: l.supplierStayId })));
+      const resolved = await store.resolveHotelIds(
+        sample.map((l) => ({ raw: `${l.supplier}:${l.supplierStayId}`, supplier: l.supplier, id: l.supplierStayId })),
+      );
       for (const found of resolved) assert.equal(found.length, 1);
       const [stay] = await store.getStays(resolved[0]);
-      assert.ok(stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId), 'stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId)');
+      assert.ok(
+        stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId),
+        'stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId)',
+      );
 
       const second = await ensureInventory({ suppliers, store, log: (m) => messages.push(m) });
       assert.deepEqual(second, { ingested: false, version: first.version });
@@ -106,7 +118,10 @@ describe('ingestion from the simulated suppliers', () => {
     };
     const first = await idsOf();
     assert.deepEqual(await idsOf(), first);
-    assert.ok(first.every((id) => /^st[0-9a-v]{12}$/.test(id)), 'first.every((id) => /^st[0-9a-v]{12}$/.test(id))');
+    assert.ok(
+      first.every((id) => /^st[0-9a-v]{12}$/.test(id)),
+      'first.every((id) => /^st[0-9a-v]{12}$/.test(id))',
+    );
   });
 
   it('percent-encodes what JSON would escape in media URLs (responses write them unscanned)', async () => {
@@ -116,14 +131,18 @@ describe('ingestion from the simulated suppliers', () => {
       ...a,
       async *contentPages(options) {
         for await (const page of a.contentPages(options)) {
-          yield page.map((l) => (l.supplierStayId === first.supplierStayId ? { ...l, media: { ...l.media, thumbnail: 'https://img.example/"x"\\y é.jpg' } } : l));
+          yield page.map((l) =>
+            l.supplierStayId === first.supplierStayId ? { ...l, media: { ...l.media, thumbnail: 'https://img.example/"x"\\y é.jpg' } } : l,
+          );
         }
       },
     };
     const store = createSqliteStore({ path: ':memory:' });
     try {
       await ingestInventory({ suppliers: [quoting, ...others], store });
-      const [found] = await store.resolveHotelIds([{ raw: `supplier_a:${first.supplierStayId}`, supplier: 'supplier_a', id: first.supplierStayId }]);
+      const [found] = await store.resolveHotelIds([
+        { raw: `supplier_a:${first.supplierStayId}`, supplier: 'supplier_a', id: first.supplierStayId },
+      ]);
       const [stay] = await store.getStays(found);
       const listing = stay.listings.find((l) => l.supplier === 'supplier_a')!;
       assert.equal(listing.media.thumbnail, 'https://img.example/%22x%22%5Cy%20%C3%A9.jpg');

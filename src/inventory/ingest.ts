@@ -23,7 +23,12 @@ export interface IngestResult {
 }
 
 /** Pulls one supplier's whole feed; a repeated id keeps its first record (a feed paging bug, not a second property). */
-async function pullFeed(supplier: Supplier, pageSize: number | undefined, signal: AbortSignal, log: (m: string) => void): Promise<Listing[]> {
+async function pullFeed(
+  supplier: Supplier,
+  pageSize: number | undefined,
+  signal: AbortSignal,
+  log: (m: string) => void,
+): Promise<Listing[]> {
   const started = performance.now();
   const seen = new Set<string>();
   const listings: Listing[] = [];
@@ -36,11 +41,16 @@ async function pullFeed(supplier: Supplier, pageSize: number | undefined, signal
       }
       seen.add(listing.supplierStayId);
       // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
-      listings.push({ ...listing, media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) } });
+      listings.push({
+        ...listing,
+        media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
+      });
     }
   }
-  log(`${supplier.id}: ${listings.length} listings in ${Math.round(performance.now() - started)} ms`
-    + (duplicates > 0 ? ` (${duplicates} repeated ids skipped)` : ''));
+  log(
+    `${supplier.id}: ${listings.length} listings in ${Math.round(performance.now() - started)} ms` +
+      (duplicates > 0 ? ` (${duplicates} repeated ids skipped)` : ''),
+  );
   return listings;
 }
 
@@ -70,10 +80,14 @@ export async function ingestInventory(options: IngestOptions): Promise<IngestRes
   const suppliers = [...options.suppliers].sort((a, b) => SUPPLIER_IDS.indexOf(a.id) - SUPPLIER_IDS.indexOf(b.id));
   let feeds: Listing[][];
   try {
-    feeds = await Promise.all(suppliers.map((supplier) => pullFeed(supplier, options.pageSize, signal, log).catch((error: unknown) => {
-      controller.abort(error);
-      throw error;
-    })));
+    feeds = await Promise.all(
+      suppliers.map((supplier) =>
+        pullFeed(supplier, options.pageSize, signal, log).catch((error: unknown) => {
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
   } finally {
     controller.abort();
   }
@@ -87,9 +101,11 @@ export async function ingestInventory(options: IngestOptions): Promise<IngestRes
   const version = versionLabel(stays.length, listings.length);
   await store.replaceInventory(stays, version);
   const ms = Math.round(performance.now() - started);
-  log(`ingested ${listings.length} listings as ${stays.length} stays in ${ms} ms `
-    + `(pull ${Math.round(pulledAt - started)}, merge ${Math.round(mergedAt - pulledAt)}, `
-    + `build ${Math.round(builtAt - mergedAt)}, store ${Math.round(performance.now() - builtAt)})`);
+  log(
+    `ingested ${listings.length} listings as ${stays.length} stays in ${ms} ms ` +
+      `(pull ${Math.round(pulledAt - started)}, merge ${Math.round(mergedAt - pulledAt)}, ` +
+      `build ${Math.round(builtAt - mergedAt)}, store ${Math.round(performance.now() - builtAt)})`,
+  );
   return { stays: stays.length, listings: listings.length, version, ms };
 }
 

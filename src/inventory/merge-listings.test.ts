@@ -53,13 +53,19 @@ describe('mergeListings on hand-made cases', () => {
       listing('supplier_b', 'HB1', 'Aurora Hotel', { north: 5 }),
     ]);
     assert.equal(groups.length, 2);
-    assert.ok(groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length), 'groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length)');
+    assert.ok(
+      groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length),
+      'groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length)',
+    );
     assert.equal(groups.flat().length, 3);
   });
 
   it('never merges listings further apart than the maximum distance', () => {
     const far = defaults.mergeMaxDistanceMeters + 20;
-    const groups = mergeListings([listing('supplier_a', '1', 'Hotel Aurora'), listing('supplier_b', 'HB1', 'Hotel Aurora', { north: far })]);
+    const groups = mergeListings([
+      listing('supplier_a', '1', 'Hotel Aurora'),
+      listing('supplier_b', 'HB1', 'Hotel Aurora', { north: far }),
+    ]);
     assert.equal(groups.length, 2);
   });
 
@@ -81,7 +87,10 @@ describe('mergeListings on hand-made cases', () => {
       listing('supplier_b', 'HB1', 'IBIS PARIS CENTRE', { north: 50, address: '3 Rue de Rivoli, Paris, FR' }),
       listing('supplier_b', 'HB2', 'Ibis Gare', { north: 75, address: '40 Rue de la Gare, Paris, FR' }),
     ]);
-    assert.deepEqual(ids(groups), [['supplier_a:1', 'supplier_b:HB1'], ['supplier_a:2', 'supplier_b:HB2']]);
+    assert.deepEqual(ids(groups), [
+      ['supplier_a:1', 'supplier_b:HB1'],
+      ['supplier_a:2', 'supplier_b:HB2'],
+    ]);
   });
 
   it('does not chain A~B and B~C into a group where A and C are too far apart', () => {
@@ -114,7 +123,10 @@ describe('mergeListings on hand-made cases', () => {
 });
 
 /** Pairwise precision and recall of "same group" against the ground truth. */
-function pairwiseQuality(listings: readonly SimListing[], groups: readonly Listing[][]): { precision: number; recall: number; merged: number; truePairs: number } {
+function pairwiseQuality(
+  listings: readonly SimListing[],
+  groups: readonly Listing[][],
+): { precision: number; recall: number; merged: number; truePairs: number } {
   let merged = 0;
   let correct = 0;
   for (const group of groups as SimListing[][]) {
@@ -141,7 +153,9 @@ describe('mergeListings on the simulated world', () => {
     const ms = performance.now() - started;
     const { precision, recall, merged, truePairs } = pairwiseQuality(listings, groups);
     t.diagnostic(`${listings.length} listings of ${world.properties.length} properties -> ${groups.length} groups in ${Math.round(ms)} ms`);
-    t.diagnostic(`pairwise precision ${precision.toFixed(5)}, recall ${recall.toFixed(5)} (${merged} merged pairs, ${truePairs} true pairs)`);
+    t.diagnostic(
+      `pairwise precision ${precision.toFixed(5)}, recall ${recall.toFixed(5)} (${merged} merged pairs, ${truePairs} true pairs)`,
+    );
     // Achieved on seed 42 / 160k: precision 0.9999, recall 0.9966. The margin absorbs simulator tweaks.
     assert.ok(precision >= 0.995, `precision ${precision}`);
     assert.ok(recall >= 0.99, `recall ${recall}`);

@@ -81,10 +81,11 @@ export function mergeListings(listings: readonly Listing[], options: MergeOption
     if (distance > maxDistance) return -1;
     const name = features.nameSimilarity(i, j);
     if (name < minName) return -1;
-    const score = name
-      + ADDRESS_WEIGHT * features.addressSimilarity(i, j)
-      - DISTANCE_WEIGHT * (distance / maxDistance)
-      - (a.type === b.type ? 0 : TYPE_MISMATCH_PENALTY);
+    const score =
+      name +
+      ADDRESS_WEIGHT * features.addressSimilarity(i, j) -
+      DISTANCE_WEIGHT * (distance / maxDistance) -
+      (a.type === b.type ? 0 : TYPE_MISMATCH_PENALTY);
     return score >= minScore ? score : -1;
   };
 

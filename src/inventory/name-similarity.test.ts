@@ -5,7 +5,10 @@ import { createNameFeatures } from './name-similarity.ts';
 const ADDRESS = '12 Rue Lafayette, Paris, FR';
 
 function similarity(a: string, b: string, addressA = ADDRESS, addressB = ADDRESS): { name: number; address: number } {
-  const features = createNameFeatures([{ name: a, address: addressA }, { name: b, address: addressB }]);
+  const features = createNameFeatures([
+    { name: a, address: addressA },
+    { name: b, address: addressB },
+  ]);
   return { name: features.nameSimilarity(0, 1), address: features.addressSimilarity(0, 1) };
 }
 
@@ -20,7 +23,7 @@ describe('name similarity', () => {
   it('scores a dropped word high, a different property low', () => {
     const dropped = similarity('Hotel Aurora Imperial', 'Hotel Aurora').name;
     assert.ok(dropped >= 0.5 && dropped < 1, `${dropped}`);
-    assert.ok(similarity('Hotel Aurora', 'Sunrise Suites').name < 0.2, 'similarity(\'Hotel Aurora\', \'Sunrise Suites\').name < 0.2');
+    assert.ok(similarity('Hotel Aurora', 'Sunrise Suites').name < 0.2, "similarity('Hotel Aurora', 'Sunrise Suites').name < 0.2");
     assert.ok(similarity('Bellavista', 'Bella Vista').name > 0.3, 'trigrams soften a split word');
   });
 
@@ -32,6 +35,6 @@ describe('name similarity', () => {
 
   it('falls back to the words themselves when a name is only generic words and city', () => {
     assert.equal(similarity('Hotel Paris', 'HOTEL PARIS').name, 1);
-    assert.ok(similarity('Hotel Paris', 'Hotel Lyon').name < 0.5, 'similarity(\'Hotel Paris\', \'Hotel Lyon\').name < 0.5');
+    assert.ok(similarity('Hotel Paris', 'Hotel Lyon').name < 0.5, "similarity('Hotel Paris', 'Hotel Lyon').name < 0.5");
   });
 });

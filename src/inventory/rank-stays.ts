@@ -24,10 +24,7 @@ export function rankScore(rating: Rating, prior: RankPrior = DEFAULT_PRIOR): num
  * The global rank of each stay (0 = best), aligned with the input: best score first, ties by
  * service id ascending so that pages are stable across requests and re-ingests.
  */
-export function rankStays(
-  stays: readonly { id: string; averageRating: Rating }[],
-  prior: RankPrior = DEFAULT_PRIOR,
-): Uint32Array {
+export function rankStays(stays: readonly { id: string; averageRating: Rating }[], prior: RankPrior = DEFAULT_PRIOR): Uint32Array {
   const n = stays.length;
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) scores[i] = rankScore(stays[i].averageRating, prior);

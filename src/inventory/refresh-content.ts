@@ -39,7 +39,13 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
   const listings: Listing[] = [];
   let skipped = 0;
   try {
-    for await (const page of supplier.contentPages({ pageSize: options.pageSize, signal: options.signal, onSkipped: () => { skipped++; } })) {
+    for await (const page of supplier.contentPages({
+      pageSize: options.pageSize,
+      signal: options.signal,
+      onSkipped: () => {
+        skipped++;
+      },
+    })) {
       for (const listing of page) {
         // A repeated id keeps its first record: a feed paging bug, not a second property.
         if (seen.has(listing.supplierStayId)) {
@@ -48,14 +54,20 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
         }
         seen.add(listing.supplierStayId);
         // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
-        listings.push({ ...listing, media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) } });
+        listings.push({
+          ...listing,
+          media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
+        });
       }
     }
     const ms = Math.round(performance.now() - started);
     return { outcome: { ok: true, listings, skipped }, report: { ok: true, skipped, listings: listings.length, ms } };
   } catch (error) {
     const message = (error as Error).message ?? String(error);
-    return { outcome: { ok: false, error: message }, report: { ok: false, error: message, listings: listings.length, ms: Math.round(performance.now() - started) } };
+    return {
+      outcome: { ok: false, error: message },
+      report: { ok: false, error: message, listings: listings.length, ms: Math.round(performance.now() - started) },
+    };
   }
 }
 
@@ -65,16 +77,25 @@ export async function refreshContent(options: RefreshOptions): Promise<RefreshOu
   const feeds = Object.fromEntries(pulled.map(([id, p]) => [id, p.report])) as RefreshOutcome['feeds'];
   options.signal?.throwIfAborted();
   if (!pulled.some(([, p]) => p.outcome.ok)) return { feeds, result: null };
-  const result = await buildContentVersion({ store: options.store, feeds: Object.fromEntries(pulled.map(([id, p]) => [id, p.outcome])), shrinkLimit: options.shrinkLimit });
+  const result = await buildContentVersion({
+    store: options.store,
+    feeds: Object.fromEntries(pulled.map(([id, p]) => [id, p.outcome])),
+    shrinkLimit: options.shrinkLimit,
+  });
   return { feeds, result };
 }
 
 /** The log lines of a refresh: one per pulled supplier, and the version published. */
 export function describeRefresh(outcome: RefreshOutcome): string[] {
-  const lines = Object.entries(outcome.feeds).map(([id, feed]) => (feed.ok
-    ? `${id}: ${feed.listings} listings in ${feed.ms} ms${feed.skipped > 0 ? ` (${feed.skipped} malformed or repeated records skipped)` : ''}`
-    : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`));
+  const lines = Object.entries(outcome.feeds).map(([id, feed]) =>
+    feed.ok
+      ? `${id}: ${feed.listings} listings in ${feed.ms} ms${feed.skipped > 0 ? ` (${feed.skipped} malformed or repeated records skipped)` : ''}`
+      : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`,
+  );
   const r = outcome.result;
-  if (r !== null) lines.push(`content version ${r.no} published: ${r.stays} stays (${r.added} added, ${r.removed} removed, ${r.changed} changed) in ${r.ms} ms`);
+  if (r !== null)
+    lines.push(
+      `content version ${r.no} published: ${r.stays} stays (${r.added} added, ${r.removed} removed, ${r.changed} changed) in ${r.ms} ms`,
+    );
   return lines;
 }

@@ -19,9 +19,16 @@ describe('stay cache', () => {
   it('answers in the order asked, skips unknown idx, and reads only what it does not hold, in one call', async () => {
     const store = countingStore(100);
     const cache = createStayCache(store, { capacity: 10 });
-    assert.deepEqual((await cache.get([3, 1, 999, 2])).map((s) => s.idx), [3, 1, 2]);
+    assert.deepEqual(
+      (await cache.get([3, 1, 999, 2])).map((s) => s.idx),
+      [3, 1, 2],
+    );
     assert.deepEqual(store.calls, [[3, 1, 999, 2]]);
-    assert.deepEqual((await cache.get([2, 4, 3, 4])).map((s) => s.idx), [2, 4, 3, 4], 'a repeated idx comes back each time');
+    assert.deepEqual(
+      (await cache.get([2, 4, 3, 4])).map((s) => s.idx),
+      [2, 4, 3, 4],
+      'a repeated idx comes back each time',
+    );
     assert.deepEqual(store.calls[1], [4], 'only the stay not held is read, once');
     const first = (await cache.get([1]))[0];
     assert.equal((await cache.get([1]))[0], first, 'the same object while held');
@@ -44,6 +51,9 @@ describe('stay cache', () => {
   it('returns a page larger than its capacity whole', async () => {
     const store = countingStore(100);
     const cache = createStayCache(store, { capacity: 2 });
-    assert.deepEqual((await cache.get([9, 8, 7, 6])).map((s) => s.idx), [9, 8, 7, 6]);
+    assert.deepEqual(
+      (await cache.get([9, 8, 7, 6])).map((s) => s.idx),
+      [9, 8, 7, 6],
+    );
   });
 });

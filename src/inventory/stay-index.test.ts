@@ -5,9 +5,19 @@ import { NO_STARS, buildStayIndex } from './stay-index.ts';
 
 function row(idx: number, lat: number, lng: number, extra: Partial<IndexRow> = {}): IndexRow {
   return {
-    idx, rank: idx, lat, lng, h3: '8f1fb46622dc0a1', type: 'hotel', suppliers: ['supplier_a'],
-    stars: 4, rating: 8.5, reviewCount: 10, listingRatings: [{ supplier: 'supplier_a', value: 8.5, hotelStars: 4 }],
-    searchName: `stay ${idx}`, ...extra,
+    idx,
+    rank: idx,
+    lat,
+    lng,
+    h3: '8f1fb46622dc0a1',
+    type: 'hotel',
+    suppliers: ['supplier_a'],
+    stars: 4,
+    rating: 8.5,
+    reviewCount: 10,
+    listingRatings: [{ supplier: 'supplier_a', value: 8.5, hotelStars: 4 }],
+    searchName: `stay ${idx}`,
+    ...extra,
   };
 }
 
@@ -17,7 +27,14 @@ async function* batches(rows: IndexRow[], size: number): AsyncIterable<IndexRow[
 
 test('the index keeps every column and answers box queries, across the antimeridian too', async () => {
   const rows = [
-    row(0, 48.85, 2.35, { rank: 2, stars: null, suppliers: ['supplier_b', 'supplier_d'], type: 'villa', rating: 9.1, searchName: 'hotel lumiere' }),
+    row(0, 48.85, 2.35, {
+      rank: 2,
+      stars: null,
+      suppliers: ['supplier_b', 'supplier_d'],
+      type: 'villa',
+      rating: 9.1,
+      searchName: 'hotel lumiere',
+    }),
     row(1, 48.86, 2.36, { rank: 0 }),
     row(2, -17.7, 179.9, { rank: 1, stars: 3.5 }),
     row(3, -17.8, -179.9, { rank: 3 }),
@@ -54,13 +71,15 @@ test('an empty inventory gives an empty index', async () => {
 
 test('countInBox and bestInBox agree with listing the box, on random boxes', async () => {
   let seed = 3;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
   const n = 20_000;
   const ranks = Array.from({ length: n }, (_, i) => i).sort(() => rand() - 0.5);
   // Clustered points (like cities) plus a uniform background, ranks shuffled.
   const rows = Array.from({ length: n }, (_, i) => {
     const city = i % 3 === 0;
-    return row(i, city ? 48.85 + (rand() - 0.5) * 0.2 : -80 + rand() * 160, city ? 2.35 + (rand() - 0.5) * 0.3 : -179 + rand() * 358, { rank: ranks[i] });
+    return row(i, city ? 48.85 + (rand() - 0.5) * 0.2 : -80 + rand() * 160, city ? 2.35 + (rand() - 0.5) * 0.3 : -179 + rand() * 358, {
+      rank: ranks[i],
+    });
   });
   const index = await buildStayIndex(batches(rows, 5_000));
   for (let q = 0; q < 300; q++) {

@@ -119,12 +119,18 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
   for await (const rows of batches) {
     if (n + rows.length > capacity) {
       while (n + rows.length > capacity) capacity *= 2;
-      lat = grow(lat, capacity); lng = grow(lng, capacity);
-      h3Hi = grow(h3Hi, capacity); h3Lo = grow(h3Lo, capacity);
-      type = grow(type, capacity); suppliers = grow(suppliers, capacity);
-      stars = grow(stars, capacity); rating = grow(rating, capacity);
-      reviewCount = grow(reviewCount, capacity); rank = grow(rank, capacity);
-      listingRating = grow(listingRating, capacity * SLOTS); listingStars = grow(listingStars, capacity * SLOTS);
+      lat = grow(lat, capacity);
+      lng = grow(lng, capacity);
+      h3Hi = grow(h3Hi, capacity);
+      h3Lo = grow(h3Lo, capacity);
+      type = grow(type, capacity);
+      suppliers = grow(suppliers, capacity);
+      stars = grow(stars, capacity);
+      rating = grow(rating, capacity);
+      reviewCount = grow(reviewCount, capacity);
+      rank = grow(rank, capacity);
+      listingRating = grow(listingRating, capacity * SLOTS);
+      listingStars = grow(listingStars, capacity * SLOTS);
     }
     for (const row of rows) {
       if (row.idx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${row.idx}`);
@@ -175,11 +181,22 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
   const trim = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => a.slice(0, n) as T;
   return {
     size: n,
-    lat: trim(lat), lng: trim(lng), h3Hi: trim(h3Hi), h3Lo: trim(h3Lo), type: trim(type),
-    suppliers: trim(suppliers), stars: trim(stars), rating: trim(rating),
-    reviewCount: trim(reviewCount), rank: trim(rank), byRank,
-    listingRating: listingRating.slice(0, n * SLOTS), listingStars: listingStars.slice(0, n * SLOTS),
-    nameText, nameOffsets, tree: tree.data as ArrayBuffer,
+    lat: trim(lat),
+    lng: trim(lng),
+    h3Hi: trim(h3Hi),
+    h3Lo: trim(h3Lo),
+    type: trim(type),
+    suppliers: trim(suppliers),
+    stars: trim(stars),
+    rating: trim(rating),
+    reviewCount: trim(reviewCount),
+    rank: trim(rank),
+    byRank,
+    listingRating: listingRating.slice(0, n * SLOTS),
+    listingStars: listingStars.slice(0, n * SLOTS),
+    nameText,
+    nameOffsets,
+    tree: tree.data as ArrayBuffer,
   };
 }
 
@@ -189,10 +206,21 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
  */
 export interface StayIndexColumns {
   size: number;
-  lat: Float64Array; lng: Float64Array; h3Hi: Uint32Array; h3Lo: Uint32Array; type: Uint8Array;
-  suppliers: Uint8Array; stars: Uint8Array; rating: Uint8Array; reviewCount: Uint32Array;
-  rank: Uint32Array; byRank: Uint32Array; listingRating: Uint8Array; listingStars: Uint8Array;
-  nameText: string; nameOffsets: Uint32Array;
+  lat: Float64Array;
+  lng: Float64Array;
+  h3Hi: Uint32Array;
+  h3Lo: Uint32Array;
+  type: Uint8Array;
+  suppliers: Uint8Array;
+  stars: Uint8Array;
+  rating: Uint8Array;
+  reviewCount: Uint32Array;
+  rank: Uint32Array;
+  byRank: Uint32Array;
+  listingRating: Uint8Array;
+  listingStars: Uint8Array;
+  nameText: string;
+  nameOffsets: Uint32Array;
   /** KDBush's data buffer (KDBush.from reads it back without a copy). */
   tree: ArrayBuffer;
 }
@@ -203,10 +231,19 @@ export function stayIndexFromColumns(columns: StayIndexColumns): StayIndex {
   const tree = KDBush.from(columns.tree);
   const index = {
     size: n,
-    lat: columns.lat, lng: columns.lng, h3Hi: columns.h3Hi, h3Lo: columns.h3Lo, type: columns.type,
-    suppliers: columns.suppliers, stars: columns.stars, rating: columns.rating,
-    reviewCount: columns.reviewCount, rank: columns.rank, byRank,
-    listingRating: columns.listingRating, listingStars: columns.listingStars,
+    lat: columns.lat,
+    lng: columns.lng,
+    h3Hi: columns.h3Hi,
+    h3Lo: columns.h3Lo,
+    type: columns.type,
+    suppliers: columns.suppliers,
+    stars: columns.stars,
+    rating: columns.rating,
+    reviewCount: columns.reviewCount,
+    rank: columns.rank,
+    byRank,
+    listingRating: columns.listingRating,
+    listingStars: columns.listingStars,
     inBox(south: number, west: number, north: number, east: number): number[] {
       if (n === 0) return [];
       if (west <= east) return tree.range(west, south, east, north);
@@ -222,7 +259,8 @@ export function stayIndexFromColumns(columns: StayIndexColumns): StayIndex {
       let skip = offset;
       for (let r = 0; r < n && out.length < count; r++) {
         const idx = byRank[r];
-        const y = index.lat[idx], x = index.lng[idx];
+        const y = index.lat[idx],
+          x = index.lng[idx];
         if (y < south || y > north) continue;
         if (crosses ? x < west && x > east : x < west || x > east) continue;
         if (skip > 0) skip--;

@@ -8,14 +8,19 @@ const MAX_NAMED = 20;
 export function describeSync(r: SupplierSyncResult): string {
   if (!r.ok) return `${r.supplier}: FAILED, nothing applied (asked again next time): ${r.error}`;
   const unknown = r.unknownClicks > 0 ? `, ${r.unknownClicks} with a click we do not know` : '';
-  return `${r.supplier}: ${r.received} records of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
-    `${r.unchanged} unchanged${unknown} (${r.ms} ms)${r.kind === 'reconciliation' ? `; reconciliation: ${describeMissed(r)}` : ''}`;
+  return (
+    `${r.supplier}: ${r.received} records of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
+    `${r.unchanged} unchanged${unknown} (${r.ms} ms)${r.kind === 'reconciliation' ? `; reconciliation: ${describeMissed(r)}` : ''}`
+  );
 }
 
 /** "found nothing the incremental sync missed" or "found 2 the incremental sync missed: BK1 (new, 2026-11-20T...), ..." */
 export function describeMissed(r: SupplierSyncResult): string {
   if (r.missed.length === 0) return 'found nothing the incremental sync missed';
-  const named = r.missed.slice(0, MAX_NAMED).map((c) => `${c.bookingId} (${c.kind}, changed ${c.lastUpdated})`).join(', ');
+  const named = r.missed
+    .slice(0, MAX_NAMED)
+    .map((c) => `${c.bookingId} (${c.kind}, changed ${c.lastUpdated})`)
+    .join(', ');
   const more = r.missed.length > MAX_NAMED ? ` and ${r.missed.length - MAX_NAMED} more` : '';
   return `found ${r.missed.length} the incremental sync missed (published later than the overlap): ${named}${more}`;
 }

@@ -74,7 +74,11 @@ function figures(t: Tally): Figures {
     conversion: t.clicks === 0 ? null : Math.round((bookings / t.clicks) * 10_000) / 10_000,
     commission: formatUsd(t.cents.Pending + t.cents.Approved),
     bookingsByStatus: { ...t.bookings },
-    commissionByStatus: { Pending: formatUsd(t.cents.Pending), Approved: formatUsd(t.cents.Approved), Canceled: formatUsd(t.cents.Canceled) },
+    commissionByStatus: {
+      Pending: formatUsd(t.cents.Pending),
+      Approved: formatUsd(t.cents.Approved),
+      Canceled: formatUsd(t.cents.Canceled),
+    },
   };
 }
 
@@ -100,36 +104,49 @@ export interface PartnerSummaries {
   summarize(query: SummaryQuery): Promise<PartnerSummary>;
 }
 
-export function createPartnerSummaries({ clicks, transactions, keys }: { clicks: ClickStore; transactions: TransactionStore; keys: KeyStore }): PartnerSummaries {
+export function createPartnerSummaries({
+  clicks,
+  transactions,
+  keys,
+}: {
+  clicks: ClickStore;
+  transactions: TransactionStore;
+  keys: KeyStore;
+}): PartnerSummaries {
   return {
     async summarize(query) {
       // The partner's aids as attribution sees them (sync-transactions.ts): an aid belongs to the
       // partner of the oldest key carrying it, revoked keys included (history stays the partner's).
-      const aids = [...(await aidOwners(keys))].filter(([, partner]) => partner === query.partnerId).map(([aid]) => aid).sort();
+      const aids = [...(await aidOwners(keys))]
+        .filter(([, partner]) => partner === query.partnerId)
+        .map(([aid]) => aid)
+        .sort();
       const from = `${query.startDate}T00:00:00.000Z`;
       const to = new Date(Date.parse(`${query.endDate}T00:00:00Z`) + 86_400_000).toISOString();
 
       const byDimension = new Map<TallyDimension, Map<string, Tally>>();
-      await Promise.all(TALLY_DIMENSIONS.map(async (by) => {
-        const groups = new Map<string, Tally>();
-        const group = (key: string | null) => {
-          const name = key ?? '';
-          let t = groups.get(name);
-          if (t === undefined) groups.set(name, (t = emptyTally()));
-          return t;
-        };
-        const [clickCounts, bookingTallies] = await Promise.all([
-          clicks.count({ aids, from, to, by }),
-          transactions.tally({ partnerId: query.partnerId, startDate: query.startDate, endDate: query.endDate, by }),
-        ]);
-        for (const c of clickCounts) group(c.key).clicks += c.clicks;
-        for (const b of bookingTallies) {
-          const t = group(b.key);
-          t.bookings[b.status] += b.bookings;
-          t.cents[b.status] += b.commissionCents;
-        }
-        byDimension.set(by, groups);
-      }));
+      await Promise.all(
+        TALLY_DIMENSIONS.map(async (by) => {
+          const groups = new Map<string, Tally>();
+          const group = (key: string | null) => {
+            const name = key ?? '';
+            let t = groups.get(name);
+            if (t === undefined) groups.set(name, (t = emptyTally()));
+            return t;
+          };
+          const [clickCounts, bookingTallies] = await Promise.all([
+            clicks.count({ aids, from, to, by }),
+            transactions.tally({ partnerId: query.partnerId, startDate: query.startDate, endDate: query.endDate, by }),
+          ]);
+          for (const c of clickCounts) group(c.key).clicks += c.clicks;
+          for (const b of bookingTallies) {
+            const t = group(b.key);
+            t.bookings[b.status] += b.bookings;
+            t.cents[b.status] += b.commissionCents;
+          }
+          byDimension.set(by, groups);
+        }),
+      );
 
       const of = (by: TallyDimension, key: string) => byDimension.get(by)!.get(key) ?? emptyTally();
       const total = emptyTally();
@@ -142,7 +159,9 @@ export function createPartnerSummaries({ clicks, transactions, keys }: { clicks:
       }
       const campaigns = [...byDimension.get('campaign')!].map(([campaign, t]) => ({ campaign, ...figures(t) }));
       const cents = (f: Figures) => Math.round(Number(f.commission) * 100);
-      campaigns.sort((x, y) => cents(y) - cents(x) || y.bookings - x.bookings || y.clicks - x.clicks || x.campaign.localeCompare(y.campaign));
+      campaigns.sort(
+        (x, y) => cents(y) - cents(x) || y.bookings - x.bookings || y.clicks - x.clicks || x.campaign.localeCompare(y.campaign),
+      );
 
       return {
         partnerId: query.partnerId,
@@ -155,7 +174,12 @@ export function createPartnerSummaries({ clicks, transactions, keys }: { clicks:
         campaigns: campaigns.slice(0, query.top),
         devices: DEVICE_CLASSES.map((device) => ({ device, ...figures(of('device', device)) })),
         suppliers: SUPPLIER_IDS.map((supplier) => ({ supplier, ...figures(of('supplier', supplier)) })),
-        latest: await transactions.latest({ partnerId: query.partnerId, startDate: query.startDate, endDate: query.endDate, limit: query.latest }),
+        latest: await transactions.latest({
+          partnerId: query.partnerId,
+          startDate: query.startDate,
+          endDate: query.endDate,
+          limit: query.latest,
+        }),
       };
     },
   };

@@ -6,17 +6,33 @@ import { row, runTransactionStoreContract } from './transaction-store-contract.t
 
 // Each store on a schema of its own in the test database, dropped when it closes.
 describe('PostgreSQL transaction store', { skip: await skipWithoutPostgres() }, () => {
-  runTransactionStoreContract('postgres', () => freshPgStore((pool) => createPgTransactionStore({ pool })),
-    () => twoPgStores((pool) => createPgTransactionStore({ pool })));
+  runTransactionStoreContract(
+    'postgres',
+    () => freshPgStore((pool) => createPgTransactionStore({ pool })),
+    () => twoPgStores((pool) => createPgTransactionStore({ pool })),
+  );
   // With no streaming connection to spare, a CSV page is read in one go: the same pages.
-  runTransactionStoreContract('postgres (no streaming connection)', () => freshPgStore((pool) => createPgTransactionStore({ pool, readConnections: 0 })));
+  runTransactionStoreContract('postgres (no streaming connection)', () =>
+    freshPgStore((pool) => createPgTransactionStore({ pool, readConnections: 0 })),
+  );
 
   it('a CSV export broken off gives its connection back, and exports run side by side', async () => {
     const store = await freshPgStore((pool) => createPgTransactionStore({ pool, readConnections: 2 }));
     try {
       const sync = { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z' };
-      await store.applyReport('supplier_a', Array.from({ length: 600 }, (_, i) => row(`G${String(i).padStart(3, '0')}`)), sync);
-      const q = { partnerId: 'p1', dateFilter: 'lastUpdatedDate' as const, startDate: '2026-01-01', endDate: '2026-12-31', limit: 500, page: 0 };
+      await store.applyReport(
+        'supplier_a',
+        Array.from({ length: 600 }, (_, i) => row(`G${String(i).padStart(3, '0')}`)),
+        sync,
+      );
+      const q = {
+        partnerId: 'p1',
+        dateFilter: 'lastUpdatedDate' as const,
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        limit: 500,
+        page: 0,
+      };
       // The pool has 4 connections: 5 rounds of 2 broken-off exports would exhaust it if one leaked.
       for (let round = 0; round < 5; round++) {
         const a = store.csvPage(q)[Symbol.asyncIterator]();

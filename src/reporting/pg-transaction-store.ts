@@ -7,7 +7,14 @@ import type { DeviceClass, TallyDimension } from '../clicks/click-store.ts';
 import type { BookingStatus } from '../suppliers/supplier.ts';
 import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
 import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
-import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore, TransactionTally } from './transaction-store.ts';
+import type {
+  ApplyReportResult,
+  SupplierSyncState,
+  TransactionQuery,
+  TransactionStats,
+  TransactionStore,
+  TransactionTally,
+} from './transaction-store.ts';
 
 export interface PgTransactionStoreOptions {
   /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
@@ -26,7 +33,12 @@ const COLUMN: Record<DateFilter, string> = {
 };
 
 /** The SQL of each tally dimension; `booked_at` is fixed-width ISO 8601, so its first 7 characters are the month. */
-const TALLY_KEY: Record<TallyDimension, string> = { month: 'substr(booked_at, 1, 7)', campaign: 'campaign', device: 'device', supplier: 'supplier' };
+const TALLY_KEY: Record<TallyDimension, string> = {
+  month: 'substr(booked_at, 1, 7)',
+  campaign: 'campaign',
+  device: 'device',
+  supplier: 'supplier',
+};
 
 const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
   commission_cents, quantity, information, destination, user_country, last_updated`;
@@ -66,10 +78,23 @@ interface Row {
 
 function toRow(row: Row): TransactionRow {
   return {
-    supplier: row.supplier, bookingId: row.booking_id, clickId: row.click_id, aid: row.aid, partnerId: row.partner_id,
-    campaign: row.campaign, device: row.device, bookedAt: row.booked_at, startDate: row.start_date, endDate: row.end_date,
-    status: row.status, commissionCents: Number(row.commission_cents), quantity: row.quantity, information: row.information,
-    destination: row.destination, userCountry: row.user_country, lastUpdated: row.last_updated,
+    supplier: row.supplier,
+    bookingId: row.booking_id,
+    clickId: row.click_id,
+    aid: row.aid,
+    partnerId: row.partner_id,
+    campaign: row.campaign,
+    device: row.device,
+    bookedAt: row.booked_at,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    status: row.status,
+    commissionCents: Number(row.commission_cents),
+    quantity: row.quantity,
+    information: row.information,
+    destination: row.destination,
+    userCountry: row.user_country,
+    lastUpdated: row.last_updated,
   };
 }
 
@@ -119,9 +144,25 @@ async function upsertRows(client: PgClient, rows: readonly (TransactionRow & { v
     const batch = rows.slice(start, start + WRITE_BATCH);
     const column = <K extends keyof (typeof batch)[number]>(key: K) => batch.map((row) => row[key]);
     await client.query(UPSERT, [
-      column('supplier'), column('bookingId'), column('clickId'), column('aid'), column('partnerId'), column('campaign'), column('device'),
-      column('bookedAt'), column('startDate'), column('endDate'), column('status'), column('commissionCents'), column('quantity'),
-      column('information'), column('destination'), column('userCountry'), column('lastUpdated'), column('versionKey'), column('csvLine'),
+      column('supplier'),
+      column('bookingId'),
+      column('clickId'),
+      column('aid'),
+      column('partnerId'),
+      column('campaign'),
+      column('device'),
+      column('bookedAt'),
+      column('startDate'),
+      column('endDate'),
+      column('status'),
+      column('commissionCents'),
+      column('quantity'),
+      column('information'),
+      column('destination'),
+      column('userCountry'),
+      column('lastUpdated'),
+      column('versionKey'),
+      column('csvLine'),
     ]);
   }
 }
@@ -137,7 +178,8 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
   await rerenderCsv(pool);
 
   const pageEnds = new LRUCache<string, { version: string; end: PageEnd }>({ max: options.pageCursors ?? defaults.reportingPageCursors });
-  const cursorKey = (q: TransactionQuery, page: number) => [q.partnerId, q.dateFilter, q.startDate, q.endDate, q.limit, page].join('\u0001');
+  const cursorKey = (q: TransactionQuery, page: number) =>
+    [q.partnerId, q.dateFilter, q.startDate, q.endDate, q.limit, page].join('\u0001');
   const maxStreams = options.readConnections ?? defaults.reportingReadConnections;
   let streams = 0;
 
@@ -149,9 +191,10 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     const resume = previous?.end ?? null;
     return {
       text: pageSql(query.dateFilter, columns, resume !== null),
-      values: resume !== null
-        ? [query.partnerId, hi, resume[0], resume[1], resume[2], limit, offset]
-        : [query.partnerId, hi, lo, limit, offset + query.page * query.limit],
+      values:
+        resume !== null
+          ? [query.partnerId, hi, resume[0], resume[1], resume[2], limit, offset]
+          : [query.partnerId, hi, lo, limit, offset + query.page * query.limit],
       resumedFrom: previous?.version ?? null,
     };
   }
@@ -220,7 +263,9 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
 
   async function syncState(supplier: SupplierId): Promise<SupplierSyncState> {
     const { rows } = await pool.query<{ synced_through: string; synced_at: string }>(
-      'SELECT synced_through, synced_at FROM report_sync WHERE supplier = $1', [supplier]);
+      'SELECT synced_through, synced_at FROM report_sync WHERE supplier = $1',
+      [supplier],
+    );
     return { syncedThrough: rows[0]?.synced_through ?? null, syncedAt: rows[0]?.synced_at ?? null };
   }
 
@@ -233,7 +278,9 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
         const held = new Map<string, { lastUpdated: string; versionKey: string }>();
         if (ids.length > 0) {
           const { rows: existing } = await client.query<{ booking_id: string; last_updated: string; version_key: string }>(
-            'SELECT booking_id, last_updated, version_key FROM transactions WHERE supplier = $1 AND booking_id = ANY($2::text[])', [supplier, ids]);
+            'SELECT booking_id, last_updated, version_key FROM transactions WHERE supplier = $1 AND booking_id = ANY($2::text[])',
+            [supplier, ids],
+          );
           for (const e of existing) held.set(e.booking_id, { lastUpdated: e.last_updated, versionKey: e.version_key });
         }
         // The report's rows in order, each against what is held or what an earlier row of the
@@ -259,9 +306,12 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
           winners.set(row.bookingId, { ...row, versionKey: key, csvLine: csvLine(toRecord(row)) });
         }
         await upsertRows(client, [...winners.values()]);
-        await client.query(`INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES ($1, $2, $3)
+        await client.query(
+          `INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES ($1, $2, $3)
           ON CONFLICT (supplier) DO UPDATE SET synced_through = greatest(report_sync.synced_through, excluded.synced_through),
-            synced_at = excluded.synced_at`, [supplier, sync.syncedThrough, sync.syncedAt]);
+            synced_at = excluded.synced_at`,
+          [supplier, sync.syncedThrough, sync.syncedAt],
+        );
         if (winners.size > 0) await client.query(BUMP);
         return result;
       });
@@ -270,9 +320,11 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     async assignPartners(owners) {
       if (owners.size === 0) return 0;
       return inPgTransaction(pool, async (client) => {
-        const { rowCount } = await client.query(`UPDATE transactions t SET partner_id = o.partner
+        const { rowCount } = await client.query(
+          `UPDATE transactions t SET partner_id = o.partner
           FROM unnest($1::text[], $2::text[]) AS o(aid, partner) WHERE t.aid = o.aid AND t.partner_id IS NULL`,
-        [[...owners.keys()], [...owners.values()]]);
+          [[...owners.keys()], [...owners.values()]],
+        );
         const changed = rowCount ?? 0;
         if (changed > 0) await client.query(BUMP);
         return changed;
@@ -289,28 +341,39 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     async tally({ partnerId, startDate, endDate, by }) {
       const { rows } = await pool.query<{ key: string | null; status: BookingStatus; bookings: number; cents: string }>(
         `SELECT ${TALLY_KEY[by]} AS key, status, count(*)::int AS bookings, sum(commission_cents) AS cents FROM transactions
-          WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 GROUP BY 1, 2`, [partnerId, ...bounds(startDate, endDate)]);
+          WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 GROUP BY 1, 2`,
+        [partnerId, ...bounds(startDate, endDate)],
+      );
       return rows.map((r): TransactionTally => ({ key: r.key, status: r.status, bookings: r.bookings, commissionCents: Number(r.cents) }));
     },
     async latest({ partnerId, startDate, endDate, limit }) {
-      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions
+      const { rows } = await pool.query<Row>(
+        `SELECT ${ROW_COLUMNS} FROM transactions
         WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT $4`,
-      [partnerId, ...bounds(startDate, endDate), limit]);
+        [partnerId, ...bounds(startDate, endDate), limit],
+      );
       return rows.map((row) => toRecord(toRow(row)));
     },
     async get(supplier, bookingId) {
-      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = $1 AND booking_id = $2`, [supplier, bookingId]);
+      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = $1 AND booking_id = $2`, [
+        supplier,
+        bookingId,
+      ]);
       return rows.length === 0 ? null : toRow(rows[0]);
     },
     async stats(): Promise<TransactionStats> {
       const { rows } = await pool.query<{ supplier: string; n: number; unattributed: number }>(
-        'SELECT supplier, count(*)::int AS n, count(*) FILTER (WHERE partner_id IS NULL)::int AS unattributed FROM transactions GROUP BY supplier');
-      const { rows: synced } = await pool.query<{ supplier: string; synced_through: string; synced_at: string }>('SELECT * FROM report_sync');
+        'SELECT supplier, count(*)::int AS n, count(*) FILTER (WHERE partner_id IS NULL)::int AS unattributed FROM transactions GROUP BY supplier',
+      );
+      const { rows: synced } = await pool.query<{ supplier: string; synced_through: string; synced_at: string }>(
+        'SELECT * FROM report_sync',
+      );
       const bySupplier = {} as TransactionStats['bySupplier'];
       for (const supplier of SUPPLIER_IDS) {
         const state = synced.find((s) => s.supplier === supplier);
         bySupplier[supplier] = {
-          syncedThrough: state?.synced_through ?? null, syncedAt: state?.synced_at ?? null,
+          syncedThrough: state?.synced_through ?? null,
+          syncedAt: state?.synced_at ?? null,
           transactions: rows.find((r) => r.supplier === supplier)?.n ?? 0,
         };
       }
@@ -333,9 +396,11 @@ async function rerenderCsv(pool: PgPool): Promise<void> {
     const lines = rows.map((row) => csvLine(toRecord(toRow(row))));
     for (let start = 0; start < rows.length; start += WRITE_BATCH) {
       const batch = rows.slice(start, start + WRITE_BATCH);
-      await client.query(`UPDATE transactions t SET csv_line = u.line FROM unnest($1::text[], $2::text[], $3::text[]) AS u(supplier, booking_id, line)
+      await client.query(
+        `UPDATE transactions t SET csv_line = u.line FROM unnest($1::text[], $2::text[], $3::text[]) AS u(supplier, booking_id, line)
         WHERE t.supplier = u.supplier AND t.booking_id = u.booking_id`,
-      [batch.map((r) => r.supplier), batch.map((r) => r.booking_id), lines.slice(start, start + WRITE_BATCH)]);
+        [batch.map((r) => r.supplier), batch.map((r) => r.booking_id), lines.slice(start, start + WRITE_BATCH)],
+      );
     }
     await client.query("UPDATE transactions_meta SET value = $1 WHERE name = 'csv_format'", [CSV_FORMAT]);
     await client.query(BUMP);

@@ -29,7 +29,9 @@ after(async () => {
 });
 
 async function all(): Promise<TransactionRecord[]> {
-  const res = await t.get(`/v1/reporting/transactions?thirdParty=${defaults.demoThirdParty}&format=json&dateFilter=bookedDate`, { 'x-api-key': key });
+  const res = await t.get(`/v1/reporting/transactions?thirdParty=${defaults.demoThirdParty}&format=json&dateFilter=bookedDate`, {
+    'x-api-key': key,
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.partnerId, defaults.demoAid);
   return res.body.data;
@@ -47,7 +49,10 @@ describe('the demo partner', () => {
     assert.ok(records.length >= 15, `${records.length} transactions`);
     const days = (Date.parse(records.at(-1)!.bookedDate) - Date.parse(records[0].bookedDate)) / 86_400_000;
     assert.ok(days > 250, `bookings over ${days} days`);
-    assert.ok(records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000), 'records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000)');
+    assert.ok(
+      records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000),
+      'records.every((r) => Date.parse(r.bookedDate) > TEST_NOW.getTime() - 366 * 86_400_000)',
+    );
     assert.deepEqual(new Set(records.map((r) => r.bookingStatus)), new Set(['Pending', 'Approved', 'Canceled']));
     assert.ok(new Set(records.map((r) => r.device)).size >= 3, 'new Set(records.map((r) => r.device)).size >= 3');
     assert.ok(new Set(records.map((r) => r.campaignId)).size >= 3, 'new Set(records.map((r) => r.campaignId)).size >= 3');
@@ -74,8 +79,13 @@ describe('the demo partner', () => {
   it('is seeded once: a later start keeps the key and the history', async () => {
     const before = await all();
     const again = createApp({
-      dataDir: t.dataDir, supplierUrls: t.sim.urls, now: t.clock.now, geocoder: { geocode: async () => null }, demo: true,
-      demoClicks: CLICKS, reportSyncIntervalMs: null,
+      dataDir: t.dataDir,
+      supplierUrls: t.sim.urls,
+      now: t.clock.now,
+      geocoder: { geocode: async () => null },
+      demo: true,
+      demoClicks: CLICKS,
+      reportSyncIntervalMs: null,
     });
     try {
       await again.ready;
@@ -110,7 +120,15 @@ describe('an interrupted demo seeding', () => {
       },
     });
     const logs: string[] = [];
-    const base = { dataDir, keys, sync: async () => [], count: 100, days: 30, log: (m: string) => logs.push(`log: ${m}`), warn: (m: string) => logs.push(`warn: ${m}`) };
+    const base = {
+      dataDir,
+      keys,
+      sync: async () => [],
+      count: 100,
+      days: 30,
+      log: (m: string) => logs.push(`log: ${m}`),
+      warn: (m: string) => logs.push(`warn: ${m}`),
+    };
     try {
       await assert.rejects(seedDemoPartner({ ...base, clicks: clicks(45), now: () => TEST_NOW }), /the gateway stopped/);
       const key = readFileSync(path.join(dataDir, 'demo-key.txt'), 'utf8');
@@ -119,7 +137,10 @@ describe('an interrupted demo seeding', () => {
       // The next start, a day later: the seeding's own clock is kept, so the clicks are the same.
       const result = await seedDemoPartner({ ...base, clicks: clicks(null), now: () => new Date(TEST_NOW.getTime() + 86_400_000) });
       assert.deepEqual(logs.slice(0, 1), ["warn: the demo partner's seeding was interrupted after 40 of 100 clicks; finishing it"]);
-      assert.match(logs[1], /^log: demo partner "demo" seeded: 100 clicks over 30 days, .*\(finishing an interrupted seeding after its first 40 clicks\)/);
+      assert.match(
+        logs[1],
+        /^log: demo partner "demo" seeded: 100 clicks over 30 days, .*\(finishing an interrupted seeding after its first 40 clicks\)/,
+      );
       assert.equal(result?.resumedAfter, 40);
       assert.equal(new Set(made).size, 100, 'every click of the seeding made');
       assert.equal(made.length, 105, 'the 5 clicks of the batch it stopped in made again, no other');

@@ -49,21 +49,37 @@ export const SIM_CLICK_TIME_PARAM = 'simClickTime';
 
 /** Where the demo travellers look: tourist cities of the simulated world (lat, lng). */
 const DESTINATIONS: readonly (readonly [number, number])[] = [
-  [48.8566, 2.3522], [51.5074, -0.1278], [41.9028, 12.4964], [41.3874, 2.1686], [40.7128, -74.006],
-  [35.6762, 139.6503], [52.3676, 4.9041], [38.7223, -9.1393], [50.0755, 14.4378], [13.7563, 100.5018],
-  [25.2048, 55.2708], [-33.8688, 151.2093],
+  [48.8566, 2.3522],
+  [51.5074, -0.1278],
+  [41.9028, 12.4964],
+  [41.3874, 2.1686],
+  [40.7128, -74.006],
+  [35.6762, 139.6503],
+  [52.3676, 4.9041],
+  [38.7223, -9.1393],
+  [50.0755, 14.4378],
+  [13.7563, 100.5018],
+  [25.2048, 55.2708],
+  [-33.8688, 151.2093],
 ];
 
 const CAMPAIGNS: readonly (readonly [string | null, number])[] = [
-  ['newsletter-spring', 14], ['newsletter-summer', 14], ['blog-city-guides', 22], ['sidebar-banner', 18],
-  ['social-instagram-story', 12], [null, 20],
+  ['newsletter-spring', 14],
+  ['newsletter-summer', 14],
+  ['blog-city-guides', 22],
+  ['sidebar-banner', 18],
+  ['social-instagram-story', 12],
+  [null, 20],
 ];
 
 /** A browser of each device class (clicks/device-class.ts), by share of clicks. */
 const BROWSERS: readonly (readonly [string, number])[] = [
   ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 30],
   ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15', 14],
-  ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1', 26],
+  [
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    26,
+  ],
   ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36', 16],
   ['Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1', 10],
   ['', 4],
@@ -154,16 +170,21 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const days = resume?.days ?? options.days ?? defaults.demoDays;
   const skip = resume?.done ?? 0;
   if (interrupted !== null) {
-    (options.warn ?? options.log)?.(resume !== null
-      ? `the demo partner's seeding was interrupted after ${skip} of ${count} clicks; finishing it`
-      : keyed ? "the demo partner's seeding was interrupted and its progress is unreadable; making its clicks again"
-        : "the demo partner's seeding was interrupted before its key was made; seeding it again");
+    (options.warn ?? options.log)?.(
+      resume !== null
+        ? `the demo partner's seeding was interrupted after ${skip} of ${count} clicks; finishing it`
+        : keyed
+          ? "the demo partner's seeding was interrupted and its progress is unreadable; making its clicks again"
+          : "the demo partner's seeding was interrupted before its key was made; seeding it again",
+    );
   }
   writeProgress(progressFile, { now: now.toISOString(), count, days, done: skip });
 
   if (!keyed) {
     const { key } = await createKeyAdmin(options.keys, { now: () => now }).create({
-      aid: defaults.demoAid, partnerId: defaults.demoAid, thirdParties: [defaults.demoThirdParty],
+      aid: defaults.demoAid,
+      partnerId: defaults.demoAid,
+      thirdParties: [defaults.demoThirdParty],
     });
     writeKeyFile(keyFile, key);
   }
@@ -205,11 +226,13 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
     if (i < skip) continue;
     const location = new URL(await options.clicks.click(`${target}?${params}`, at, browser));
     location.searchParams.set(SIM_CLICK_TIME_PARAM, at.toISOString());
-    landings.push(land(async () => {
-      const response = await fetch(location);
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`the booking page ${location.origin}${location.pathname} answered ${response.status}`);
-    }));
+    landings.push(
+      land(async () => {
+        const response = await fetch(location);
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`the booking page ${location.origin}${location.pathname} answered ${response.status}`);
+      }),
+    );
   }
   await Promise.all(landings);
 
@@ -219,7 +242,9 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const transactions = results.reduce((a, r) => a + r.inserted, 0);
   const ms = Math.round(performance.now() - started);
   rmSync(progressFile, { force: true });
-  options.log?.(`demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions, in ${ms} ms` +
-    `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`);
+  options.log?.(
+    `demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions, in ${ms} ms` +
+      `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`,
+  );
   return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
 }

@@ -13,30 +13,57 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 // Two handles: two connections on one file, as a gateway and the CLI.
-runTransactionStoreContract('sqlite (file)', async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`) }), async () => {
-  const path = join(dir, `t-${files++}.sqlite`);
-  const first = createSqliteTransactionStore({ path });
-  const second = createSqliteTransactionStore({ path });
-  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
-});
+runTransactionStoreContract(
+  'sqlite (file)',
+  async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`) }),
+  async () => {
+    const path = join(dir, `t-${files++}.sqlite`);
+    const first = createSqliteTransactionStore({ path });
+    const second = createSqliteTransactionStore({ path });
+    return {
+      first,
+      second,
+      close: async () => {
+        await Promise.all([first.close(), second.close()]);
+      },
+    };
+  },
+);
 runTransactionStoreContract('sqlite (:memory:)', async () => createSqliteTransactionStore({ path: ':memory:' }));
 // With no streaming connection to spare, a CSV page is read in one go: the same pages.
-runTransactionStoreContract('sqlite (no streaming connection)', async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 0 }));
+runTransactionStoreContract('sqlite (no streaming connection)', async () =>
+  createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 0 }),
+);
 
 test('a CSV export broken off releases its connection, and exports run side by side', async () => {
   const store = createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 2 });
   try {
-    await store.applyReport('supplier_a', Array.from({ length: 300 }, (_, i) => row(`G${String(i).padStart(3, '0')}`)), {
-      syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z',
-    });
-    const q = { partnerId: 'p1', dateFilter: 'lastUpdatedDate' as const, startDate: '2026-01-01', endDate: '2026-12-31', limit: 300, page: 0 };
+    await store.applyReport(
+      'supplier_a',
+      Array.from({ length: 300 }, (_, i) => row(`G${String(i).padStart(3, '0')}`)),
+      {
+        syncedThrough: '2026-11-21T10:00:00.000Z',
+        syncedAt: '2026-11-21T10:00:00.000Z',
+      },
+    );
+    const q = {
+      partnerId: 'p1',
+      dateFilter: 'lastUpdatedDate' as const,
+      startDate: '2026-01-01',
+      endDate: '2026-12-31',
+      limit: 300,
+      page: 0,
+    };
     for (let round = 0; round < 5; round++) {
       // Two exports open at once, each stopped after its first chunk, while the writer writes.
       const a = store.csvPage(q)[Symbol.asyncIterator]();
       const b = store.csvPage(q)[Symbol.asyncIterator]();
       assert.equal((await a.next()).done, false);
       assert.equal((await b.next()).done, false);
-      await store.applyReport('supplier_b', [row(`H${round}`, { supplier: 'supplier_b' })], { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z' });
+      await store.applyReport('supplier_b', [row(`H${round}`, { supplier: 'supplier_b' })], {
+        syncedThrough: '2026-11-21T10:00:00.000Z',
+        syncedAt: '2026-11-21T10:00:00.000Z',
+      });
       await a.return!(undefined);
       await b.return!(undefined);
     }
@@ -58,7 +85,8 @@ test('lines stored by an older CSV rendering are rendered again when the store o
   };
   let store = createSqliteTransactionStore({ path: file });
   await store.applyReport('supplier_a', [row('W1', { campaign: '\uFF1DHYPERLINK("http://evil.example")' })], {
-    syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z',
+    syncedThrough: '2026-11-21T10:00:00.000Z',
+    syncedAt: '2026-11-21T10:00:00.000Z',
   });
   const current = await csvOf(store);
   await store.close();

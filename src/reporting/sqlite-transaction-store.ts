@@ -8,7 +8,14 @@ import type { BookingStatus } from '../suppliers/supplier.ts';
 import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
 import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
 import type { TallyDimension } from '../clicks/click-store.ts';
-import type { ApplyReportResult, SupplierSyncState, TransactionQuery, TransactionStats, TransactionStore, TransactionTally } from './transaction-store.ts';
+import type {
+  ApplyReportResult,
+  SupplierSyncState,
+  TransactionQuery,
+  TransactionStats,
+  TransactionStore,
+  TransactionTally,
+} from './transaction-store.ts';
 
 export interface SqliteTransactionStoreOptions {
   /** The gateway's database file (`<data dir>/staygate.sqlite`), or ':memory:'. */
@@ -90,10 +97,23 @@ interface Row {
 
 function toRow(row: Row): TransactionRow {
   return {
-    supplier: row.supplier, bookingId: row.booking_id, clickId: row.click_id, aid: row.aid, partnerId: row.partner_id,
-    campaign: row.campaign, device: row.device, bookedAt: row.booked_at, startDate: row.start_date, endDate: row.end_date,
-    status: row.status, commissionCents: row.commission_cents, quantity: row.quantity, information: row.information,
-    destination: row.destination, userCountry: row.user_country, lastUpdated: row.last_updated,
+    supplier: row.supplier,
+    bookingId: row.booking_id,
+    clickId: row.click_id,
+    aid: row.aid,
+    partnerId: row.partner_id,
+    campaign: row.campaign,
+    device: row.device,
+    bookedAt: row.booked_at,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    status: row.status,
+    commissionCents: row.commission_cents,
+    quantity: row.quantity,
+    information: row.information,
+    destination: row.destination,
+    userCountry: row.user_country,
+    lastUpdated: row.last_updated,
   };
 }
 
@@ -111,7 +131,12 @@ function bounds(query: TransactionQuery): [string, string] {
 }
 
 /** The SQL of each tally dimension; `booked_at` is fixed-width ISO 8601, so its first 7 characters are the month. */
-const TALLY_KEY: Record<TallyDimension, string> = { month: 'substr(booked_at, 1, 7)', campaign: 'campaign', device: 'device', supplier: 'supplier' };
+const TALLY_KEY: Record<TallyDimension, string> = {
+  month: 'substr(booked_at, 1, 7)',
+  campaign: 'campaign',
+  device: 'device',
+  supplier: 'supplier',
+};
 
 /** CSV lines per chunk read and written: a line is ~200-250 bytes, a chunk ~60 KB. */
 const CHUNK_LINES = 250;
@@ -138,14 +163,18 @@ function pageStatements(db: Database.Database, filter: DateFilter, shape: 'rows'
   const columns = shape === 'rows' ? ROW_COLUMNS : shape === 'csv' ? 'csv_line' : `${c} AS k1, supplier AS k2, booking_id AS k3`;
   const wrap = (sql: string) => (shape === 'csv' ? `SELECT group_concat(csv_line, '') AS lines, count(*) AS n FROM (${sql})` : sql);
   return {
-    byOffset: db.prepare(wrap(`SELECT ${columns} FROM transactions
-      WHERE partner_id = @partner AND ${c} >= @lo AND ${c} < @hi ${order} LIMIT @limit OFFSET @offset`)),
+    byOffset: db.prepare(
+      wrap(`SELECT ${columns} FROM transactions
+      WHERE partner_id = @partner AND ${c} >= @lo AND ${c} < @hi ${order} LIMIT @limit OFFSET @offset`),
+    ),
     // The range starts at the last key itself (the index seeks there); ties on it are sorted out
     // by supplier and booking id.
-    afterKey: db.prepare(wrap(`SELECT ${columns} FROM transactions
+    afterKey: db.prepare(
+      wrap(`SELECT ${columns} FROM transactions
       WHERE partner_id = @partner AND ${c} >= @k1 AND ${c} < @hi
         AND (${c} > @k1 OR supplier > @k2 OR (supplier = @k2 AND booking_id > @k3))
-      ${order} LIMIT @limit OFFSET @offset`)),
+      ${order} LIMIT @limit OFFSET @offset`),
+    ),
   };
 }
 
@@ -171,13 +200,21 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   const selectOne = db.prepare<[string, string], Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = ? AND booking_id = ?`);
   const saveSync = db.prepare(`INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES (?, ?, ?)
     ON CONFLICT (supplier) DO UPDATE SET synced_through = max(synced_through, excluded.synced_through), synced_at = excluded.synced_at`);
-  const selectSync = db.prepare<[string], { synced_through: string; synced_at: string }>('SELECT synced_through, synced_at FROM report_sync WHERE supplier = ?');
+  const selectSync = db.prepare<[string], { synced_through: string; synced_at: string }>(
+    'SELECT synced_through, synced_at FROM report_sync WHERE supplier = ?',
+  );
   const bump = db.prepare("UPDATE transactions_meta SET value = value + 1 WHERE name = 'version'");
   const assign = db.prepare('UPDATE transactions SET partner_id = ? WHERE aid = ? AND partner_id IS NULL');
   // Summaries read the (partner_id, booked_at, ...) index: one range scan of the partner's period.
-  const tallies = Object.fromEntries(Object.entries(TALLY_KEY).map(([by, key]) => [by, db.prepare<[string, string, string], TransactionTally>(
-    `SELECT ${key} AS key, status, count(*) AS bookings, sum(commission_cents) AS commissionCents FROM transactions
-      WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? GROUP BY 1, 2`)])) as Record<TallyDimension, Database.Statement<[string, string, string], TransactionTally>>;
+  const tallies = Object.fromEntries(
+    Object.entries(TALLY_KEY).map(([by, key]) => [
+      by,
+      db.prepare<[string, string, string], TransactionTally>(
+        `SELECT ${key} AS key, status, count(*) AS bookings, sum(commission_cents) AS commissionCents FROM transactions
+      WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? GROUP BY 1, 2`,
+      ),
+    ]),
+  ) as Record<TallyDimension, Database.Statement<[string, string, string], TransactionTally>>;
   const selectLatest = db.prepare<[string, string, string, number], Row>(`SELECT ${ROW_COLUMNS} FROM transactions
     WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT ?`);
   // As bounds() above: the days' own text, the end day followed by 'T24'.
@@ -197,28 +234,31 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
     })();
   }
 
-  const apply = db.transaction((supplier: SupplierId, rows: readonly TransactionRow[], syncedThrough: string, syncedAt: string): ApplyReportResult => {
-    const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
-    for (const row of rows) {
-      if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
-      const existed = exists.get(supplier, row.bookingId) !== undefined;
-      const changes = upsert.run({ ...row, versionKey: versionKey(row), csvLine: csvLine(toRecord(row)) }).changes;
-      if (changes === 0) {
-        result.unchanged++;
-        continue;
+  const apply = db.transaction(
+    (supplier: SupplierId, rows: readonly TransactionRow[], syncedThrough: string, syncedAt: string): ApplyReportResult => {
+      const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
+      for (const row of rows) {
+        if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
+        const existed = exists.get(supplier, row.bookingId) !== undefined;
+        const changes = upsert.run({ ...row, versionKey: versionKey(row), csvLine: csvLine(toRecord(row)) }).changes;
+        if (changes === 0) {
+          result.unchanged++;
+          continue;
+        }
+        if (existed) result.updated++;
+        else result.inserted++;
+        result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: existed ? 'newer' : 'new' });
       }
-      if (existed) result.updated++;
-      else result.inserted++;
-      result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: existed ? 'newer' : 'new' });
-    }
-    saveSync.run(supplier, syncedThrough, syncedAt);
-    if (result.inserted + result.updated > 0) bump.run();
-    return result;
-  });
+      saveSync.run(supplier, syncedThrough, syncedAt);
+      if (result.inserted + result.updated > 0) bump.run();
+      return result;
+    },
+  );
 
   // Page ends of recent pages: page p+1 of the same query continues after page p's last row.
   const pageEnds = new LRUCache<string, { version: number; end: PageEnd }>({ max: options.pageCursors ?? defaults.reportingPageCursors });
-  const cursorKey = (q: TransactionQuery, lo: string, hi: string, page: number) => [q.partnerId, q.dateFilter, lo, hi, q.limit, page].join('\u0001');
+  const cursorKey = (q: TransactionQuery, lo: string, hi: string, page: number) =>
+    [q.partnerId, q.dateFilter, lo, hi, q.limit, page].join('\u0001');
 
   interface Reader {
     db: Database.Database;
@@ -253,9 +293,10 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
     const version = r.version.get()!.value;
     const previous = query.page > 0 ? pageEnds.get(cursorKey(query, lo, hi, query.page - 1)) : undefined;
     const resume = previous !== undefined && previous.version === version ? previous.end : null;
-    const params = (limit: number, offset: number) => (resume !== null
-      ? { partner: query.partnerId, hi, limit, offset, k1: resume[0], k2: resume[1], k3: resume[2] }
-      : { partner: query.partnerId, lo, hi, limit, offset: offset + query.page * query.limit });
+    const params = (limit: number, offset: number) =>
+      resume !== null
+        ? { partner: query.partnerId, hi, limit, offset, k1: resume[0], k2: resume[1], k3: resume[2] }
+        : { partner: query.partnerId, lo, hi, limit, offset: offset + query.page * query.limit };
     return {
       /** The page's rows, and `extra` more. */
       rows: (extra: number) => statementsOf('rows').all(params(query.limit + extra, 0)) as Row[],
@@ -348,12 +389,23 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
       return row === undefined ? null : toRow(row);
     },
     async stats(): Promise<TransactionStats> {
-      const counts = db.prepare<[], { total: number; unattributed: number }>(
-        'SELECT count(*) AS total, coalesce(sum(partner_id IS NULL), 0) AS unattributed FROM transactions').get()!;
-      const per = new Map(db.prepare<[], { supplier: string; n: number }>('SELECT supplier, count(*) AS n FROM transactions GROUP BY supplier').all().map((r) => [r.supplier, r.n]));
+      const counts = db
+        .prepare<[], { total: number; unattributed: number }>(
+          'SELECT count(*) AS total, coalesce(sum(partner_id IS NULL), 0) AS unattributed FROM transactions',
+        )
+        .get()!;
+      const per = new Map(
+        db
+          .prepare<[], { supplier: string; n: number }>('SELECT supplier, count(*) AS n FROM transactions GROUP BY supplier')
+          .all()
+          .map((r) => [r.supplier, r.n]),
+      );
       const bySupplier = {} as TransactionStats['bySupplier'];
       for (const supplier of SUPPLIER_IDS) {
-        const state: SupplierSyncState = { syncedThrough: selectSync.get(supplier)?.synced_through ?? null, syncedAt: selectSync.get(supplier)?.synced_at ?? null };
+        const state: SupplierSyncState = {
+          syncedThrough: selectSync.get(supplier)?.synced_through ?? null,
+          syncedAt: selectSync.get(supplier)?.synced_at ?? null,
+        };
         bySupplier[supplier] = { ...state, transactions: per.get(supplier) ?? 0 };
       }
       return { total: counts.total, unattributed: counts.unattributed, bySupplier };

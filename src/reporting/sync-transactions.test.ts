@@ -32,8 +32,10 @@ before(async () => {
   world = generateWorld({ seed: 5, stays: 600 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
   suppliers = [
-    createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }), createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
-    createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }), createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
+    createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }),
+    createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
+    createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }),
+    createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
   keys = createSqliteKeyStore({ path: ':memory:' });
@@ -67,7 +69,10 @@ describe('commission sync: late records', () => {
   it('the incremental pull misses a booking published later than the overlap; the reconciliation finds it and reports it', async () => {
     const overlapMs = DAY;
     const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), overlapMs, reconcileDays: 30 });
-    assert.ok((await sync.syncAll()).every((r) => r.ok), 'the first pull');
+    assert.ok(
+      (await sync.syncAll()).every((r) => r.ok),
+      'the first pull',
+    );
 
     const booking = await book('late');
     const onTime = await book('on-time');
@@ -78,7 +83,10 @@ describe('commission sync: late records', () => {
     // The gateway pulls every 6 hours for a week: each pull re-reads a day before the previous end.
     for (let pulls = 0; pulls < 28; pulls++) {
       now += 6 * HOUR;
-      assert.ok((await sync.syncAll()).every((r) => r.ok), `pull ${pulls}`);
+      assert.ok(
+        (await sync.syncAll()).every((r) => r.ok),
+        `pull ${pulls}`,
+      );
     }
     assert.ok(await store.get('supplier_c', onTime.bookingId), 'a booking published on time is pulled');
     assert.equal(await store.get('supplier_c', booking.bookingId), null, 'the late booking was never in a pulled period');
@@ -86,7 +94,10 @@ describe('commission sync: late records', () => {
     const seen: SupplierSyncResult[] = [];
     const results = await sync.reconcileAll({ onResult: (r) => seen.push(r) });
     assert.equal(seen.length, 4, 'each supplier heard of as it ends');
-    assert.ok(results.every((r) => r.ok && r.kind === 'reconciliation'), JSON.stringify(results));
+    assert.ok(
+      results.every((r) => r.ok && r.kind === 'reconciliation'),
+      JSON.stringify(results),
+    );
     const c = results.find((r) => r.supplier === 'supplier_c')!;
     assert.equal(c.from, new Date(now - 30 * DAY).toISOString(), 'the last 30 days');
     const published = stateAt(booking, now - lagMs + 1)!;
@@ -97,26 +108,33 @@ describe('commission sync: late records', () => {
 
     // Nothing more to find the next time.
     const again = await sync.reconcileAll();
-    assert.ok(again.every((r) => r.ok && r.missed.length === 0), JSON.stringify(again));
+    assert.ok(
+      again.every((r) => r.ok && r.missed.length === 0),
+      JSON.stringify(again),
+    );
   });
 
   it('the schedule reconciles on its first pull and then whenever the last reconciliation is a day old', async () => {
     const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now) });
     const kinds: string[] = [];
     let heard: () => void = () => undefined;
-    const pulls = (n: number) => new Promise<void>((resolve) => {
-      heard = () => {
-        if (kinds.length >= n) resolve();
-      };
-    });
+    const pulls = (n: number) =>
+      new Promise<void>((resolve) => {
+        heard = () => {
+          if (kinds.length >= n) resolve();
+        };
+      });
     let ran = pulls(3);
-    sync.start({ intervalMs: 1, reconcileIntervalMs: DAY }, {
-      onRun: (results) => {
-        kinds.push(results[0].kind);
-        heard();
+    sync.start(
+      { intervalMs: 1, reconcileIntervalMs: DAY },
+      {
+        onRun: (results) => {
+          kinds.push(results[0].kind);
+          heard();
+        },
+        onError: (error) => assert.fail(String(error)),
       },
-      onError: (error) => assert.fail(String(error)),
-    });
+    );
     try {
       await ran;
       assert.deepEqual(kinds.slice(0, 3), ['reconciliation', 'incremental', 'incremental']);

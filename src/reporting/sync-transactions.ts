@@ -105,7 +105,12 @@ export async function aidOwners(keys: KeyStore): Promise<Map<string, string>> {
  * never shown to a partner: a booking page reached without our redirect, or a forged click id.
  * A canceled booking earns nothing, whatever commission the supplier still states.
  */
-export function attribute(supplier: SupplierId, records: readonly CommissionRecord[], clicks: ReadonlyMap<string, Click>, owners: ReadonlyMap<string, string>): TransactionRow[] {
+export function attribute(
+  supplier: SupplierId,
+  records: readonly CommissionRecord[],
+  clicks: ReadonlyMap<string, Click>,
+  owners: ReadonlyMap<string, string>,
+): TransactionRow[] {
   return records.map((record) => {
     const click = record.clickId === null ? undefined : clicks.get(record.clickId);
     const nights = Math.max(1, Math.round((Date.parse(record.checkout) - Date.parse(record.checkin)) / DAY_MS));
@@ -115,7 +120,7 @@ export function attribute(supplier: SupplierId, records: readonly CommissionReco
       bookingId: record.bookingId,
       clickId: record.clickId,
       aid,
-      partnerId: aid === null ? null : owners.get(aid) ?? null,
+      partnerId: aid === null ? null : (owners.get(aid) ?? null),
       campaign: click?.campaign ?? null,
       device: click?.device ?? 'unknown',
       bookedAt: record.bookedAt,
@@ -141,7 +146,12 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
   let running: { kind: SyncKind; promise: Promise<SupplierSyncResult[]> } | null = null;
   let controller = new AbortController();
 
-  async function syncSupplier(supplier: Supplier, kind: SyncKind, to: Date, owners: ReadonlyMap<string, string>): Promise<SupplierSyncResult> {
+  async function syncSupplier(
+    supplier: Supplier,
+    kind: SyncKind,
+    to: Date,
+    owners: ReadonlyMap<string, string>,
+  ): Promise<SupplierSyncResult> {
     const started = performance.now();
     const state = await store.syncState(supplier.id);
     // Where the next incremental pull would start: a change before it is never read again but by a reconciliation.
@@ -150,18 +160,33 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
     if (kind === 'reconciliation') fromMs = Math.min(fromMs, to.getTime() - reconcileMs);
     const from = new Date(fromMs);
     const result: SupplierSyncResult = {
-      supplier: supplier.id, kind, ok: false, from: from.toISOString(), to: to.toISOString(),
-      received: 0, inserted: 0, updated: 0, unchanged: 0, unknownClicks: 0, missed: [], ms: 0,
+      supplier: supplier.id,
+      kind,
+      ok: false,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      received: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      unknownClicks: 0,
+      missed: [],
+      ms: 0,
     };
     try {
       const records: CommissionRecord[] = [];
-      for await (const page of supplier.commissionReport({ from, to, pageSize: options.pageSize, signal: controller.signal })) records.push(...page);
+      for await (const page of supplier.commissionReport({ from, to, pageSize: options.pageSize, signal: controller.signal }))
+        records.push(...page);
       const ids = [...new Set(records.map((r) => r.clickId).filter((id): id is string => id !== null))];
       const known = new Map((await clicks.get(ids)).map((click) => [click.id, click]));
       const rows = attribute(supplier.id, records, known, owners);
-      const { changes, ...counts } = await store.applyReport(supplier.id, rows, { syncedThrough: to.toISOString(), syncedAt: now().toISOString() });
+      const { changes, ...counts } = await store.applyReport(supplier.id, rows, {
+        syncedThrough: to.toISOString(),
+        syncedAt: now().toISOString(),
+      });
       Object.assign(result, counts, { ok: true, unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length });
-      if (kind === 'reconciliation' && incrementalFrom !== null) result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
+      if (kind === 'reconciliation' && incrementalFrom !== null)
+        result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
     } catch (error) {
       result.error = error instanceof Error ? error.message : String(error);
       if (error instanceof SupplierError && error.kind === 'network') result.unreachable = true;
@@ -174,11 +199,13 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
     if (controller.signal.aborted) controller = new AbortController();
     const to = now();
     const owners = await aidOwners(keys);
-    const results = await Promise.all(suppliers.map(async (supplier) => {
-      const result = await syncSupplier(supplier, kind, to, owners);
-      onResult?.(result);
-      return result;
-    }));
+    const results = await Promise.all(
+      suppliers.map(async (supplier) => {
+        const result = await syncSupplier(supplier, kind, to, owners);
+        onResult?.(result);
+        return result;
+      }),
+    );
     // Transactions of an aid whose key came after them are the key's partner's from now on.
     await store.assignPartners(owners);
     return results;

@@ -79,7 +79,11 @@ export interface TransactionStore {
    * id), keeping the newest `lastUpdated` (ties: the greater versionKey), so replaying reports in
    * any order ends in the same rows; the supplier's `syncedThrough` only moves forward.
    */
-  applyReport(supplier: SupplierId, rows: readonly TransactionRow[], sync: { syncedThrough: string; syncedAt: string }): Promise<ApplyReportResult>;
+  applyReport(
+    supplier: SupplierId,
+    rows: readonly TransactionRow[],
+    sync: { syncedThrough: string; syncedAt: string },
+  ): Promise<ApplyReportResult>;
   syncState(supplier: SupplierId): Promise<SupplierSyncState>;
   /** Gives every unowned transaction of an aid in `owners` (aid -> partner) to that partner; returns how many. */
   assignPartners(owners: ReadonlyMap<string, string>): Promise<number>;

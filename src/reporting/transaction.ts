@@ -14,8 +14,22 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** The spec's Transaction record, in the spec's field order (the CSV's columns). */
 export const TRANSACTION_FIELDS = [
-  'provider', 'bookingId', 'bookedDate', 'startDate', 'endDate', 'bookingStatus', 'campaignId', 'campaignIds',
-  'commission', 'currency', 'category', 'quantity', 'information', 'destination', 'userCountry', 'device',
+  'provider',
+  'bookingId',
+  'bookedDate',
+  'startDate',
+  'endDate',
+  'bookingStatus',
+  'campaignId',
+  'campaignIds',
+  'commission',
+  'currency',
+  'category',
+  'quantity',
+  'information',
+  'destination',
+  'userCountry',
+  'device',
   'lastUpdatedDate',
 ] as const;
 
@@ -115,7 +129,18 @@ export function toRecord(row: TransactionRow): TransactionRecord {
  */
 export function versionKey(row: TransactionRow): string {
   return JSON.stringify([
-    row.status, row.commissionCents, row.bookedAt, row.startDate, row.endDate, row.quantity, row.information,
-    row.destination, row.userCountry, row.clickId, row.aid, row.campaign, row.device,
+    row.status,
+    row.commissionCents,
+    row.bookedAt,
+    row.startDate,
+    row.endDate,
+    row.quantity,
+    row.information,
+    row.destination,
+    row.userCountry,
+    row.clickId,
+    row.aid,
+    row.campaign,
+    row.device,
   ]);
 }

@@ -23,12 +23,19 @@ before(async () => {
   // clock stops just before now.
   t.clock.set(new Date(Date.now() - 4 * DAY));
   const key = await t.createKey({ aid: 'aff-cli', thirdParties: ['shop'] });
-  for (const [lat, lng] of [[48.8566, 2.3522], [51.5074, -0.1278], [41.9028, 12.4964]]) {
+  for (const [lat, lng] of [
+    [48.8566, 2.3522],
+    [51.5074, -0.1278],
+    [41.9028, 12.4964],
+  ]) {
     const res = await t.get(`/v3/accommodations?lat=${lat}&lng=${lng}&pageSize=60`, { 'x-api-key': key });
     for (const stay of res.body.results as any[]) {
       for (const entry of Object.values(stay.suppliers as Record<string, { link: string }>)) {
         const url = new URL(entry.link);
-        const go = await t.app.http.inject({ url: url.pathname + url.search, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+        const go = await t.app.http.inject({
+          url: url.pathname + url.search,
+          headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' },
+        });
         await (await fetch(String(go.headers.location))).arrayBuffer();
       }
     }
@@ -47,7 +54,9 @@ describe('staygate transactions', () => {
   it('loses nothing it reported when killed (SIGKILL) right after a report was applied', async () => {
     const child = spawn(process.execPath, [BIN, 'transactions', 'sync'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     // The first supplier line: its report is in the database. Killed at once, the others in flight.
     const reported = await new Promise<RegExpExecArray>((resolve, reject) => {
       let out = '';
@@ -55,7 +64,10 @@ describe('staygate transactions', () => {
         out += chunk.toString();
         // Pulls run concurrently: a supplier with no bookings in the window may report first, and
         // proves nothing about durability. Kill on the first report that wrote rows.
-        const match = out.split('\n').map((line) => LINE.exec(line)).find((m) => m !== null && Number(m[2]) > 0);
+        const match = out
+          .split('\n')
+          .map((line) => LINE.exec(line))
+          .find((m) => m !== null && Number(m[2]) > 0);
         if (match) {
           child.kill('SIGKILL');
           resolve(match);
@@ -99,9 +111,12 @@ describe('staygate transactions', () => {
   });
 
   it('sync brings every supplier up to date, and says so; status tells what is held', async () => {
-    const run = (...args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }));
-    });
+    const run = (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [BIN, ...args], { env }, (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }),
+        );
+      });
     const sync = await run('transactions', 'sync');
     assert.equal(sync.code, 0, sync.stderr);
     const lines = sync.stdout.trim().split('\n');
@@ -114,9 +129,12 @@ describe('staygate transactions', () => {
   });
 
   it('reconcile finds and names what the incremental sync missed: a booking published later than the overlap', async () => {
-    const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extra } }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }));
-    });
+    const run = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extra } }, (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }),
+        );
+      });
     // A landing three days back (the simulator's booking pages take a past time), until one books.
     const simNow = t.clock.now().getTime();
     const listings = t.world.listings.supplier_a;
@@ -124,7 +142,11 @@ describe('staygate transactions', () => {
     for (let i = 0; i < 400 && late === undefined; i++) {
       const before = t.sim.ledger.bookings('supplier_a').length;
       const at = new Date(simNow - 3 * DAY).toISOString();
-      await (await fetch(`${t.sim.urls.supplier_a}/book?propertyId=${listings[i].supplierStayId}&affiliateId=aff-cli&clickId=late-${i}&simClickTime=${at}`)).arrayBuffer();
+      await (
+        await fetch(
+          `${t.sim.urls.supplier_a}/book?propertyId=${listings[i].supplierStayId}&affiliateId=aff-cli&clickId=late-${i}&simClickTime=${at}`,
+        )
+      ).arrayBuffer();
       if (t.sim.ledger.bookings('supplier_a').length > before) late = t.sim.ledger.bookings('supplier_a').at(-1);
     }
     assert.ok(late, 'a landing booked');
@@ -140,7 +162,13 @@ describe('staygate transactions', () => {
       const reconcile = await run(['transactions', 'reconcile'], overlap);
       assert.equal(reconcile.code, 0, reconcile.stderr);
       const line = reconcile.stdout.split('\n').find((l) => l.startsWith('supplier_a: '));
-      assert.match(line ?? '', new RegExp(`reconciliation: found 1 the incremental sync missed .*: ${late.bookingId} \\(new, changed ${new Date(late.bookedAt).toISOString()}\\)`), reconcile.stdout);
+      assert.match(
+        line ?? '',
+        new RegExp(
+          `reconciliation: found 1 the incremental sync missed .*: ${late.bookingId} \\(new, changed ${new Date(late.bookedAt).toISOString()}\\)`,
+        ),
+        reconcile.stdout,
+      );
       assert.match(reconcile.stdout, /\nreconciled 4 of 4 suppliers over 30 days: 1 the incremental sync missed\n$/);
       assert.equal((await store.get('supplier_a', late.bookingId))?.lastUpdated, new Date(late.bookedAt).toISOString());
       const again = await run(['transactions', 'sync', '--full'], overlap);
@@ -155,7 +183,9 @@ describe('staygate transactions', () => {
     // The reader is gone before the first line is written, as `head -1` is after reading its line.
     child.stdout.destroy();
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     assert.equal(stderr, '');
     assert.equal(code, 0);

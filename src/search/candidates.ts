@@ -45,7 +45,9 @@ async function geocode(deps: SearchDeps, address: string): Promise<Centre | null
   } catch (error) {
     if (!(error instanceof GeocoderError)) throw error;
     const code = error.failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY';
-    throw new ApiError(code, `The geocoder failed (${error.failure}) while resolving address`, { details: { params: { address: error.message } } });
+    throw new ApiError(code, `The geocoder failed (${error.failure}) while resolving address`, {
+      details: { params: { address: error.message } },
+    });
   }
 }
 
@@ -61,7 +63,10 @@ function cellCandidates(deps: SearchDeps, cell: { hi: number; lo: number }, box:
  * they are the cell's stays (from the cell pyramid); a cell alone is a location of its own,
  * measured from its centre.
  */
-export async function locate(deps: SearchDeps, query: SearchQuery): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
+export async function locate(
+  deps: SearchDeps,
+  query: SearchQuery,
+): Promise<{ candidates: number[]; centre: Centre; radius: number | null }> {
   const location = query.location;
   const cell = filterCell(query);
   if (location === null) {

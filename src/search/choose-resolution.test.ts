@@ -12,15 +12,27 @@ test('cells on Earth per resolution are what h3-js counts', () => {
 });
 
 test('the share of the Earth of a box: the whole world is 1, a box across 180 is measured the short way', () => {
-  assert.ok(Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12, 'Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12');
+  assert.ok(
+    Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12,
+    'Math.abs(boxShareOfEarth({ north: 90, south: -90, west: -180, east: 180 }) - 1) < 1e-12',
+  );
   const across = boxShareOfEarth({ north: 10, south: -10, west: 170, east: -170 });
   const plain = boxShareOfEarth({ north: 10, south: -10, west: -10, east: 10 });
   assert.ok(Math.abs(across - plain) < 1e-12, 'Math.abs(across - plain) < 1e-12');
 });
 
 test('expected cells agree with the cells h3-js finds in the box', () => {
-  for (const [box, r] of [[WESTERN_EUROPE, 3], [PARIS, 8], [WESTERN_EUROPE, 4]] as const) {
-    const polygon = [[box.south, box.west], [box.south, box.east], [box.north, box.east], [box.north, box.west]];
+  for (const [box, r] of [
+    [WESTERN_EUROPE, 3],
+    [PARIS, 8],
+    [WESTERN_EUROPE, 4],
+  ] as const) {
+    const polygon = [
+      [box.south, box.west],
+      [box.south, box.east],
+      [box.north, box.east],
+      [box.north, box.west],
+    ];
     const found = polygonToCells(polygon, r).length;
     const expected = expectedCells(box, r);
     assert.ok(Math.abs(found - expected) / expected < 0.15, `r${r}: ${found} found, ${expected.toFixed(0)} expected`);
@@ -28,12 +40,20 @@ test('expected cells agree with the cells h3-js finds in the box', () => {
 });
 
 test('the resolution puts about targetCells cells in the viewport (within a factor sqrt 7)', () => {
-  const boxes = [WESTERN_EUROPE, PARIS, { north: 60, south: 20, west: -130, east: -60 }, { north: 35.8, south: 35.6, west: 139.6, east: 139.9 }];
+  const boxes = [
+    WESTERN_EUROPE,
+    PARIS,
+    { north: 60, south: 20, west: -130, east: -60 },
+    { north: 35.8, south: 35.6, west: 139.6, east: 139.9 },
+  ];
   for (const target of [30, 100, 300]) {
     for (const box of boxes) {
       const r = chooseResolution(box, { targetCells: target, maxResolution: 15 });
       const cells = expectedCells(box, r);
-      assert.ok(cells >= target / Math.sqrt(7) - 1e-9 && cells <= target * Math.sqrt(7) + 1e-9, `${JSON.stringify(box)}: r${r} holds ${cells.toFixed(1)}`);
+      assert.ok(
+        cells >= target / Math.sqrt(7) - 1e-9 && cells <= target * Math.sqrt(7) + 1e-9,
+        `${JSON.stringify(box)}: r${r} holds ${cells.toFixed(1)}`,
+      );
     }
   }
 });
@@ -51,7 +71,10 @@ test('documented choices: Western Europe is r3, central Paris r8, a city block c
 test('a finer viewport never gets a coarser resolution', () => {
   let previous = -1;
   for (let half = 40; half > 0.0005; half /= 1.5) {
-    const r = chooseResolution({ north: 45 + half, south: 45 - half, west: 5 - half, east: 5 + half }, { targetCells: 100, maxResolution: 15 });
+    const r = chooseResolution(
+      { north: 45 + half, south: 45 - half, west: 5 - half, east: 5 + half },
+      { targetCells: 100, maxResolution: 15 },
+    );
     assert.ok(r >= previous, 'r >= previous');
     previous = r;
   }

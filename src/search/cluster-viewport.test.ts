@@ -22,7 +22,8 @@ function bruteForce(index: StayIndex, view: BoundingBox, r: number, keep: (idx: 
   const cells = new Map<string, { members: number[]; best: number }>();
   for (let idx = 0; idx < index.size; idx++) {
     if (!keep(idx)) continue;
-    const y = index.lat[idx], x = index.lng[idx];
+    const y = index.lat[idx],
+      x = index.lng[idx];
     const inLng = view.west <= view.east ? x >= view.west && x <= view.east : x >= view.west || x <= view.east;
     if (y < view.south || y > view.north || !inLng) continue;
     const cell = latLngToCell(y, x, r);
@@ -34,7 +35,14 @@ function bruteForce(index: StayIndex, view: BoundingBox, r: number, keep: (idx: 
   return cells;
 }
 
-function assertMatches(groups: CellGroups, index: StayIndex, view: BoundingBox, r: number, label: string, keep?: (idx: number) => boolean): void {
+function assertMatches(
+  groups: CellGroups,
+  index: StayIndex,
+  view: BoundingBox,
+  r: number,
+  label: string,
+  keep?: (idx: number) => boolean,
+): void {
   const expected = bruteForce(index, view, r, keep);
   const got = new Map(groups.cells.map((c) => [cellString(c.hi, c.lo), c]));
   assert.equal(got.size, groups.cells.length, `${label}: each cell once`);
@@ -45,11 +53,19 @@ function assertMatches(groups: CellGroups, index: StayIndex, view: BoundingBox, 
     total += want.members.length;
     assert.equal(cell.count, want.members.length, `${label} ${id}: count`);
     assert.equal(cell.best, want.best, `${label} ${id}: best`);
-    assert.deepEqual(groups.members(cell).sort((a, b) => a - b), want.members.sort((a, b) => a - b), `${label} ${id}: members`);
+    assert.deepEqual(
+      groups.members(cell).sort((a, b) => a - b),
+      want.members.sort((a, b) => a - b),
+      `${label} ${id}: members`,
+    );
     const hit = clusterHit(cell);
     for (const idx of want.members) {
-      const y = index.lat[idx], x = index.lng[idx];
-      assert.ok(y >= hit.bounds.sw.lat && y <= hit.bounds.ne.lat && x >= hit.bounds.sw.lng && x <= hit.bounds.ne.lng, `${label} ${id}: bounds hold the stays`);
+      const y = index.lat[idx],
+        x = index.lng[idx];
+      assert.ok(
+        y >= hit.bounds.sw.lat && y <= hit.bounds.ne.lat && x >= hit.bounds.sw.lng && x <= hit.bounds.ne.lng,
+        `${label} ${id}: bounds hold the stays`,
+      );
     }
     assert.ok(hit.lat >= hit.bounds.sw.lat && hit.lat <= hit.bounds.ne.lat, `${label} ${id}: centre inside`);
   }
@@ -73,12 +89,18 @@ for (const cellOrder of [true, false]) {
 
     test('random viewports agree with the brute force too', () => {
       let s = 17;
-      const rand = () => ((s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+      const rand = () => (s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
       for (let i = 0; i < 40; i++) {
-        const [lat, lng] = [[48.85, 2.35], [51.5, -0.12], [-17.75, 179.9], [40.4, -3.7]][i % 4];
+        const [lat, lng] = [
+          [48.85, 2.35],
+          [51.5, -0.12],
+          [-17.75, 179.9],
+          [40.4, -3.7],
+        ][i % 4];
         const h = 0.01 + rand() * (i % 3 === 0 ? 5 : 0.3);
         const w = 0.01 + rand() * (i % 3 === 0 ? 8 : 0.5);
-        let west = lng - w * rand(), east = west + w;
+        let west = lng - w * rand(),
+          east = west + w;
         if (west < -180) west += 360;
         if (east > 180) east -= 360;
         const view = { south: lat - h * rand(), north: lat + h, west, east };
@@ -90,7 +112,8 @@ for (const cellOrder of [true, false]) {
     test('with a filter, the walk scans the runs of stays in view and still agrees', () => {
       const keep = (idx: number) => index.rank[idx] % 3 === 0;
       for (const [name, view] of Object.entries(VIEWS)) {
-        for (const r of [0, 3, 8, 10]) assertMatches(pyramidCells(index, pyramid, view, r, keep), index, view, r, `${name} filtered r${r}`, keep);
+        for (const r of [0, 3, 8, 10])
+          assertMatches(pyramidCells(index, pyramid, view, r, keep), index, view, r, `${name} filtered r${r}`, keep);
       }
     });
 
@@ -125,9 +148,13 @@ describe('spread order of cluster=top', () => {
       for (const sq of occupied) {
         const inSquare = cells.filter((c) => square(c.best) === sq);
         const bestRank = Math.min(...inSquare.map((c) => index.rank[c.best]));
-        assert.ok(firstRound.some((c) => index.rank[c.best] === bestRank), 'the square\'s best cell leads it');
+        assert.ok(
+          firstRound.some((c) => index.rank[c.best] === bestRank),
+          "the square's best cell leads it",
+        );
       }
-      for (let i = 1; i < firstRound.length; i++) assert.ok(index.rank[firstRound[i - 1].best] < index.rank[firstRound[i].best], 'best first within a round');
+      for (let i = 1; i < firstRound.length; i++)
+        assert.ok(index.rank[firstRound[i - 1].best] < index.rank[firstRound[i].best], 'best first within a round');
     }
   });
 });

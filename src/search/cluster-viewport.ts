@@ -73,48 +73,82 @@ interface Tally {
 }
 
 const newTally = (): Tally => ({
-  count: 0, best: -1, bestRank: Infinity, south: Infinity, west: Infinity, north: -Infinity, east: -Infinity, sumLat: 0, sumLng: 0, sumWrapped: 0,
+  count: 0,
+  best: -1,
+  bestRank: Infinity,
+  south: Infinity,
+  west: Infinity,
+  north: -Infinity,
+  east: -Infinity,
+  sumLat: 0,
+  sumLng: 0,
+  sumWrapped: 0,
 });
 
 /** Adds stays [from, to) of a cell order (those in view and kept, when given) to the tally. */
-function scanInto(t: Tally, index: StayIndex, idxAt: (p: number) => number, from: number, to: number, inView: InView | null, keep: Keep = null): void {
+function scanInto(
+  t: Tally,
+  index: StayIndex,
+  idxAt: (p: number) => number,
+  from: number,
+  to: number,
+  inView: InView | null,
+  keep: Keep = null,
+): void {
   const { lat, lng, rank } = index;
   for (let p = from; p < to; p++) {
     const idx = idxAt(p);
-    const y = lat[idx], x = lng[idx];
+    const y = lat[idx],
+      x = lng[idx];
     if (inView !== null && !inView(y, x)) continue;
     if (keep !== null && !keep(idx)) continue;
     t.count++;
-    if (rank[idx] < t.bestRank) { t.bestRank = rank[idx]; t.best = idx; }
+    if (rank[idx] < t.bestRank) {
+      t.bestRank = rank[idx];
+      t.best = idx;
+    }
     if (y < t.south) t.south = y;
     if (y > t.north) t.north = y;
     if (x < t.west) t.west = x;
     if (x > t.east) t.east = x;
-    t.sumLat += y; t.sumLng += x; t.sumWrapped += x < 0 ? x + 360 : x;
+    t.sumLat += y;
+    t.sumLng += x;
+    t.sumWrapped += x < 0 ? x + 360 : x;
   }
 }
 
 /** Adds a tally to another. */
 function addTally(into: Tally, t: Tally): void {
   into.count += t.count;
-  if (t.bestRank < into.bestRank) { into.bestRank = t.bestRank; into.best = t.best; }
+  if (t.bestRank < into.bestRank) {
+    into.bestRank = t.bestRank;
+    into.best = t.best;
+  }
   if (t.south < into.south) into.south = t.south;
   if (t.west < into.west) into.west = t.west;
   if (t.north > into.north) into.north = t.north;
   if (t.east > into.east) into.east = t.east;
-  into.sumLat += t.sumLat; into.sumLng += t.sumLng; into.sumWrapped += t.sumWrapped;
+  into.sumLat += t.sumLat;
+  into.sumLng += t.sumLng;
+  into.sumWrapped += t.sumWrapped;
 }
 
 /** Adds a stay to a tally. */
 function addStay(t: Tally, index: StayIndex, idx: number): void {
-  const y = index.lat[idx], x = index.lng[idx];
+  const y = index.lat[idx],
+    x = index.lng[idx];
   t.count++;
-  if (index.rank[idx] < t.bestRank) { t.bestRank = index.rank[idx]; t.best = idx; }
+  if (index.rank[idx] < t.bestRank) {
+    t.bestRank = index.rank[idx];
+    t.best = idx;
+  }
   if (y < t.south) t.south = y;
   if (y > t.north) t.north = y;
   if (x < t.west) t.west = x;
   if (x > t.east) t.east = x;
-  t.sumLat += y; t.sumLng += x; t.sumWrapped += x < 0 ? x + 360 : x;
+  t.sumLat += y;
+  t.sumLng += x;
+  t.sumWrapped += x < 0 ? x + 360 : x;
 }
 
 /** Stays of one cell being gathered: their tally, and the runs of the source they lie in. */
@@ -155,9 +189,18 @@ class Gathering {
     for (const { hi, lo, t, runs, inRuns } of this.byKey.values()) {
       if (t.count === 0) continue;
       out.push({
-        hi, lo, count: t.count, best: t.best, south: t.south, west: t.west, north: t.north, east: t.east,
-        lat: t.sumLat / t.count, lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
-        runs, partial: t.count < inRuns,
+        hi,
+        lo,
+        count: t.count,
+        best: t.best,
+        south: t.south,
+        west: t.west,
+        north: t.north,
+        east: t.east,
+        lat: t.sumLat / t.count,
+        lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
+        runs,
+        partial: t.count < inRuns,
       });
     }
     return out.sort((a, b) => compareHalves(a.hi, a.lo, b.hi, b.lo));
@@ -173,7 +216,8 @@ function centroidLng(sum: number, sumWrapped: number, count: number, west: numbe
 
 /** First i in [0, a.length) with a[i] >= value (a ascending). */
 function lowerBound(a: Uint32Array, value: number): number {
-  let lo = 0, hi = a.length;
+  let lo = 0,
+    hi = a.length;
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
     if (a[m] < value) lo = m + 1;
@@ -211,7 +255,12 @@ export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: Bound
  * the caller's time slice is spent): a big view never holds the event loop for long.
  */
 export async function pyramidCellsSliced(
-  index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep, pause: () => Promise<void> | undefined,
+  index: StayIndex,
+  pyramid: CellPyramid,
+  view: BoundingBox,
+  resolution: number,
+  keep: Keep,
+  pause: () => Promise<void> | undefined,
 ): Promise<CellGroups> {
   const walk = walkView(index, pyramid, view, resolution, keep);
   for (const work of walk.deferred) {
@@ -259,7 +308,15 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const none = () => undefined;
   /** Stays [from, to) to place in their cells at `resolution` one by one (see splitStay). */
   const split = (from: number, to: number, test: InView | null) => {
-    if (from < to) deferred.push({ from, to, run: (a, b) => { for (let p = a; p < b; p++) splitStay(p, test); }, finish: none });
+    if (from < to)
+      deferred.push({
+        from,
+        to,
+        run: (a, b) => {
+          for (let p = a; p < b; p++) splitStay(p, test);
+        },
+        finish: none,
+      });
   };
   /** Piece c's stays [from, to) through the filter (and the view, when tested), then added to its cell. */
   const scanPiece = (c: number, from: number, to: number, test: InView | null) => {
@@ -280,7 +337,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   /** A piece of the deepest walked level whose stays are all in view. */
   const whole = (c: number) => {
     const level = levels[deepest];
-    const from = level.start[c], to = level.start[c + 1];
+    const from = level.start[c],
+      to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, null);
     if (keep !== null) return scanPiece(c, from, to, null);
     const t = newTally();
@@ -288,12 +346,17 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     add(c, t);
   };
 
-  const DISJOINT = 0, CUT = 1, INSIDE = 2;
+  const DISJOINT = 0,
+    CUT = 1,
+    INSIDE = 2;
   /** Where a piece's stays lie against the view (their box is rounded outwards: never a false INSIDE). */
   const relation = (r: number, c: number): number => {
     const box = levels[r].box;
     const b = 4 * c;
-    const s = box[b], w = box[b + 1], n = box[b + 2], e = box[b + 3];
+    const s = box[b],
+      w = box[b + 1],
+      n = box[b + 2],
+      e = box[b + 3];
     if (n < south || s > north) return DISJOINT;
     if (crosses ? w > east && e < west : e < west || w > east) return DISJOINT;
     return s >= south && n <= north && (crosses ? w >= west || e <= east : w >= west && e <= east) ? INSIDE : CUT;
@@ -311,14 +374,20 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const count = level.start[c + 1] - level.start[c];
     const b = 4 * c;
     const best = level.best[c];
-    if (index.rank[best] < t.bestRank) { t.bestRank = index.rank[best]; t.best = best; }
+    if (index.rank[best] < t.bestRank) {
+      t.bestRank = index.rank[best];
+      t.best = best;
+    }
     t.count += count;
     if (level.box[b] < t.south) t.south = level.box[b];
     if (level.box[b + 1] < t.west) t.west = level.box[b + 1];
     if (level.box[b + 2] > t.north) t.north = level.box[b + 2];
     if (level.box[b + 3] > t.east) t.east = level.box[b + 3];
-    const y = level.centroid[2 * c], x = level.centroid[2 * c + 1];
-    t.sumLat += y * count; t.sumLng += x * count; t.sumWrapped += (x < 0 ? x + 360 : x) * count;
+    const y = level.centroid[2 * c],
+      x = level.centroid[2 * c + 1];
+    t.sumLat += y * count;
+    t.sumLng += x * count;
+    t.sumWrapped += (x < 0 ? x + 360 : x) * count;
   };
 
   /**
@@ -339,7 +408,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   /** A piece of the deepest walked level cut by the view's edges. */
   const cut = (c: number) => {
     const level = levels[deepest];
-    const from = level.start[c], to = level.start[c + 1];
+    const from = level.start[c],
+      to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, inView);
     if (keep !== null) return scanPiece(c, from, to, inView);
     const t = newTally();
@@ -441,7 +511,10 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** A dense cell as the cluster a map shows: at the centroid of its stays, bounded by their box. */
 export function clusterHit(cell: ViewCell): ClusterHit {
-  const south = floor6(cell.south), west = floor6(cell.west), north = ceil6(cell.north), east = ceil6(cell.east);
+  const south = floor6(cell.south),
+    west = floor6(cell.west),
+    north = ceil6(cell.north),
+    east = ceil6(cell.east);
   return {
     id: cellString(cell.hi, cell.lo),
     lat: Math.min(north, Math.max(south, round6(cell.lat))),

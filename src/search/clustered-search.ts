@@ -28,7 +28,12 @@ export function clusterModeOf(query: SearchQuery): ClusteringMode | null {
 }
 
 /** A clustered answer, or null when `cluster=auto` finds a flat list more useful. */
-export async function clusteredSearch(deps: SearchDeps, query: SearchQuery, mode: ClusteringMode, offset: number): Promise<SearchResult | null> {
+export async function clusteredSearch(
+  deps: SearchDeps,
+  query: SearchQuery,
+  mode: ClusteringMode,
+  offset: number,
+): Promise<SearchResult | null> {
   const settings = deps.clustering;
   const { south, west, north, east } = query.location as BoundingBox;
   const view: BoundingBox = { south, west, north, east };
@@ -50,11 +55,15 @@ function checkPrecision(settings: ClusteringSettings, view: BoundingBox, precisi
   let finest = precision;
   while (finest > 0 && cells(finest) > most) finest--;
   const asked = Number(cells(precision).toPrecision(2)).toLocaleString('en');
-  throw ApiError.fromViolations([{
-    param: 'precision', code: 'VALIDATION_ERROR',
-    message: `precision ${precision} cuts this viewport into about ${asked} H3 cells; a map shows at most ` +
-      `${most.toLocaleString('en')}: use precision ${finest} or less here, or a smaller viewport`,
-  }]);
+  throw ApiError.fromViolations([
+    {
+      param: 'precision',
+      code: 'VALIDATION_ERROR',
+      message:
+        `precision ${precision} cuts this viewport into about ${asked} H3 cells; a map shows at most ` +
+        `${most.toLocaleString('en')}: use precision ${finest} or less here, or a smaller viewport`,
+    },
+  ]);
 }
 
 /**
@@ -64,7 +73,13 @@ function checkPrecision(settings: ClusteringSettings, view: BoundingBox, precisi
  * or no cell is dense enough.
  */
 async function hexClusters(
-  deps: SearchDeps, query: SearchQuery, view: BoundingBox, resolution: number, clustering: Clustering, centre: Centre, offset: number,
+  deps: SearchDeps,
+  query: SearchQuery,
+  view: BoundingBox,
+  resolution: number,
+  clustering: Clustering,
+  centre: Centre,
+  offset: number,
 ): Promise<SearchResult | null> {
   const { index, pyramid } = deps;
   const minStays = clustering.mode === 'true' ? 2 : deps.clustering.autoMinStays;
@@ -72,8 +87,19 @@ async function hexClusters(
   if (query.dates !== null) {
     const { pageIdx, unresolved } = await pricedCandidates(deps, query);
     const pricing = await price(deps, query, query.dates, pageIdx);
-    const groups = groupCells(index, pyramid, pricing.priced.map((p) => p.stay.idx), resolution);
-    const dense = linkable(deps, query, view, groups, groups.cells.filter((c) => c.count >= minStays));
+    const groups = groupCells(
+      index,
+      pyramid,
+      pricing.priced.map((p) => p.stay.idx),
+      resolution,
+    );
+    const dense = linkable(
+      deps,
+      query,
+      view,
+      groups,
+      groups.cells.filter((c) => c.count >= minStays),
+    );
     // Flat from the same prices: asking the suppliers twice would cost a second round trip.
     if (auto && (dense.length === 0 || groups.total <= query.pageSize)) {
       return pricedResult(deps, query, pricing.priced, pricing, centre, unresolved, offset);
@@ -86,7 +112,13 @@ async function hexClusters(
   }
 
   const groups = await viewGroups(deps, query, view, resolution);
-  const dense = linkable(deps, query, view, groups, groups.cells.filter((c) => c.count >= minStays));
+  const dense = linkable(
+    deps,
+    query,
+    view,
+    groups,
+    groups.cells.filter((c) => c.count >= minStays),
+  );
   if (auto && (dense.length === 0 || groups.total <= query.pageSize)) return null;
   const isDense = new Set(dense);
   const sparse: number[] = [];

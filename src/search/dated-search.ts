@@ -43,6 +43,10 @@ export function pricedResult(
   extra: Pick<SearchResult, 'clusters' | 'clustering'> = { clusters: null, clustering: null },
 ): SearchResult {
   const page = priced.slice(offset, offset + query.pageSize);
-  const hits = hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers);
+  const hits = hitsOf(
+    page.map((p) => p.stay),
+    centre,
+    (_stay, i) => page[i].offers,
+  );
   return buildResult(query, { hits, matched: priced.length, offset, unresolved, pricing, ...extra }, deps.totalCap);
 }

@@ -43,9 +43,10 @@ function unfilteredBox(deps: SearchDeps, query: SearchQuery, offset: number): Pa
   const { south, west, north, east } = location;
   const matched = index.countInBox(south, west, north, east);
   const k = offset + query.pageSize;
-  const pageIdx = matched * matched > k * index.size
-    ? index.bestInBox(south, west, north, east, offset, query.pageSize)
-    : selectByRank(index.inBox(south, west, north, east), index.rank, index.byRank, offset, query.pageSize);
+  const pageIdx =
+    matched * matched > k * index.size
+      ? index.bestInBox(south, west, north, east, offset, query.pageSize)
+      : selectByRank(index.inBox(south, west, north, east), index.rank, index.byRank, offset, query.pageSize);
   return { pageIdx, matched, unresolved: [], centre: boxCentre(location) };
 }
 

@@ -44,7 +44,11 @@ describe('large steps', () => {
     const keep = (idx: number) => idx % 3 !== 0;
     const kept = await keepMatching(candidates, keep, slicer);
     assert.deepEqual(kept, candidates.filter(keep));
-    for (const [offset, count] of [[0, 10], [500, 100], [kept.length - 5, 10]]) {
+    for (const [offset, count] of [
+      [0, 10],
+      [500, 100],
+      [kept.length - 5, 10],
+    ]) {
       assert.deepEqual(await pageByRank(index, kept, offset, count, slicer), selectByRank(kept, index.rank, index.byRank, offset, count));
     }
   });
@@ -54,18 +58,31 @@ describe('large steps', () => {
     const all = Array.from({ length: index.size }, (_, i) => i);
     const d = (idx: number) => distanceMeters(centre.lat, centre.lng, index.lat[idx], index.lng[idx]);
     const sorted = [...all].sort((a, b) => d(a) - d(b) || index.rank[a] - index.rank[b]);
-    for (const [offset, count] of [[0, 20], [1_000, 100], [all.length - 3, 10]]) {
+    for (const [offset, count] of [
+      [0, 20],
+      [1_000, 100],
+      [all.length - 3, 10],
+    ]) {
       assert.deepEqual(await pageByDistance(index, all, centre, offset, count, slicer), sorted.slice(offset, offset + count));
     }
   });
 
   it('groups a view by cell in slices exactly as at once, filtered and finer than the pyramid', async () => {
     const keep = (idx: number) => index.rank[idx] % 2 === 0;
-    for (const [resolution, filter] of [[3, keep], [10, null], [12, keep]] as const) {
+    for (const [resolution, filter] of [
+      [3, keep],
+      [10, null],
+      [12, keep],
+    ] as const) {
       const once = pyramidCells(index, pyramid, WORLD, resolution, filter);
-      const { value: sliced, turns } = await turnsDuring(() => slicer.run((pause) => pyramidCellsSliced(index, pyramid, WORLD, resolution, filter, pause)));
+      const { value: sliced, turns } = await turnsDuring(() =>
+        slicer.run((pause) => pyramidCellsSliced(index, pyramid, WORLD, resolution, filter, pause)),
+      );
       assert.equal(sliced.total, once.total);
-      assert.deepEqual(sliced.cells.map((c) => [c.hi, c.lo, c.count, c.best]), once.cells.map((c) => [c.hi, c.lo, c.count, c.best]));
+      assert.deepEqual(
+        sliced.cells.map((c) => [c.hi, c.lo, c.count, c.best]),
+        once.cells.map((c) => [c.hi, c.lo, c.count, c.best]),
+      );
       assert.ok(turns > 10, `r${resolution}: ${turns} turns`);
     }
   });
@@ -74,12 +91,16 @@ describe('large steps', () => {
     const one = createWorkSlicer({ sliceMs: 0 });
     let inside = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 5 }, () => one.run(async (pause) => {
-      inside++;
-      most = Math.max(most, inside);
-      for (let i = 0; i < 5; i++) await pause();
-      inside--;
-    })));
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        one.run(async (pause) => {
+          inside++;
+          most = Math.max(most, inside);
+          for (let i = 0; i < 5; i++) await pause();
+          inside--;
+        }),
+      ),
+    );
     assert.equal(most, 1);
   });
 });

@@ -45,7 +45,13 @@ export async function keepMatching(candidates: readonly number[], keep: (idx: nu
  * selectByRank for any number of candidates: many are marked, then the global ranking is walked
  * in slices until the page is filled (no sort of the whole list in one go).
  */
-export async function pageByRank(index: StayIndex, candidates: readonly number[], offset: number, count: number, slicer: WorkSlicer): Promise<number[]> {
+export async function pageByRank(
+  index: StayIndex,
+  candidates: readonly number[],
+  offset: number,
+  count: number,
+  slicer: WorkSlicer,
+): Promise<number[]> {
   if (candidates.length <= LARGE_STEP) return selectByRank(candidates, index.rank, index.byRank, offset, count);
   return slicer.run(async (pause: Pause) => {
     const marked = new Uint8Array(index.size);
@@ -72,7 +78,12 @@ export async function pageByRank(index: StayIndex, candidates: readonly number[]
  * the `offset + count` nearest, filled in slices, rather than a sort of every candidate.
  */
 export async function pageByDistance(
-  index: StayIndex, candidates: readonly number[], centre: { lat: number; lng: number }, offset: number, count: number, slicer: WorkSlicer,
+  index: StayIndex,
+  candidates: readonly number[],
+  centre: { lat: number; lng: number },
+  offset: number,
+  count: number,
+  slicer: WorkSlicer,
 ): Promise<number[]> {
   const k = offset + count;
   if (k <= 0 || candidates.length === 0) return [];
@@ -87,7 +98,8 @@ export async function pageByDistance(
     };
     const down = (i: number) => {
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let top = i;
         if (l < heap.length && after(l, top)) top = l;
         if (r < heap.length && after(r, top)) top = r;

@@ -48,7 +48,12 @@ export function cacheStatus(pricing: PricingOutcome): 'HIT' | 'MISS' {
  * - `min`/`max` are per-night USD bounds: a stay survives when any supplier's per-night USD price
  *   lies within them, or when some supplier's price is unknown.
  */
-export async function priceStays(stays: readonly Stay[], query: SearchQuery, dates: StayDates, options: PricingOptions): Promise<PricingOutcome> {
+export async function priceStays(
+  stays: readonly Stay[],
+  query: SearchQuery,
+  dates: StayDates,
+  options: PricingOptions,
+): Promise<PricingOutcome> {
   const providers = query.providers;
   const wanted = (supplier: SupplierId) => providers === null || providers.includes(supplier);
   const idsBySupplier = new Map<SupplierId, string[]>();
@@ -63,21 +68,29 @@ export async function priceStays(stays: readonly Stay[], query: SearchQuery, dat
 
   const signal = AbortSignal.timeout(options.budgetMs);
   const { occupancy } = query;
-  const outcomes = await Promise.all([...idsBySupplier].map(([supplier, ids]) => options.services.get(supplier)!.quote({
-    supplierStayIds: ids,
-    checkin: dates.checkin,
-    checkout: dates.checkout,
-    adults: occupancy.adults,
-    children: occupancy.children,
-    childrenAges: occupancy.childrenAges,
-    rooms: occupancy.rooms,
-    currency: options.currency,
-  }, signal)));
+  const outcomes = await Promise.all(
+    [...idsBySupplier].map(([supplier, ids]) =>
+      options.services.get(supplier)!.quote(
+        {
+          supplierStayIds: ids,
+          checkin: dates.checkin,
+          checkout: dates.checkout,
+          adults: occupancy.adults,
+          children: occupancy.children,
+          childrenAges: occupancy.childrenAges,
+          rooms: occupancy.rooms,
+          currency: options.currency,
+        },
+        signal,
+      ),
+    ),
+  );
   const bySupplier = new Map(outcomes.map((o) => [o.supplier, o]));
 
   const failures: PricingOutcome['failures'] = {};
   for (const o of outcomes) {
-    if (o.failure !== null) failures[o.supplier] = o.retryAfterMs === undefined ? { failure: o.failure } : { failure: o.failure, retryAfterMs: o.retryAfterMs };
+    if (o.failure !== null)
+      failures[o.supplier] = o.retryAfterMs === undefined ? { failure: o.failure } : { failure: o.failure, retryAfterMs: o.retryAfterMs };
   }
 
   const min = query.minPrice ?? 0;

@@ -10,7 +10,9 @@ for (let i = n - 1; i > 0; i--) {
   const j = (i * 7919) % (i + 1);
   [order[i], order[j]] = [order[j], order[i]];
 }
-order.forEach((idx, r) => { rank[idx] = r; });
+order.forEach((idx, r) => {
+  rank[idx] = r;
+});
 const byRank = new Uint32Array(n);
 for (let i = 0; i < n; i++) byRank[rank[i]] = i;
 
@@ -20,8 +22,20 @@ function reference(candidates: number[], offset: number, count: number): number[
 
 test('selectByRank returns the best-ranked page for small and deep pages alike', () => {
   const candidates = Array.from({ length: 600 }, (_, i) => (i * 13) % n);
-  for (const [offset, count] of [[0, 10], [10, 10], [0, 1], [50, 14], [300, 100], [590, 20], [600, 10]]) {
-    assert.deepEqual(selectByRank(candidates, rank, byRank, offset, count), reference(candidates, offset, count), `offset ${offset} count ${count}`);
+  for (const [offset, count] of [
+    [0, 10],
+    [10, 10],
+    [0, 1],
+    [50, 14],
+    [300, 100],
+    [590, 20],
+    [600, 10],
+  ]) {
+    assert.deepEqual(
+      selectByRank(candidates, rank, byRank, offset, count),
+      reference(candidates, offset, count),
+      `offset ${offset} count ${count}`,
+    );
   }
 });
 

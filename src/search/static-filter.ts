@@ -7,7 +7,12 @@ const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
 const HOTEL = typeCode('hotel');
 
 /** The static filters as one predicate over the index columns. */
-export function staticFilter(index: StayIndex, query: SearchQuery, centre: { lat: number; lng: number } | null, radius: number | null): (idx: number) => boolean {
+export function staticFilter(
+  index: StayIndex,
+  query: SearchQuery,
+  centre: { lat: number; lng: number } | null,
+  radius: number | null,
+): (idx: number) => boolean {
   const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
   let allowedTypes: Uint8Array | null = null;
   if (query.types !== null) {
@@ -20,9 +25,10 @@ export function staticFilter(index: StayIndex, query: SearchQuery, centre: { lat
   const tokens = query.hotelSearch;
   const { lat, lng } = index;
   // The stay's average, or one supplier's own listing (v1), at `idx * stride + slot`.
-  const ratings = query.ratingsOf === undefined
-    ? { stars: index.stars, rating: index.rating, stride: 1, slot: 0 }
-    : { stars: index.listingStars, rating: index.listingRating, stride: SUPPLIER_IDS.length, slot: supplierSlot(query.ratingsOf) };
+  const ratings =
+    query.ratingsOf === undefined
+      ? { stars: index.stars, rating: index.rating, stride: 1, slot: 0 }
+      : { stars: index.listingStars, rating: index.listingRating, stride: SUPPLIER_IDS.length, slot: supplierSlot(query.ratingsOf) };
   return (idx) => {
     if ((index.suppliers[idx] & mask) === 0) return false;
     if (allowedTypes !== null && allowedTypes[index.type[idx]] === 0) return false;

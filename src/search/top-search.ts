@@ -20,7 +20,13 @@ import { viewGroups } from './view-groups.ts';
  * with no survivor drops out; `total` counts the cells represented.
  */
 export async function topSearch(
-  deps: SearchDeps, query: SearchQuery, view: BoundingBox, resolution: number, clustering: Clustering, centre: Centre, offset: number,
+  deps: SearchDeps,
+  query: SearchQuery,
+  view: BoundingBox,
+  resolution: number,
+  clustering: Clustering,
+  centre: Centre,
+  offset: number,
 ): Promise<SearchResult> {
   const { index } = deps;
   const groups = await viewGroups(deps, query, view, resolution);
@@ -56,6 +62,11 @@ export async function topSearch(
   const represented = priced.filter((cell) => representative.has(cell));
   for (const cell of represented) cellIds.set(representative.get(cell)!.stay.idx, cellString(cell.hi, cell.lo));
   const page = represented.slice(offset, offset + query.pageSize).map((cell) => representative.get(cell)!);
-  const hits = hitsOf(page.map((p) => p.stay), centre, (_stay, i) => page[i].offers, cellOf);
+  const hits = hitsOf(
+    page.map((p) => p.stay),
+    centre,
+    (_stay, i) => page[i].offers,
+    cellOf,
+  );
   return buildResult(query, { hits, matched: represented.length, offset, pricing, clustering }, deps.totalCap);
 }

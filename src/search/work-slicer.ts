@@ -16,13 +16,16 @@ export interface WorkSlicer {
 export function createWorkSlicer(options: { sliceMs: number }): WorkSlicer {
   const oneAtATime = pLimit(1);
   return {
-    run: (task) => oneAtATime(() => {
-      let since = performance.now();
-      const resume = () => { since = performance.now(); };
-      return task(() => {
-        if (performance.now() - since < options.sliceMs) return undefined;
-        return new Promise<void>((resolve) => setImmediate(resolve)).then(resume);
-      });
-    }),
+    run: (task) =>
+      oneAtATime(() => {
+        let since = performance.now();
+        const resume = () => {
+          since = performance.now();
+        };
+        return task(() => {
+          if (performance.now() - since < options.sliceMs) return undefined;
+          return new Promise<void>((resolve) => setImmediate(resolve)).then(resume);
+        });
+      }),
   };
 }

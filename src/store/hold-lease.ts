@@ -37,26 +37,32 @@ function renewing(options: LeaseOptions, holder: string, onLost: (reason: string
     clearInterval(timer);
     onLost(reason);
   };
-  const timer = setInterval(() => {
-    if (performance.now() - lastRenewed >= ttlMs) {
-      lose(`lease ${name} was not renewed for ${ttlMs} ms`);
-      return;
-    }
-    if (renewal !== null) return; // the previous renewal is still on its way
-    renewal = leases.acquire(name, holder, ttlMs).then(
-      (held) => {
-        if (stopped) return;
-        if (!held) lose(`lease ${name} was taken over by another process`);
-        else {
-          lastRenewed = performance.now();
-          options.onRenewed?.();
-        }
-      },
-      () => undefined, // the database is away: the lease may still be ours until a ttl has passed
-    ).finally(() => {
-      renewal = null;
-    });
-  }, Math.max(1, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => {
+      if (performance.now() - lastRenewed >= ttlMs) {
+        lose(`lease ${name} was not renewed for ${ttlMs} ms`);
+        return;
+      }
+      if (renewal !== null) return; // the previous renewal is still on its way
+      renewal = leases
+        .acquire(name, holder, ttlMs)
+        .then(
+          (held) => {
+            if (stopped) return;
+            if (!held) lose(`lease ${name} was taken over by another process`);
+            else {
+              lastRenewed = performance.now();
+              options.onRenewed?.();
+            }
+          },
+          () => undefined, // the database is away: the lease may still be ours until a ttl has passed
+        )
+        .finally(() => {
+          renewal = null;
+        });
+    },
+    Math.max(1, Math.floor(ttlMs / 3)),
+  );
   return {
     /** Stops renewing; waits (at most a ttl) for a renewal on its way, so a release after it is the last word. */
     async stop() {
@@ -64,7 +70,12 @@ function renewing(options: LeaseOptions, holder: string, onLost: (reason: string
       clearInterval(timer);
       if (renewal === null) return;
       let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([renewal, new Promise<void>((resolve) => { timeout = setTimeout(resolve, ttlMs); })]);
+      await Promise.race([
+        renewal,
+        new Promise<void>((resolve) => {
+          timeout = setTimeout(resolve, ttlMs);
+        }),
+      ]);
       clearTimeout(timeout);
     },
   };
@@ -75,8 +86,10 @@ function renewing(options: LeaseOptions, holder: string, onLost: (reason: string
  * it; else the work's value, the lease renewed meanwhile and released after (also when it throws).
  * If the lease is lost, `signal` aborts: the work should stop, and nothing it does after is safe.
  */
-export async function withLease<T>(options: LeaseOptions, work: (signal: AbortSignal) => Promise<T>):
-Promise<{ ran: true; value: T } | { ran: false; holder: string | null }> {
+export async function withLease<T>(
+  options: LeaseOptions,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false; holder: string | null }> {
   const holder = options.holder ?? leaseHolder();
   if (!(await options.leases.acquire(options.name, holder, options.ttlMs))) {
     return { ran: false, holder: (await options.leases.holder(options.name))?.holder ?? null };
@@ -115,19 +128,22 @@ export function keepLease(options: LeaseOptions & { onAcquired(): void; onError?
   const period = Math.max(1, Math.floor(options.ttlMs / 3));
   const tryTake = () => {
     if (held || stopped) return;
-    attempt = options.leases.acquire(options.name, holder, options.ttlMs).then((taken) => {
-      if (!taken || stopped) {
-        if (taken) void options.leases.release(options.name, holder).catch(() => undefined);
-        return;
-      }
-      held = true;
-      renewer = renewing(options, holder, (reason) => {
-        held = false;
-        renewer = null;
-        options.onLost?.(reason);
-      });
-      options.onAcquired();
-    }, (error: unknown) => options.onError?.(error));
+    attempt = options.leases.acquire(options.name, holder, options.ttlMs).then(
+      (taken) => {
+        if (!taken || stopped) {
+          if (taken) void options.leases.release(options.name, holder).catch(() => undefined);
+          return;
+        }
+        held = true;
+        renewer = renewing(options, holder, (reason) => {
+          held = false;
+          renewer = null;
+          options.onLost?.(reason);
+        });
+        options.onAcquired();
+      },
+      (error: unknown) => options.onError?.(error),
+    );
   };
   const timer = setInterval(tryTake, period);
   tryTake();

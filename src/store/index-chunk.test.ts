@@ -7,7 +7,14 @@ import type { IndexRow, RankedStay } from './store.ts';
 function stay(idx: number): RankedStay {
   const type = STAY_TYPES[idx % STAY_TYPES.length];
   const listings = SUPPLIER_IDS.filter((_s, i) => ((idx + 1) & (1 << i)) !== 0).map((supplier, i) => ({
-    supplier, supplierStayId: String(idx), name: 'x', typeLabel: 'x', type, address: 'x', lat: 0, lng: 0,
+    supplier,
+    supplierStayId: String(idx),
+    name: 'x',
+    typeLabel: 'x',
+    type,
+    address: 'x',
+    lat: 0,
+    lng: 0,
     // Each listing its own rating and stars (none for supplier_c), as a filter on one supplier reads them.
     rating: { value: 1 + ((idx * 7 + i) % 91) / 10, hotelStars: supplier === 'supplier_c' ? null : ((idx + i) % 11) / 2, count: 0 },
     capacity: { guests: 1, bedrooms: null, beds: null, bathrooms: 1 },
@@ -15,8 +22,16 @@ function stay(idx: number): RankedStay {
     media: { thumbnail: '', logoSquare: '' },
   }));
   return {
-    idx, rank: 1000 - idx, id: `st${idx}`, name: `Hôtel N°${idx}`, type, typeLabel: 'x', address: 'x',
-    lat: -33.123456789 + idx, lng: 151.987654321 - idx, h3: `8f${idx.toString(16).padStart(13, '0')}`,
+    idx,
+    rank: 1000 - idx,
+    id: `st${idx}`,
+    name: `Hôtel N°${idx}`,
+    type,
+    typeLabel: 'x',
+    address: 'x',
+    lat: -33.123456789 + idx,
+    lng: 151.987654321 - idx,
+    h3: `8f${idx.toString(16).padStart(13, '0')}`,
     capacity: { guests: 1, bedrooms: null, beds: null, bathrooms: 1 },
     averageRating: { value: 7.3 + idx / 10, hotelStars: idx % 3 === 0 ? null : (idx % 11) / 2, count: idx * 1_000_003 },
     listings,
@@ -36,9 +51,17 @@ describe('index chunks', () => {
     rows.forEach((row, i) => {
       const s = stays[i];
       assert.deepEqual(row, {
-        idx: s.idx, rank: s.rank, lat: s.lat, lng: s.lng, h3: s.h3, type: s.type,
-        suppliers: s.listings.map((l) => l.supplier), stars: s.averageRating.hotelStars,
-        rating: s.averageRating.value, reviewCount: s.averageRating.count, searchName: `hotel n ${s.idx}`,
+        idx: s.idx,
+        rank: s.rank,
+        lat: s.lat,
+        lng: s.lng,
+        h3: s.h3,
+        type: s.type,
+        suppliers: s.listings.map((l) => l.supplier),
+        stars: s.averageRating.hotelStars,
+        rating: s.averageRating.value,
+        reviewCount: s.averageRating.count,
+        searchName: `hotel n ${s.idx}`,
         listingRatings: s.listings.map((l) => ({ supplier: l.supplier, value: l.rating.value, hotelStars: l.rating.hotelStars })),
       });
     });

@@ -39,8 +39,10 @@ const TYPE_CODE = new Map<string, number>(STAY_TYPES.map((type, i) => [type, i])
 const SUPPLIER_SLOT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
 
 /** The 16 possible supplier sets, built once and frozen: a million rows share them instead of allocating. */
-const SUPPLIER_SETS: SupplierId[][] = Array.from({ length: 1 << SUPPLIER_IDS.length }, (_, mask) =>
-  Object.freeze(SUPPLIER_IDS.filter((_, i) => (mask & (1 << i)) !== 0)) as SupplierId[]);
+const SUPPLIER_SETS: SupplierId[][] = Array.from(
+  { length: 1 << SUPPLIER_IDS.length },
+  (_, mask) => Object.freeze(SUPPLIER_IDS.filter((_, i) => (mask & (1 << i)) !== 0)) as SupplierId[],
+);
 
 /** The numeric columns of `n` rows laid one after another in `buffer`: the one place that says where each lies. */
 function columnsOf(buffer: ArrayBuffer, n: number) {
@@ -117,7 +119,11 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
     for (let s = 0; s < S; s++) {
       if ((suppliers[i] & (1 << s)) === 0) continue;
       const half = listingStars[i * S + s];
-      listingRatings.push({ supplier: SUPPLIER_IDS[s], value: listingRating[i * S + s] / 10, hotelStars: half === NO_STARS ? null : half / 2 });
+      listingRatings.push({
+        supplier: SUPPLIER_IDS[s],
+        value: listingRating[i * S + s] / 10,
+        hotelStars: half === NO_STARS ? null : half / 2,
+      });
     }
     emit({
       idx: chunk.firstIdx + i,

@@ -12,7 +12,9 @@ const TTL = 30_000;
 /** A promise and the function settling it: a test waits on a condition, never on a sleep. */
 function signal<T = void>() {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -50,7 +52,7 @@ export function runLeaseStoreContract(name: string, makeTwo: (clock: () => numbe
       now += 1;
       assert.equal(await two.first.holder('sync'), null, 'expired: nobody holds it');
       assert.equal(await two.second.acquire('sync', 'gw-2', TTL), true, 'taken over');
-      assert.equal(await two.first.acquire('sync', 'gw-1', TTL), false, 'the old holder\'s renewal is refused');
+      assert.equal(await two.first.acquire('sync', 'gw-1', TTL), false, "the old holder's renewal is refused");
       await two.first.release('sync', 'gw-1');
       assert.equal((await two.first.holder('sync'))?.holder, 'gw-2');
     });
@@ -72,12 +74,23 @@ export function runLeaseStoreContract(name: string, makeTwo: (clock: () => numbe
         return 'done';
       });
       await started.promise;
-      assert.deepEqual(await withLease({ leases: two.second, name: 'content', ttlMs: TTL }, async () => 'twice'), { ran: false, holder: 'gw-1' });
+      assert.deepEqual(await withLease({ leases: two.second, name: 'content', ttlMs: TTL }, async () => 'twice'), {
+        ran: false,
+        holder: 'gw-1',
+      });
       gate.resolve();
       assert.deepEqual(await first, { ran: true, value: 'done' });
       assert.equal(await two.second.holder('content'), null, 'released');
-      assert.deepEqual(await withLease({ leases: two.second, name: 'content', ttlMs: TTL }, async () => 'next'), { ran: true, value: 'next' });
-      await assert.rejects(withLease({ leases: two.first, name: 'content', ttlMs: TTL }, async () => { throw new Error('boom'); }), /boom/);
+      assert.deepEqual(await withLease({ leases: two.second, name: 'content', ttlMs: TTL }, async () => 'next'), {
+        ran: true,
+        value: 'next',
+      });
+      await assert.rejects(
+        withLease({ leases: two.first, name: 'content', ttlMs: TTL }, async () => {
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
       assert.equal(await two.first.holder('content'), null, 'released after a failure too');
     });
 
@@ -88,13 +101,19 @@ export function runLeaseStoreContract(name: string, makeTwo: (clock: () => numbe
       // that the other process takes the expired lease first.
       const slow = signal();
       let calls = 0;
-      const holderStore: LeaseStore = { ...two.first, acquire: async (...args) => (calls++ === 0 ? two.first.acquire(...args) : slow.promise.then(() => two.first.acquire(...args))) };
+      const holderStore: LeaseStore = {
+        ...two.first,
+        acquire: async (...args) => (calls++ === 0 ? two.first.acquire(...args) : slow.promise.then(() => two.first.acquire(...args))),
+      };
       // A short ttl for the renewal timer (every 20 ms); expiries follow the test's clock.
-      const run = withLease({ leases: holderStore, name: 'content', ttlMs: 60, holder: 'gw-1', onLost: (reason) => lost.push(reason) }, async (abort) => {
-        taken.resolve();
-        await new Promise<void>((resolve) => abort.addEventListener('abort', () => resolve()));
-        return String(abort.reason);
-      });
+      const run = withLease(
+        { leases: holderStore, name: 'content', ttlMs: 60, holder: 'gw-1', onLost: (reason) => lost.push(reason) },
+        async (abort) => {
+          taken.resolve();
+          await new Promise<void>((resolve) => abort.addEventListener('abort', () => resolve()));
+          return String(abort.reason);
+        },
+      );
       await taken.promise;
       now += 60;
       assert.equal(await two.second.acquire('content', 'gw-2', TTL), true, 'taken over once expired');
@@ -102,7 +121,7 @@ export function runLeaseStoreContract(name: string, makeTwo: (clock: () => numbe
       const result = await run;
       assert.ok(result.ran && /taken over|not renewed/.test(result.value), JSON.stringify(result));
       assert.equal(lost.length, 1);
-      assert.equal((await two.second.holder('content'))?.holder, 'gw-2', 'the loser does not release the new holder\'s lease');
+      assert.equal((await two.second.holder('content'))?.holder, 'gw-2', "the loser does not release the new holder's lease");
     });
 
     it('keepLease: one of two processes holds the role; when it dies the other takes over', async () => {
@@ -118,7 +137,13 @@ export function runLeaseStoreContract(name: string, makeTwo: (clock: () => numbe
       const secondHolds = signal();
       const first = keepLease({ leases: dying, name: 'report-sync', ttlMs: 60, holder: 'gw-1', onAcquired: () => firstHolds.resolve() });
       await firstHolds.promise;
-      const second = keepLease({ leases: two.second, name: 'report-sync', ttlMs: 60, holder: 'gw-2', onAcquired: () => secondHolds.resolve() });
+      const second = keepLease({
+        leases: two.second,
+        name: 'report-sync',
+        ttlMs: 60,
+        holder: 'gw-2',
+        onAcquired: () => secondHolds.resolve(),
+      });
       try {
         // The second has tried at once and is refused: the first's lease has not expired.
         assert.equal((await two.second.holder('report-sync'))?.holder, 'gw-1');

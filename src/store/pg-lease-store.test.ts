@@ -8,7 +8,7 @@ describe('PostgreSQL lease store', { skip: await skipWithoutPostgres() }, () => 
   // Two pools on one schema of their own, as two gateways.
   runLeaseStoreContract('postgres', (clock) => twoPgStores((pool) => createPgLeaseStore({ pool, clock })));
 
-  it('times expiries by the server\'s clock when no clock is given', async () => {
+  it("times expiries by the server's clock when no clock is given", async () => {
     const schema = await createMigratedSchema();
     try {
       const leases = createPgLeaseStore({ pool: schema.openPool() });

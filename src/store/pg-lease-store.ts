@@ -15,10 +15,13 @@ export function createPgLeaseStore(options: LeaseStoreOptions & { pool: PgPool }
   const now = () => (options.clock === undefined ? null : options.clock());
   return {
     async acquire(name, holder, ttlMs) {
-      const { rows } = await pool.query(`INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, ${NOW('$4')} + $3)
+      const { rows } = await pool.query(
+        `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, ${NOW('$4')} + $3)
         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
         WHERE leases.holder = excluded.holder OR leases.expires_at <= ${NOW('$4')}
-        RETURNING holder`, [name, holder, ttlMs, now()]);
+        RETURNING holder`,
+        [name, holder, ttlMs, now()],
+      );
       return rows.length > 0;
     },
     async release(name, holder) {
@@ -26,7 +29,9 @@ export function createPgLeaseStore(options: LeaseStoreOptions & { pool: PgPool }
     },
     async holder(name) {
       const { rows } = await pool.query<{ holder: string; expires_at: string }>(
-        `SELECT holder, expires_at FROM leases WHERE name = $1 AND expires_at > ${NOW('$2')}`, [name, now()]);
+        `SELECT holder, expires_at FROM leases WHERE name = $1 AND expires_at > ${NOW('$2')}`,
+        [name, now()],
+      );
       return rows.length === 0 ? null : { holder: rows[0].holder, expiresAt: Number(rows[0].expires_at) };
     },
     async close() {

@@ -29,8 +29,14 @@ describe('migratePg', { skip: await skipWithoutPostgres() }, () => {
 
   it('applies the migrations in name order, once, even when several processes migrate at once', async () => {
     const results = await Promise.all([migratePg(pool, url()), migratePg(pool, url()), migratePg(pool, url())]);
-    assert.deepEqual(results.flatMap((result) => result.applied), ['0001-first.sql', '0002-second.sql']);
-    assert.deepEqual(results.map((result) => result.total), [2, 2, 2]);
+    assert.deepEqual(
+      results.flatMap((result) => result.applied),
+      ['0001-first.sql', '0002-second.sql'],
+    );
+    assert.deepEqual(
+      results.map((result) => result.total),
+      [2, 2, 2],
+    );
     assert.deepEqual((await pool.query('SELECT n FROM a ORDER BY n')).rows, [{ n: 1 }, { n: 2 }]);
   });
 

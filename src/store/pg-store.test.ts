@@ -12,23 +12,27 @@ const skip = await skipWithoutPostgres();
 // Each contract test on a schema of its own, migrated, dropped after; every handle has its own
 // pool, as two gateways would.
 if (skip === false) {
-  runStoreContract('postgres', async () => {
-    const schema = await createTestSchema();
-    const pools: PgPool[] = [];
-    const pool = (): PgPool => {
-      const opened = openPgPool(schema.url, { max: 3 });
-      pools.push(opened);
-      return opened;
-    };
-    await migratePg(pool());
-    return {
-      open: async (options) => createPgStore({ pool: pool(), ...options }),
-      async drop() {
-        for (const p of pools) await p.end();
-        await schema.drop();
-      },
-    };
-  }, { shared: true });
+  runStoreContract(
+    'postgres',
+    async () => {
+      const schema = await createTestSchema();
+      const pools: PgPool[] = [];
+      const pool = (): PgPool => {
+        const opened = openPgPool(schema.url, { max: 3 });
+        pools.push(opened);
+        return opened;
+      };
+      await migratePg(pool());
+      return {
+        open: async (options) => createPgStore({ pool: pool(), ...options }),
+        async drop() {
+          for (const p of pools) await p.end();
+          await schema.drop();
+        },
+      };
+    },
+    { shared: true },
+  );
 }
 
 describe('postgres store', { skip }, () => {
@@ -83,7 +87,9 @@ describe('postgres store', { skip }, () => {
       await assert.rejects(store.publishContent(broken, 'broken', {}, [{ supplier: 'supplier_a', supplierStayId: 'x', stayId: 'sty' }]));
       assert.equal((await store.currentContent())?.no, good);
       assert.equal((await store.stayIds()).size, 0);
-      const { rows } = await pool.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename ~ '_v[0-9]+$'");
+      const { rows } = await pool.query<{ name: string }>(
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename ~ '_v[0-9]+$'",
+      );
       const newer = rows.map((r) => r.name).filter((name) => Number(name.slice(name.lastIndexOf('_v') + 2)) > good);
       assert.deepEqual(newer, [], 'no table of the failed version');
     } finally {

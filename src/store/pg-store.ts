@@ -39,7 +39,8 @@ const dropVersionSql = (no: number): string => {
 };
 
 /** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
-const copyText = (value: string): string => value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+const copyText = (value: string): string =>
+  value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 /** Streams rows (already COPY text lines) into `sql` (a COPY ... FROM STDIN) on this client. */
 async function copyIn(client: PgClient, sql: string, lines: Iterable<string>): Promise<void> {
@@ -83,19 +84,24 @@ export function createPgStore(options: PgStoreOptions): Store {
   let heartbeat: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const recordHolds = (nos: readonly number[]): Promise<number[]> => inPgTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [CONTENT_LOCK]);
-    await client.query('DELETE FROM content_readers WHERE reader = $1', [readerId]);
-    if (nos.length === 0) return [];
-    await client.query('INSERT INTO content_readers (reader, version_no) SELECT $1, no FROM unnest($2::int[]) AS no ON CONFLICT DO NOTHING', [readerId, nos]);
-    const { rows } = await client.query<{ no: number }>('SELECT no FROM content_versions WHERE no = ANY($1::int[])', [nos]);
-    const readable = new Set(rows.map((row) => row.no));
-    return nos.filter((no) => readable.has(no));
-  });
+  const recordHolds = (nos: readonly number[]): Promise<number[]> =>
+    inPgTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [CONTENT_LOCK]);
+      await client.query('DELETE FROM content_readers WHERE reader = $1', [readerId]);
+      if (nos.length === 0) return [];
+      await client.query(
+        'INSERT INTO content_readers (reader, version_no) SELECT $1, no FROM unnest($2::int[]) AS no ON CONFLICT DO NOTHING',
+        [readerId, nos],
+      );
+      const { rows } = await client.query<{ no: number }>('SELECT no FROM content_versions WHERE no = ANY($1::int[])', [nos]);
+      const readable = new Set(rows.map((row) => row.no));
+      return nos.filter((no) => readable.has(no));
+    });
 
   async function current(): Promise<{ no: number; label: string; info: unknown } | null> {
     const { rows } = await pool.query<{ no: number; label: string; info: unknown }>(
-      'SELECT c.no, v.label, v.info FROM content_current c JOIN content_versions v ON v.no = c.no');
+      'SELECT c.no, v.label, v.info FROM content_current c JOIN content_versions v ON v.no = c.no',
+    );
     return rows[0] ?? null;
   }
 
@@ -111,34 +117,53 @@ export function createPgStore(options: PgStoreOptions): Store {
       await client.query(`CREATE TABLE ${t.stays} (idx integer NOT NULL, id text NOT NULL, doc text NOT NULL);
         CREATE TABLE ${t.chunks} (first_idx integer PRIMARY KEY, row_count integer NOT NULL, numbers bytea NOT NULL, h3 text NOT NULL, names text NOT NULL);
         CREATE TABLE ${t.listingIds} (supplier_stay_id text NOT NULL, supplier smallint NOT NULL, idx integer NOT NULL)`);
-      await copyIn(client, `COPY ${t.stays} (idx, id, doc) FROM STDIN`, (function* () {
-        for (const ranked of byIdx) {
-          const { rank: _rank, ...stay } = ranked;
-          yield `${stay.idx}\t${copyText(stay.id)}\t${copyText(JSON.stringify(stay))}\n`;
-        }
-      })());
-      await copyIn(client, `COPY ${t.listingIds} (supplier_stay_id, supplier, idx) FROM STDIN`, (function* () {
-        for (const stay of byIdx) {
-          for (const listing of stay.listings) yield `${copyText(listing.supplierStayId)}\t${SUPPLIER_INDEX.get(listing.supplier)}\t${stay.idx}\n`;
-        }
-      })());
+      await copyIn(
+        client,
+        `COPY ${t.stays} (idx, id, doc) FROM STDIN`,
+        (function* () {
+          for (const ranked of byIdx) {
+            const { rank: _rank, ...stay } = ranked;
+            yield `${stay.idx}\t${copyText(stay.id)}\t${copyText(JSON.stringify(stay))}\n`;
+          }
+        })(),
+      );
+      await copyIn(
+        client,
+        `COPY ${t.listingIds} (supplier_stay_id, supplier, idx) FROM STDIN`,
+        (function* () {
+          for (const stay of byIdx) {
+            for (const listing of stay.listings)
+              yield `${copyText(listing.supplierStayId)}\t${SUPPLIER_INDEX.get(listing.supplier)}\t${stay.idx}\n`;
+          }
+        })(),
+      );
       // Indexes after the rows: one sort each instead of a million index insertions.
       await client.query(`ALTER TABLE ${t.stays} ADD PRIMARY KEY (idx);
         CREATE UNIQUE INDEX ${t.stays}_id ON ${t.stays} (id);
         CREATE INDEX ${t.listingIds}_key ON ${t.listingIds} (supplier_stay_id, supplier, idx)`);
       for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
         const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
-        await client.query(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names) VALUES ($1, $2, $3, $4, $5)`,
-          [chunk.firstIdx, chunk.rowCount, Buffer.from(chunk.numbers.buffer, chunk.numbers.byteOffset, chunk.numbers.byteLength), chunk.h3, chunk.names]);
+        await client.query(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names) VALUES ($1, $2, $3, $4, $5)`, [
+          chunk.firstIdx,
+          chunk.rowCount,
+          Buffer.from(chunk.numbers.buffer, chunk.numbers.byteOffset, chunk.numbers.byteLength),
+          chunk.h3,
+          chunk.names,
+        ]);
       }
       if (ids !== undefined && ids.length > 0) {
         // The last entry of a listing wins, as in a loop of upserts (one statement may not touch a row twice).
         const latest = new Map<string, StayIdEntry>();
         for (const entry of ids) latest.set(`${entry.supplier}:${entry.supplierStayId}`, entry);
         await client.query('CREATE TEMP TABLE stay_ids_in (supplier smallint, supplier_stay_id text, stay_id text) ON COMMIT DROP');
-        await copyIn(client, 'COPY stay_ids_in FROM STDIN', (function* () {
-          for (const e of latest.values()) yield `${SUPPLIER_INDEX.get(e.supplier)}\t${copyText(e.supplierStayId)}\t${copyText(e.stayId)}\n`;
-        })());
+        await copyIn(
+          client,
+          'COPY stay_ids_in FROM STDIN',
+          (function* () {
+            for (const e of latest.values())
+              yield `${SUPPLIER_INDEX.get(e.supplier)}\t${copyText(e.supplierStayId)}\t${copyText(e.stayId)}\n`;
+          })(),
+        );
         await client.query(`INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) SELECT supplier, supplier_stay_id, stay_id FROM stay_ids_in
           ON CONFLICT (supplier, supplier_stay_id) DO UPDATE SET stay_id = excluded.stay_id`);
       }
@@ -147,10 +172,20 @@ export function createPgStore(options: PgStoreOptions): Store {
       // (docs/decisions.md 69): older versions go unless among the newest two or held by a reader
       // whose heartbeat is within the TTL (the database's clock, the same for every machine).
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [CONTENT_LOCK]);
-      await client.query('INSERT INTO content_current (singleton, no) VALUES (true, $1) ON CONFLICT (singleton) DO UPDATE SET no = excluded.no', [no]);
-      await client.query("DELETE FROM content_readers WHERE heartbeat_at <= clock_timestamp() - make_interval(secs => $1::float8 / 1000)", [readerTtlMs]);
-      const live = new Set((await client.query<{ version_no: number }>('SELECT DISTINCT version_no FROM content_readers')).rows.map((row) => row.version_no));
-      const versions = (await client.query<{ no: number }>('SELECT no FROM content_versions')).rows.map((row) => ({ no: row.no, published: true }));
+      await client.query(
+        'INSERT INTO content_current (singleton, no) VALUES (true, $1) ON CONFLICT (singleton) DO UPDATE SET no = excluded.no',
+        [no],
+      );
+      await client.query('DELETE FROM content_readers WHERE heartbeat_at <= clock_timestamp() - make_interval(secs => $1::float8 / 1000)', [
+        readerTtlMs,
+      ]);
+      const live = new Set(
+        (await client.query<{ version_no: number }>('SELECT DISTINCT version_no FROM content_readers')).rows.map((row) => row.version_no),
+      );
+      const versions = (await client.query<{ no: number }>('SELECT no FROM content_versions')).rows.map((row) => ({
+        no: row.no,
+        published: true,
+      }));
       const victims = versionsToPrune(versions, no, live, defaults.contentVersionsKept);
       if (victims.length > 0) {
         await client.query('DELETE FROM content_versions WHERE no = ANY($1::int[])', [victims]);
@@ -207,7 +242,9 @@ export function createPgStore(options: PgStoreOptions): Store {
 
     async stayIds() {
       const map = new Map<string, string>();
-      const { rows } = await pool.query<{ supplier: number; supplier_stay_id: string; stay_id: string }>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids');
+      const { rows } = await pool.query<{ supplier: number; supplier_stay_id: string; stay_id: string }>(
+        'SELECT supplier, supplier_stay_id, stay_id FROM stay_ids',
+      );
       for (const row of rows) map.set(`${SUPPLIER_IDS[row.supplier]}:${row.supplier_stay_id}`, row.stay_id);
       return map;
     },
@@ -262,12 +299,17 @@ function versionReader(pool: PgPool, no: number): VersionReader {
           batch = [];
         }
       };
-      for (let from = 0; ;) {
+      for (let from = 0; ; ) {
         const { rows } = await pool.query<{ first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
-          `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`, [from]);
+          `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
+          [from],
+        );
         const chunk = rows[0];
         if (chunk === undefined) break;
-        decodeIndexChunk({ firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names }, emit);
+        decodeIndexChunk(
+          { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
+          emit,
+        );
         yield* full.splice(0);
         from = chunk.first_idx + chunk.row_count;
       }
@@ -287,7 +329,10 @@ function versionReader(pool: PgPool, no: number): VersionReader {
     },
     async *allStays(batch = READ_BATCH) {
       for (let from = 0; ; from += batch) {
-        const { rows } = await pool.query<{ doc: string }>(`SELECT doc FROM ${t.stays} WHERE idx >= $1 AND idx < $2 ORDER BY idx`, [from, from + batch]);
+        const { rows } = await pool.query<{ doc: string }>(`SELECT doc FROM ${t.stays} WHERE idx >= $1 AND idx < $2 ORDER BY idx`, [
+          from,
+          from + batch,
+        ]);
         if (rows.length === 0) return;
         yield rows.map((row) => JSON.parse(row.doc) as Stay);
       }
@@ -300,7 +345,7 @@ function versionReader(pool: PgPool, no: number): VersionReader {
       for (const ref of refs) {
         ids.push(ref.id);
         // A supplier the store does not know matches nothing (-2 is no supplier's index).
-        suppliers.push(ref.supplier === null ? -1 : SUPPLIER_INDEX.get(ref.supplier) ?? -2);
+        suppliers.push(ref.supplier === null ? -1 : (SUPPLIER_INDEX.get(ref.supplier) ?? -2));
       }
       const { rows } = await pool.query<{ ord: number; idx: number }>({ ...resolveSql, values: [ids, suppliers] });
       for (const row of rows) found[row.ord - 1].add(row.idx);

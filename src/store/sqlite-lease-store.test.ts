@@ -14,5 +14,11 @@ runLeaseStoreContract('sqlite', async (clock) => {
   const path = join(dir, `leases-${files++}.sqlite`);
   const first = createSqliteLeaseStore({ path, clock });
   const second = createSqliteLeaseStore({ path, clock });
-  return { first, second, close: async () => { await Promise.all([first.close(), second.close()]); } };
+  return {
+    first,
+    second,
+    close: async () => {
+      await Promise.all([first.close(), second.close()]);
+    },
+  };
 });

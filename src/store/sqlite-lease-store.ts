@@ -19,7 +19,9 @@ export function createSqliteLeaseStore(options: LeaseStoreOptions & { path: stri
     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
     WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`);
   const free = db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?');
-  const select = db.prepare<[string, number], { holder: string; expires_at: number }>('SELECT holder, expires_at FROM leases WHERE name = ? AND expires_at > ?');
+  const select = db.prepare<[string, number], { holder: string; expires_at: number }>(
+    'SELECT holder, expires_at FROM leases WHERE name = ? AND expires_at > ?',
+  );
   let closed = false;
   return {
     async acquire(name, holder, ttlMs) {

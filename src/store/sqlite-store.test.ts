@@ -12,11 +12,24 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const freshPath = (): string => join(dir, `store-${files++}.sqlite`);
 
-runStoreContract('sqlite (file)', async () => {
-  const path = freshPath();
-  return { open: async (options) => createSqliteStore({ path, ...options }), drop: async () => { for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true }); } };
-}, { shared: true });
-runStoreContract('sqlite (:memory:)', async () => ({ open: async (options) => createSqliteStore({ path: ':memory:', ...options }), drop: async () => undefined }), { shared: false });
+runStoreContract(
+  'sqlite (file)',
+  async () => {
+    const path = freshPath();
+    return {
+      open: async (options) => createSqliteStore({ path, ...options }),
+      drop: async () => {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+      },
+    };
+  },
+  { shared: true },
+);
+runStoreContract(
+  'sqlite (:memory:)',
+  async () => ({ open: async (options) => createSqliteStore({ path: ':memory:', ...options }), drop: async () => undefined }),
+  { shared: false },
+);
 
 describe('sqlite store', () => {
   it('keeps the inventory across reopening the file', async () => {

@@ -75,7 +75,8 @@ const versionSchema = (no: number): string => `
   CREATE TABLE IF NOT EXISTS listing_ids_${no} (supplier_stay_id TEXT NOT NULL, supplier INTEGER NOT NULL, idx INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS listing_ids_${no}_key ON listing_ids_${no} (supplier_stay_id, supplier, idx);
 `;
-const dropVersion = (no: number): string => `DROP TABLE IF EXISTS stays_${no}; DROP TABLE IF EXISTS index_chunks_${no}; DROP TABLE IF EXISTS listing_ids_${no};`;
+const dropVersion = (no: number): string =>
+  `DROP TABLE IF EXISTS stays_${no}; DROP TABLE IF EXISTS index_chunks_${no}; DROP TABLE IF EXISTS listing_ids_${no};`;
 
 /** Stays written per transaction while a version is built: each holds the write lock for tens of ms. */
 const WRITE_BATCH = 2_000;
@@ -101,7 +102,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   db.transaction(() => {
     const userVersion = db.pragma('user_version', { simple: true }) as number;
     if (userVersion !== SCHEMA_VERSION) {
-      const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'stays%' OR name LIKE 'index_chunks%' OR name LIKE 'listing_ids%' OR name IN ('content_versions', 'stay_ids'))").all();
+      const tables = db
+        .prepare<[], { name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'stays%' OR name LIKE 'index_chunks%' OR name LIKE 'listing_ids%' OR name IN ('content_versions', 'stay_ids'))",
+        )
+        .all();
       for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     }
     db.exec(SCHEMA);
@@ -114,7 +119,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
   const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const setMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  const selectInfo = db.prepare<[number], { label: string; info: string }>('SELECT label, info FROM content_versions WHERE no = ? AND published = 1');
+  const selectInfo = db.prepare<[number], { label: string; info: string }>(
+    'SELECT label, info FROM content_versions WHERE no = ? AND published = 1',
+  );
   const currentNo = (): number | null => {
     const value = getMeta.get(INVENTORY_NO_KEY)?.value;
     return value === undefined ? null : Number(value);
@@ -152,7 +159,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     checkDense(stays);
     const no = db.transaction(() => {
       const next = (db.prepare<[], { no: number | null }>('SELECT max(no) AS no FROM content_versions').get()?.no ?? 0) + 1;
-      db.prepare('INSERT INTO content_versions (no, label, published, info) VALUES (?, ?, 0, ?)').run(next, label, JSON.stringify(info ?? {}));
+      db.prepare('INSERT INTO content_versions (no, label, published, info) VALUES (?, ?, 0, ?)').run(
+        next,
+        label,
+        JSON.stringify(info ?? {}),
+      );
       db.exec(dropVersion(next) + versionSchema(next));
       return next;
     })();
@@ -167,7 +178,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           for (const ranked of byIdx.slice(from, from + WRITE_BATCH)) {
             const { rank: _rank, ...stay } = ranked;
             insertStay.run(stay.idx, stay.id, JSON.stringify(stay));
-            for (const listing of stay.listings) insertListingId.run(listing.supplierStayId, SUPPLIER_INDEX.get(listing.supplier), stay.idx);
+            for (const listing of stay.listings)
+              insertListingId.run(listing.supplierStayId, SUPPLIER_INDEX.get(listing.supplier), stay.idx);
           }
         })();
         await new Promise((resolve) => setImmediate(resolve)); // other work of this thread, and other connections' writes, between batches
@@ -178,10 +190,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
         }
       })();
-      const upsertId = db.prepare('INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET stay_id = excluded.stay_id');
+      const upsertId = db.prepare(
+        'INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET stay_id = excluded.stay_id',
+      );
       for (let from = 0; from < (ids?.length ?? 0); from += WRITE_BATCH * 5) {
         db.transaction(() => {
-          for (const e of ids!.slice(from, from + WRITE_BATCH * 5)) upsertId.run(SUPPLIER_INDEX.get(e.supplier), e.supplierStayId, e.stayId);
+          for (const e of ids!.slice(from, from + WRITE_BATCH * 5))
+            upsertId.run(SUPPLIER_INDEX.get(e.supplier), e.supplierStayId, e.stayId);
         })();
       }
     } catch (error) {
@@ -198,9 +213,19 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       setMeta.run(INVENTORY_VERSION_KEY, label);
       const cutoff = Date.now() - readerTtlMs;
       db.prepare('DELETE FROM content_readers WHERE heartbeat_ms <= ?').run(cutoff);
-      const live = new Set(db.prepare<[], { version_no: number }>('SELECT DISTINCT version_no FROM content_readers').all().map((r) => r.version_no));
+      const live = new Set(
+        db
+          .prepare<[], { version_no: number }>('SELECT DISTINCT version_no FROM content_readers')
+          .all()
+          .map((r) => r.version_no),
+      );
       const versions = db.prepare<[], { no: number; published: number }>('SELECT no, published FROM content_versions').all();
-      for (const old of versionsToPrune(versions.map((v) => ({ no: v.no, published: v.published === 1 })), no, live, defaults.contentVersionsKept)) {
+      for (const old of versionsToPrune(
+        versions.map((v) => ({ no: v.no, published: v.published === 1 })),
+        no,
+        live,
+        defaults.contentVersionsKept,
+      )) {
         db.exec(dropVersion(old));
         db.prepare('DELETE FROM content_versions WHERE no = ?').run(old);
         readers.delete(old);
@@ -264,7 +289,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     async stayIds() {
       const map = new Map<string, string>();
-      for (const row of db.prepare<[], { supplier: number; supplier_stay_id: string; stay_id: string }>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids').iterate()) {
+      for (const row of db
+        .prepare<[], { supplier: number; supplier_stay_id: string; stay_id: string }>(
+          'SELECT supplier, supplier_stay_id, stay_id FROM stay_ids',
+        )
+        .iterate()) {
         map.set(`${SUPPLIER_IDS[row.supplier]}:${row.supplier_stay_id}`, row.stay_id);
       }
       return map;
@@ -295,13 +324,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 /** The reads of one content version: its tables never change once published. */
 function versionReader(db: Database.Database, no: number): VersionReader {
   const selectChunk = db.prepare<[number], { first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
-    `SELECT first_idx, row_count, numbers, h3, names FROM index_chunks_${no} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`);
+    `SELECT first_idx, row_count, numbers, h3, names FROM index_chunks_${no} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`,
+  );
   const selectDoc = db.prepare<[number], { doc: string }>(`SELECT doc FROM stays_${no} WHERE idx = ?`);
   const selectDocs = db.prepare<[number, number], { doc: string }>(`SELECT doc FROM stays_${no} WHERE idx >= ? AND idx < ? ORDER BY idx`);
   const selectByServiceId = db.prepare<[string], { idx: number }>(`SELECT idx FROM stays_${no} WHERE id = ?`);
   const selectByAnySupplierId = db.prepare<[string], { idx: number }>(`SELECT idx FROM listing_ids_${no} WHERE supplier_stay_id = ?`);
   const selectBySupplierId = db.prepare<[string, number], { idx: number }>(
-    `SELECT idx FROM listing_ids_${no} WHERE supplier_stay_id = ? AND supplier = ?`);
+    `SELECT idx FROM listing_ids_${no} WHERE supplier_stay_id = ? AND supplier = ?`,
+  );
   return {
     no,
     async *indexRows(batchSize = defaults.indexRowsBatchSize) {
@@ -316,10 +347,13 @@ function versionReader(db: Database.Database, no: number): VersionReader {
           batch = [];
         }
       };
-      for (let from = 0; ;) {
+      for (let from = 0; ; ) {
         const chunk = selectChunk.get(from);
         if (chunk === undefined) break;
-        decodeIndexChunk({ firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names }, emit);
+        decodeIndexChunk(
+          { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
+          emit,
+        );
         yield* full.splice(0);
         from = chunk.first_idx + chunk.row_count;
       }

@@ -53,24 +53,38 @@ function fixture(): RankedStay[] {
       name: 'Hôtel Saint-Éloi',
       averageRating: { value: 8.4, hotelStars: 4, count: 120 },
     }),
-    stay(1, 0, 'stbbbbbbbbbbbb', [
-      listing('supplier_a', '2002', { name: 'Grand Plaza' }),
-      listing('supplier_b', 'HB0002002', { name: 'The Grand Plaza Hotel' }),
-      listing('supplier_c', '1001', { name: 'Grand Plaza' }),
-    ], {
-      name: 'Grand Plaza',
-      lat: 40.001,
-      lng: -75.002,
-      h3: '8f2a1072b5affff',
-      averageRating: { value: 9.1, hotelStars: 4.5, count: 3000 },
-    }),
-    stay(2, 3, 'stcccccccccccc', [
-      listing('supplier_d', '1001', {
-        name: 'Sunny Villa', type: 'villa', typeLabel: 'Entire villa',
-        rating: { value: 9.6, hotelStars: null, count: 4 },
-        capacity: { guests: 6, bedrooms: 3, beds: null, bathrooms: 2.5 },
-      }),
-    ], { name: 'Sunny Villa', type: 'villa', typeLabel: 'Entire villa', averageRating: { value: 9.6, hotelStars: null, count: 4 } }),
+    stay(
+      1,
+      0,
+      'stbbbbbbbbbbbb',
+      [
+        listing('supplier_a', '2002', { name: 'Grand Plaza' }),
+        listing('supplier_b', 'HB0002002', { name: 'The Grand Plaza Hotel' }),
+        listing('supplier_c', '1001', { name: 'Grand Plaza' }),
+      ],
+      {
+        name: 'Grand Plaza',
+        lat: 40.001,
+        lng: -75.002,
+        h3: '8f2a1072b5affff',
+        averageRating: { value: 9.1, hotelStars: 4.5, count: 3000 },
+      },
+    ),
+    stay(
+      2,
+      3,
+      'stcccccccccccc',
+      [
+        listing('supplier_d', '1001', {
+          name: 'Sunny Villa',
+          type: 'villa',
+          typeLabel: 'Entire villa',
+          rating: { value: 9.6, hotelStars: null, count: 4 },
+          capacity: { guests: 6, bedrooms: 3, beds: null, bathrooms: 2.5 },
+        }),
+      ],
+      { name: 'Sunny Villa', type: 'villa', typeLabel: 'Entire villa', averageRating: { value: 9.6, hotelStars: null, count: 4 } },
+    ),
     stay(3, 1, 'stdddddddddddd', [listing('supplier_b', 'HB0000004', { name: 'Budget Inn' })], {
       name: 'Budget Inn',
       averageRating: { value: 6.2, hotelStars: null, count: 0 },
@@ -169,8 +183,15 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       await store.replaceInventory(fixture().reverse(), 'v1');
       for (const batchSize of [1, 3, 4, 1000]) {
         const { batches, rows } = await allRows(store, batchSize);
-        assert.deepEqual(rows.map((row) => row.idx), [0, 1, 2, 3], `batchSize ${batchSize}`);
-        assert.ok(batches.every((size) => size >= 1 && size <= batchSize), `batch sizes ${batches.join(',')}`);
+        assert.deepEqual(
+          rows.map((row) => row.idx),
+          [0, 1, 2, 3],
+          `batchSize ${batchSize}`,
+        );
+        assert.ok(
+          batches.every((size) => size >= 1 && size <= batchSize),
+          `batch sizes ${batches.join(',')}`,
+        );
       }
       const { rows } = await allRows(store);
       assert.deepEqual(rows[1], {
@@ -192,7 +213,10 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       assert.deepEqual(rows[2].suppliers, ['supplier_d']);
       assert.equal(rows[2].type, 'villa');
       assert.equal(rows[2].stars, null);
-      assert.deepEqual(rows.map((row) => row.rank), [2, 0, 3, 1]);
+      assert.deepEqual(
+        rows.map((row) => row.rank),
+        [2, 0, 3, 1],
+      );
     });
 
     it('returns full stays in the order asked, skipping unknown idx', async () => {
@@ -207,7 +231,10 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     it('resolves a bare id to the service id or any supplier id, possibly several stays', async () => {
       await store.replaceInventory(fixture(), 'v1');
       const [byService, shared, bOnly, unknown] = await store.resolveHotelIds([
-        bare('stbbbbbbbbbbbb'), bare('1001'), bare('HB0000004'), bare('nope'),
+        bare('stbbbbbbbbbbbb'),
+        bare('1001'),
+        bare('HB0000004'),
+        bare('nope'),
       ]);
       assert.deepEqual(byService, [1]);
       assert.deepEqual(shared, [0, 1, 2], 'supplier_a, supplier_c and supplier_d all use 1001');
@@ -217,14 +244,17 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
 
     it("resolves a prefixed id within that supplier's listings only", async () => {
       await store.replaceInventory(fixture(), 'v1');
-      assert.deepEqual(await store.resolveHotelIds([
-        prefixed('supplier_a', '1001'),
-        prefixed('supplier_c', '1001'),
-        prefixed('supplier_d', '1001'),
-        prefixed('supplier_b', '1001'),
-        prefixed('supplier_b', 'HB0002002'),
-        prefixed('supplier_a', 'stbbbbbbbbbbbb'),
-      ]), [[0], [1], [2], [], [1], []]);
+      assert.deepEqual(
+        await store.resolveHotelIds([
+          prefixed('supplier_a', '1001'),
+          prefixed('supplier_c', '1001'),
+          prefixed('supplier_d', '1001'),
+          prefixed('supplier_b', '1001'),
+          prefixed('supplier_b', 'HB0002002'),
+          prefixed('supplier_a', 'stbbbbbbbbbbbb'),
+        ]),
+        [[0], [1], [2], [], [1], []],
+      );
     });
 
     it('answers one entry per ref, in the order given, duplicates included', async () => {
@@ -235,14 +265,19 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
 
     it('replaces the whole inventory: old stays and ids are gone', async () => {
       await store.replaceInventory(fixture(), 'v1');
-      const next = [stay(0, 0, 'steeeeeeeeeeee', [listing('supplier_c', '77', { name: 'Harbour Lodge', type: 'lodge' })], {
-        name: 'Harbour Lodge',
-        type: 'lodge',
-      })];
+      const next = [
+        stay(0, 0, 'steeeeeeeeeeee', [listing('supplier_c', '77', { name: 'Harbour Lodge', type: 'lodge' })], {
+          name: 'Harbour Lodge',
+          type: 'lodge',
+        }),
+      ];
       await store.replaceInventory(next, 'v2');
       assert.equal(await store.inventoryVersion(), 'v2');
       const { rows } = await allRows(store);
-      assert.deepEqual(rows.map((row) => [row.idx, row.searchName, row.type]), [[0, 'harbour lodge', 'lodge']]);
+      assert.deepEqual(
+        rows.map((row) => [row.idx, row.searchName, row.type]),
+        [[0, 'harbour lodge', 'lodge']],
+      );
       assert.deepEqual(await store.resolveHotelIds([bare('1001'), bare('stbbbbbbbbbbbb'), bare('77')]), [[], [], [0]]);
       assert.deepEqual(stripRank(await store.getStays([0, 1])), withoutRank(next));
     });
@@ -273,9 +308,15 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       assert.deepEqual(await store.currentContent(), { no: v2, label: 'two', info: { n: 2 } });
       assert.equal(await store.inventoryVersion(), 'two');
       // The one before stays readable (a gateway that has not swapped yet still serves it).
-      assert.deepEqual((await everyStay(store, v1)).map((s) => s.id), fixture().map((s) => s.id));
+      assert.deepEqual(
+        (await everyStay(store, v1)).map((s) => s.id),
+        fixture().map((s) => s.id),
+      );
       assert.deepEqual(await store.version(v1).resolveHotelIds([bare('HB0000004')]), [[3]]);
-      assert.deepEqual((await everyStay(store, v2)).map((s) => s.name), ['Second']);
+      assert.deepEqual(
+        (await everyStay(store, v2)).map((s) => s.name),
+        ['Second'],
+      );
       assert.deepEqual(await store.resolveHotelIds([bare('HB0000004')]), [[]], 'the store itself reads the served version');
     });
 
@@ -301,11 +342,14 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
         { supplier: 'supplier_c', supplierStayId: '1001', stayId: 'stnew' },
         { supplier: 'supplier_d', supplierStayId: 'a\\b\tc\nd', stayId: 'stcccccccccccc' }, // COPY's escapes
       ]);
-      assert.deepEqual(await store.stayIds(), new Map([
-        ['supplier_a:1001', 'staaaaaaaaaaaa'],
-        ['supplier_c:1001', 'stnew'],
-        ['supplier_d:a\\b\tc\nd', 'stcccccccccccc'],
-      ]));
+      assert.deepEqual(
+        await store.stayIds(),
+        new Map([
+          ['supplier_a:1001', 'staaaaaaaaaaaa'],
+          ['supplier_c:1001', 'stnew'],
+          ['supplier_d:a\\b\tc\nd', 'stcccccccccccc'],
+        ]),
+      );
     });
 
     it('drops versions older than the newest two that nobody holds', async () => {
@@ -314,14 +358,21 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       const v3 = await store.publishContent(single('Three'), 'three', {});
       assert.deepEqual(await store.holdVersions([v1, v2, v3]), [v2, v3], 'the first is gone');
       await assert.rejects(async () => store.version(v1).getStays([0]));
-      assert.deepEqual((await everyStay(store, v2)).map((s) => s.name), ['Two']);
+      assert.deepEqual(
+        (await everyStay(store, v2)).map((s) => s.name),
+        ['Two'],
+      );
     });
 
     it('keeps every version a reader holds however many are published, and drops it once released', async () => {
       const v1 = await store.publishContent(single('One'), 'one', {});
       assert.deepEqual(await store.holdVersions([v1]), [v1]);
       for (const n of ['Two', 'Three', 'Four']) await store.publishContent(single(n), n, {});
-      assert.deepEqual((await everyStay(store, v1)).map((s) => s.name), ['One'], 'held: still readable');
+      assert.deepEqual(
+        (await everyStay(store, v1)).map((s) => s.name),
+        ['One'],
+        'held: still readable',
+      );
       const v4 = (await store.currentContent())!.no;
       assert.deepEqual(await store.holdVersions([v4]), [v4]);
       await store.publishContent(single('Five'), 'five', {});
@@ -329,10 +380,15 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it('rejects a version that is not dense without touching the served one or the id map', async () => {
-      const v1 = await store.publishContent(fixture(), 'v1', {}, [{ supplier: 'supplier_a', supplierStayId: '1001', stayId: 'staaaaaaaaaaaa' }]);
+      const v1 = await store.publishContent(fixture(), 'v1', {}, [
+        { supplier: 'supplier_a', supplierStayId: '1001', stayId: 'staaaaaaaaaaaa' },
+      ]);
       const gap = fixture();
       gap[0] = { ...gap[0], idx: 9 };
-      await assert.rejects(store.publishContent(gap, 'bad', {}, [{ supplier: 'supplier_a', supplierStayId: '1001', stayId: 'stzzz' }]), /idx/);
+      await assert.rejects(
+        store.publishContent(gap, 'bad', {}, [{ supplier: 'supplier_a', supplierStayId: '1001', stayId: 'stzzz' }]),
+        /idx/,
+      );
       assert.equal((await store.currentContent())?.no, v1);
       assert.equal((await store.stayIds()).get('supplier_a:1001'), 'staaaaaaaaaaaa');
     });
@@ -350,14 +406,21 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       const v2 = await store.publishContent(single('Two'), 'two', {});
       const v3 = await store.publishContent(single('Three'), 'three', {});
       assert.deepEqual(await other.currentContent(), { no: v3, label: 'three', info: {} }, 'the new version, seen at once');
-      assert.deepEqual((await other.version(v1).getStays([3])).map((s) => s.name), ['Budget Inn'], 'its own version, held, still readable');
+      assert.deepEqual(
+        (await other.version(v1).getStays([3])).map((s) => s.name),
+        ['Budget Inn'],
+        'its own version, held, still readable',
+      );
       assert.deepEqual(await other.holdVersions([v1, v3]), [v1, v3], 'v2 was neither held nor among the newest two');
       assert.ok(v2 < v3, 'v2 < v3');
       // Swapped: v1 released; the next publish drops it.
       assert.deepEqual(await other.holdVersions([v3]), [v3]);
       await store.publishContent(single('Four'), 'four', {});
       assert.deepEqual(await other.holdVersions([v1, v3]), [v3]);
-      assert.deepEqual((await other.version(v3).getStays([0])).map((s) => s.name), ['Three']);
+      assert.deepEqual(
+        (await other.version(v3).getStays([0])).map((s) => s.name),
+        ['Three'],
+      );
     });
 
     twoHandles('a reader whose heartbeat is older than the TTL (a killed gateway) keeps nothing', async () => {
@@ -386,8 +449,10 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       await store.publishContent(fixture(), 'one', {}, [{ supplier: 'supplier_b', supplierStayId: 'HB0000004', stayId: 'stdddddddddddd' }]);
       assert.deepEqual(await other.stayIds(), new Map([['supplier_b:HB0000004', 'stdddddddddddd']]));
       const { rows } = await allRows(other);
-      assert.deepEqual(rows.map((row) => row.searchName), ['hotel saint eloi', 'grand plaza', 'sunny villa', 'budget inn']);
+      assert.deepEqual(
+        rows.map((row) => row.searchName),
+        ['hotel saint eloi', 'grand plaza', 'sunny villa', 'budget inn'],
+      );
     });
   });
 }
-

@@ -14,7 +14,10 @@ describe('versionsToPrune', () => {
   });
 
   it('drops an unpublished version older than the published one (a writer that died), never a newer one', () => {
-    assert.deepEqual(versionsToPrune([...published(1, 2), { no: 3, published: false }, ...published(4), { no: 5, published: false }], 4, new Set(), 2), [1, 3]);
+    assert.deepEqual(
+      versionsToPrune([...published(1, 2), { no: 3, published: false }, ...published(4), { no: 5, published: false }], 4, new Set(), 2),
+      [1, 3],
+    );
   });
 
   it('never drops the version just published, even with keep 0', () => {

@@ -11,7 +11,16 @@ export interface VersionState {
  * rule on every store engine.
  */
 export function versionsToPrune(versions: readonly VersionState[], current: number, held: ReadonlySet<number>, keep: number): number[] {
-  const newest = new Set(versions.filter((v) => v.published && v.no <= current).map((v) => v.no).sort((a, b) => b - a).slice(0, keep));
+  const newest = new Set(
+    versions
+      .filter((v) => v.published && v.no <= current)
+      .map((v) => v.no)
+      .sort((a, b) => b - a)
+      .slice(0, keep),
+  );
   newest.add(current);
-  return versions.filter((v) => v.no < current && !newest.has(v.no) && !held.has(v.no)).map((v) => v.no).sort((a, b) => a - b);
+  return versions
+    .filter((v) => v.no < current && !newest.has(v.no) && !held.has(v.no))
+    .map((v) => v.no)
+    .sort((a, b) => a - b);
 }

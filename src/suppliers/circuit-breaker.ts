@@ -52,7 +52,8 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   const openMs = options.openMs ?? defaults.breakerOpenMs;
   const now = options.now ?? Date.now;
   const tell = options.onTransition ?? (() => undefined);
-  if (!(Number.isInteger(failureThreshold) && failureThreshold >= 1)) throw new RangeError(`failureThreshold must be a positive integer, got ${failureThreshold}`);
+  if (!(Number.isInteger(failureThreshold) && failureThreshold >= 1))
+    throw new RangeError(`failureThreshold must be a positive integer, got ${failureThreshold}`);
   if (!(openMs >= 0)) throw new RangeError(`openMs must be >= 0, got ${openMs}`);
 
   let consecutiveFailures = 0;

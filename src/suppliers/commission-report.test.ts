@@ -20,8 +20,16 @@ async function collect(supplier: Supplier, pageSize = 2): Promise<CommissionReco
 }
 
 const base: Omit<CommissionRecord, 'bookingId' | 'status' | 'commissionUsdCents'> = {
-  clickId: 'ck1', supplierStayId: '1048576', bookedAt: '2026-11-02T10:12:00.000Z', checkin: '2026-12-01', checkout: '2026-12-04',
-  rooms: 1, propertyName: 'Hôtel; "Lumière"', destination: 'Paris, FR', guestCountry: 'DE', updatedAt: '2026-11-03T08:00:00.000Z',
+  clickId: 'ck1',
+  supplierStayId: '1048576',
+  bookedAt: '2026-11-02T10:12:00.000Z',
+  checkin: '2026-12-01',
+  checkout: '2026-12-04',
+  rooms: 1,
+  propertyName: 'Hôtel; "Lumière"',
+  destination: 'Paris, FR',
+  guestCountry: 'DE',
+  updatedAt: '2026-11-03T08:00:00.000Z',
 };
 
 describe('commission reports', () => {
@@ -32,39 +40,87 @@ describe('commission reports', () => {
       const q = url.searchParams;
       if (url.pathname === '/affiliate/v1/bookings') {
         const booking = (ref: string, status: string, amount: string) => ({
-          bookingRef: ref, clickId: 'ck1', affiliateId: 'aff', propertyId: 1048576, propertyName: 'Hôtel; "Lumière"', city: 'Paris',
-          countryCode: 'FR', bookedAt: '2026-11-02T10:12:00Z', checkIn: '2026-12-01', checkOut: '2026-12-04', rooms: 1, guestCountry: 'DE',
-          status, commission: { amount, currency: 'USD' }, updatedAt: malformed ? '03/11/2026' : '2026-11-03T09:00:00+01:00',
+          bookingRef: ref,
+          clickId: 'ck1',
+          affiliateId: 'aff',
+          propertyId: 1048576,
+          propertyName: 'Hôtel; "Lumière"',
+          city: 'Paris',
+          countryCode: 'FR',
+          bookedAt: '2026-11-02T10:12:00Z',
+          checkIn: '2026-12-01',
+          checkOut: '2026-12-04',
+          rooms: 1,
+          guestCountry: 'DE',
+          status,
+          commission: { amount, currency: 'USD' },
+          updatedAt: malformed ? '03/11/2026' : '2026-11-03T09:00:00+01:00',
         });
         const pages = [[booking('R1', 'PENDING', '12.34'), booking('R2', 'CONFIRMED', '7.5')], [booking('R3', 'CANCELLED', '0.00')]];
-        return { body: { page: Number(q.get('page')), pageSize: 2, totalPages: 2, totalCount: 3, bookings: pages[Number(q.get('page')) - 1] } };
+        return {
+          body: { page: Number(q.get('page')), pageSize: 2, totalPages: 2, totalCount: 3, bookings: pages[Number(q.get('page')) - 1] },
+        };
       }
       if (url.pathname === '/v2/partner/commissions') {
         const commission = (id: string, status: string, eur: number) => ({
-          booking_id: id, ref: 'ck1', partner_id: 'aff', hotel_id: 'HB0000001', hotel_name: 'Hôtel; "Lumière"', hotel_city: 'Paris',
-          hotel_country: 'FR', created: Date.parse('2026-11-02T10:12:00Z') / 1000, arrival: '2026-12-01', departure: '2026-12-04',
-          room_count: 1, guest_country: 'de', status, commission_eur: eur, modified: Date.parse('2026-11-03T08:00:00Z') / 1000,
+          booking_id: id,
+          ref: 'ck1',
+          partner_id: 'aff',
+          hotel_id: 'HB0000001',
+          hotel_name: 'Hôtel; "Lumière"',
+          hotel_city: 'Paris',
+          hotel_country: 'FR',
+          created: Date.parse('2026-11-02T10:12:00Z') / 1000,
+          arrival: '2026-12-01',
+          departure: '2026-12-04',
+          room_count: 1,
+          guest_country: 'de',
+          status,
+          commission_eur: eur,
+          modified: Date.parse('2026-11-03T08:00:00Z') / 1000,
         });
         const cursor = q.get('cursor');
         return cursor === null
-          ? { body: { commissions: [commission('B1', 'booked', 10.74), commission('B2', 'no_show', 0)], eur_per_usd: 0.87, next_cursor: 'c2' } }
+          ? {
+              body: {
+                commissions: [commission('B1', 'booked', 10.74), commission('B2', 'no_show', 0)],
+                eur_per_usd: 0.87,
+                next_cursor: 'c2',
+              },
+            }
           : { body: { commissions: [commission('B3', 'stayed', 1.01)], eur_per_usd: 0.87, next_cursor: null } };
       }
       if (url.pathname === '/feed/commissions.csv') {
         if (malformed) return { body: '{"status":"ok","results":[{"id":' };
-        const header = 'booking_no;click;aff;hotel_id;hotel;city;country;booked;arrive;depart;rooms;guest_country;state;commission_usd_cents;modified';
-        const line = (id: string, state: string, cents: number) => `${id};ck1;aff;1048576;"Hôtel; ""Lumière""";Paris;FR;02/11/2026 10:12:00;01/12/2026;04/12/2026;1;DE;${state};${cents};03/11/2026 08:00:00`;
-        const rows = [line('C1', 'P', 1234), line('C2', 'A', 99), line('C3', 'X', 0)].slice(Number(q.get('offset')), Number(q.get('offset')) + Number(q.get('limit')));
+        const header =
+          'booking_no;click;aff;hotel_id;hotel;city;country;booked;arrive;depart;rooms;guest_country;state;commission_usd_cents;modified';
+        const line = (id: string, state: string, cents: number) =>
+          `${id};ck1;aff;1048576;"Hôtel; ""Lumière""";Paris;FR;02/11/2026 10:12:00;01/12/2026;04/12/2026;1;DE;${state};${cents};03/11/2026 08:00:00`;
+        const rows = [line('C1', 'P', 1234), line('C2', 'A', 99), line('C3', 'X', 0)].slice(
+          Number(q.get('offset')),
+          Number(q.get('offset')) + Number(q.get('limit')),
+        );
         return { body: `${[header, ...rows].join('\r\n')}\r\n` };
       }
       if (url.pathname === '/api/affiliate/reservations') {
         const reservation = (id: string, status: string, total: string, rate: string) => ({
-          reservation_id: id, tracking: { click_id: 'ck1', affiliate: 'aff' }, listing: { id: '1048576', headline: 'Hôtel; "Lumière"', city: 'Paris', country: 'FR' },
-          created_at: '2026-11-02T11:12:00+01:00', check_in: '2026-12-01', check_out: '2026-12-04', units: 1, guest: { country: 'DE' }, status,
-          payout: { booking_total: total, commission_rate: rate, currency: 'USD' }, updated_at: '2026-11-03T09:00:00+01:00',
+          reservation_id: id,
+          tracking: { click_id: 'ck1', affiliate: 'aff' },
+          listing: { id: '1048576', headline: 'Hôtel; "Lumière"', city: 'Paris', country: 'FR' },
+          created_at: '2026-11-02T11:12:00+01:00',
+          check_in: '2026-12-01',
+          check_out: '2026-12-04',
+          units: 1,
+          guest: { country: 'DE' },
+          status,
+          payout: { booking_total: total, commission_rate: rate, currency: 'USD' },
+          updated_at: '2026-11-03T09:00:00+01:00',
         });
         const page = Number(q.get('page'));
-        const data = page === 1 ? [reservation('D1', 'pending', '345.67', '6.0'), reservation('D2', 'completed', '100.00', '6.5')] : [reservation('D3', 'canceled', '80.00', '6.0')];
+        const data =
+          page === 1
+            ? [reservation('D1', 'pending', '345.67', '6.0'), reservation('D2', 'completed', '100.00', '6.5')]
+            : [reservation('D3', 'canceled', '80.00', '6.0')];
         return { body: { data, meta: { current_page: page, last_page: 2, per_page: 2, total: 3 } } };
       }
       return { status: 404, body: { error: 'Not Found' } };
@@ -75,42 +131,98 @@ describe('commission reports', () => {
   it('supplier_a: numbered pages, ISO times with any offset, USD decimal strings', async () => {
     malformed = false;
     const records = await collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl }));
-    assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['R1', 'Pending', 1234], ['R2', 'Approved', 750], ['R3', 'Canceled', 0]]);
-    assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
-    assert.ok(server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2')), 'server.requests.some((r) => r.startsWith(\'/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2\'))');
+    assert.deepEqual(
+      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
+      [
+        ['R1', 'Pending', 1234],
+        ['R2', 'Approved', 750],
+        ['R3', 'Canceled', 0],
+      ],
+    );
+    assert.deepEqual(
+      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+    );
+    assert.ok(
+      server.requests.some((r) =>
+        r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'),
+      ),
+      "server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'))",
+    );
   });
 
-  it('supplier_b: cursor pages, Unix seconds, EUR converted at the report\'s own rate, no-shows canceled', async () => {
+  it("supplier_b: cursor pages, Unix seconds, EUR converted at the report's own rate, no-shows canceled", async () => {
     const records = await collect(createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }));
     // 10.74 EUR / 0.87 = 12.3448 USD; 1.01 / 0.87 = 1.1609.
-    assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['B1', 'Pending', 1234], ['B2', 'Canceled', 0], ['B3', 'Approved', 116]]);
-    assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined, supplierStayId: '1048576' }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
+    assert.deepEqual(
+      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
+      [
+        ['B1', 'Pending', 1234],
+        ['B2', 'Canceled', 0],
+        ['B3', 'Approved', 116],
+      ],
+    );
+    assert.deepEqual(
+      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined, supplierStayId: '1048576' },
+      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+    );
     const [since, until] = [FROM.getTime() / 1_000, Math.floor(TO.getTime() / 1_000)];
-    assert.ok(server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2')), 'server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes(\'cursor=c2\'))');
+    assert.ok(
+      server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2')),
+      "server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2'))",
+    );
   });
 
   it('supplier_c: semicolon CSV by offset, DD/MM/YYYY, one-letter states, US cents', async () => {
     malformed = false;
     const records = await collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl }));
-    assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['C1', 'Pending', 1234], ['C2', 'Approved', 99], ['C3', 'Canceled', 0]]);
-    assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
-    assert.ok(server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2')), 'server.requests.some((r) => r.includes(\'from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2\'))');
+    assert.deepEqual(
+      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
+      [
+        ['C1', 'Pending', 1234],
+        ['C2', 'Approved', 99],
+        ['C3', 'Canceled', 0],
+      ],
+    );
+    assert.deepEqual(
+      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+    );
+    assert.ok(
+      server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2')),
+      "server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2'))",
+    );
   });
 
   it('supplier_d: Laravel pages, UTC+01:00 times, commission = total x rate rounded half up', async () => {
     const records = await collect(createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl }));
     // 345.67 x 6.0% = 20.7402; 100.00 x 6.5% = 6.50; canceled: the adapter states the figure, the gateway pays 0.
-    assert.deepEqual(records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]), [['D1', 'Pending', 2074], ['D2', 'Approved', 650], ['D3', 'Canceled', 480]]);
-    assert.deepEqual({ ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined }, { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined });
+    assert.deepEqual(
+      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
+      [
+        ['D1', 'Pending', 2074],
+        ['D2', 'Approved', 650],
+        ['D3', 'Canceled', 480],
+      ],
+    );
+    assert.deepEqual(
+      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
+    );
   });
 
   it('fails a report on a malformed record or body, naming the supplier and the field', async () => {
     malformed = true;
     try {
-      await assert.rejects(collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl })), (error: unknown) =>
-        error instanceof SupplierError && error.kind === 'malformed' && /report page 1\.bookings\[0\]\.updatedAt/.test(error.message));
-      await assert.rejects(collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl })), (error: unknown) =>
-        error instanceof SupplierError && error.kind === 'malformed' && /supplier_c/.test(error.message));
+      await assert.rejects(
+        collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl })),
+        (error: unknown) =>
+          error instanceof SupplierError && error.kind === 'malformed' && /report page 1\.bookings\[0\]\.updatedAt/.test(error.message),
+      );
+      await assert.rejects(
+        collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl })),
+        (error: unknown) => error instanceof SupplierError && error.kind === 'malformed' && /supplier_c/.test(error.message),
+      );
     } finally {
       malformed = false;
     }

@@ -29,14 +29,17 @@ describe('deadlineSignal', () => {
       const deadline = deadlineSignal(40, controller.signal);
       return waitUnder(deadline.signal, 2_000).then((reason) => ({ reason, timedOut: deadline.timedOut }));
     })();
-    setTimeout(() => { collectGarbage(); collectGarbage(); }, 10);
+    setTimeout(() => {
+      collectGarbage();
+      collectGarbage();
+    }, 10);
     // waitUnder gives up after 2 s with its own reason: a TimeoutError here is the deadline's.
     const { reason, timedOut } = await waiting;
     assert.ok(isTimeoutReason(reason), `expected a TimeoutError, got ${String(reason)}`);
     assert.equal(timedOut, true);
   });
 
-  it('passes the caller\'s abort on with its reason and does not call it a timeout', async () => {
+  it("passes the caller's abort on with its reason and does not call it a timeout", async () => {
     const controller = new AbortController();
     const deadline = deadlineSignal(5_000, controller.signal);
     const reason = new Error('client went away');

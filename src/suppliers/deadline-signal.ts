@@ -35,7 +35,9 @@ export function deadlineSignal(ms: number, parent?: AbortSignal): DeadlineSignal
   else parent?.addEventListener('abort', onParentAbort, { once: true });
   return {
     signal: controller.signal,
-    get timedOut() { return timedOut; },
+    get timedOut() {
+      return timedOut;
+    },
     clear,
   };
 }

@@ -37,11 +37,7 @@ export class FeedRecord {
   }
 
   fail(key: string, expected: string): never {
-    throw new SupplierError(
-      this.supplier,
-      'malformed',
-      `${this.path}.${key}: expected ${expected}, got ${describe(this.fields[key])}`,
-    );
+    throw new SupplierError(this.supplier, 'malformed', `${this.path}.${key}: expected ${expected}, got ${describe(this.fields[key])}`);
   }
 
   has(key: string): boolean {

@@ -9,24 +9,32 @@ describe('fetchJson', () => {
   before(async () => {
     server = await startFixtureServer((url, request) => {
       switch (url.pathname) {
-        case '/ok': return { body: { ok: true } };
-        case '/broken': return { status: 500, body: { error: 'boom' } };
-        case '/not-json': return { body: '<html>oops' };
-        case '/slow': return { body: { ok: true }, delayMs: 2_000 };
-        case '/echo': return { body: { method: request.method, body: request.body === '' ? null : JSON.parse(request.body) } };
-        default: return { status: 404, body: { error: 'not found' } };
+        case '/ok':
+          return { body: { ok: true } };
+        case '/broken':
+          return { status: 500, body: { error: 'boom' } };
+        case '/not-json':
+          return { body: '<html>oops' };
+        case '/slow':
+          return { body: { ok: true }, delayMs: 2_000 };
+        case '/echo':
+          return { body: { method: request.method, body: request.body === '' ? null : JSON.parse(request.body) } };
+        default:
+          return { status: 404, body: { error: 'not found' } };
       }
     });
   });
   after(() => server.close());
 
-  const expectSupplierError = (kind: string, pattern: RegExp) => (error: unknown): boolean => {
-    assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
-    assert.equal(error.supplier, 'supplier_b');
-    assert.equal(error.kind, kind);
-    assert.match(error.message, pattern);
-    return true;
-  };
+  const expectSupplierError =
+    (kind: string, pattern: RegExp) =>
+    (error: unknown): boolean => {
+      assert.ok(error instanceof SupplierError, `not a SupplierError: ${String(error)}`);
+      assert.equal(error.supplier, 'supplier_b');
+      assert.equal(error.kind, kind);
+      assert.match(error.message, pattern);
+      return true;
+    };
 
   it('parses a JSON body', async () => {
     assert.deepEqual(await fetchJson(`${server.baseUrl}/ok`, { supplier: 'supplier_b' }), { ok: true });
@@ -62,10 +70,10 @@ describe('fetchJson', () => {
   });
 
   it('POSTs a JSON body', async () => {
-    assert.deepEqual(
-      await fetchJson(`${server.baseUrl}/echo`, { supplier: 'supplier_b', method: 'POST', body: { ids: [1, 2] } }),
-      { method: 'POST', body: { ids: [1, 2] } },
-    );
+    assert.deepEqual(await fetchJson(`${server.baseUrl}/echo`, { supplier: 'supplier_b', method: 'POST', body: { ids: [1, 2] } }), {
+      method: 'POST',
+      body: { ids: [1, 2] },
+    });
     assert.equal(server.received.at(-1)!.method, 'POST');
   });
 
@@ -108,7 +116,11 @@ describe('fetchJson on a dropped connection', () => {
     return {
       url: `http://127.0.0.1:${port}/x`,
       requests: () => requests,
-      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   };
 

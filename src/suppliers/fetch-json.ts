@@ -35,12 +35,9 @@ export async function fetchJson(url: string, options: FetchJsonOptions): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SupplierError(
-      options.supplier,
-      'malformed',
-      `body of ${url} is not JSON: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
-      { cause: error },
-    );
+    throw new SupplierError(options.supplier, 'malformed', `body of ${url} is not JSON: ${text.slice(0, ERROR_BODY_PREVIEW)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -70,14 +67,15 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
     throw new SupplierError(supplier, 'network', `request to ${url} failed: ${message}`, { cause: error });
   };
 
-  const send = (): Promise<Response> => options.method === 'POST'
-    ? fetch(url, {
-      method: 'POST',
-      signal: combined,
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(options.body),
-    })
-    : fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
+  const send = (): Promise<Response> =>
+    options.method === 'POST'
+      ? fetch(url, {
+          method: 'POST',
+          signal: combined,
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+          body: JSON.stringify(options.body),
+        })
+      : fetch(url, { signal: combined, headers: { accept: options.accept ?? 'application/json' } });
   let response: Response;
   let text: string;
   try {
@@ -98,12 +96,9 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
   }
 
   if (!response.ok) {
-    throw new SupplierError(
-      supplier,
-      'http',
-      `HTTP ${response.status} from ${url}: ${text.slice(0, ERROR_BODY_PREVIEW)}`,
-      { status: response.status },
-    );
+    throw new SupplierError(supplier, 'http', `HTTP ${response.status} from ${url}: ${text.slice(0, ERROR_BODY_PREVIEW)}`, {
+      status: response.status,
+    });
   }
   return { text, headers: response.headers };
 }

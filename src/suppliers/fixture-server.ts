@@ -31,9 +31,7 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(
-  respond: (url: URL, request: FixtureRequest) => FixtureResponse,
-): Promise<FixtureServer> {
+export async function startFixtureServer(respond: (url: URL, request: FixtureRequest) => FixtureResponse): Promise<FixtureServer> {
   const requests: string[] = [];
   const received: FixtureRequest[] = [];
   const server = createServer(async (req, res) => {
@@ -60,10 +58,11 @@ export async function startFixtureServer(
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     received,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
 

@@ -14,8 +14,13 @@ export type QuoteCacheFactory = (options: QuoteCacheFactoryOptions) => Promise<Q
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
-  checkin: '2027-03-01', checkout: '2027-03-04',
-  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'EUR',
+  checkin: '2027-03-01',
+  checkout: '2027-03-04',
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'EUR',
 };
 
 const PRICE: Quote = { available: true, total: 100, currency: 'EUR' };
@@ -39,9 +44,18 @@ export function runQuoteCacheContract(name: string, make: QuoteCacheFactory): vo
       const c = await start();
       const scope = c.scope('supplier_a', REQUEST);
       assert.deepEqual(await scope.get(['1']), new Map());
-      scope.set([['1', PRICE], ['2', SOLD_OUT]]);
+      scope.set([
+        ['1', PRICE],
+        ['2', SOLD_OUT],
+      ]);
       await c.flush();
-      assert.deepEqual(await scope.get(['1', '2', '3']), new Map([['1', PRICE], ['2', SOLD_OUT]]));
+      assert.deepEqual(
+        await scope.get(['1', '2', '3']),
+        new Map([
+          ['1', PRICE],
+          ['2', SOLD_OUT],
+        ]),
+      );
       // A new scope for an equal request (other ids) sees the same entries.
       assert.deepEqual(await c.scope('supplier_a', { ...REQUEST, supplierStayIds: ['9'] }).get(['1']), new Map([['1', PRICE]]));
       t += 60_000;

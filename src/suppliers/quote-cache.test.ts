@@ -6,8 +6,13 @@ import type { QuoteRequest } from './supplier.ts';
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
-  checkin: '2027-03-01', checkout: '2027-03-04',
-  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'EUR',
+  checkin: '2027-03-01',
+  checkout: '2027-03-04',
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'EUR',
 };
 
 runQuoteCacheContract('memory', async ({ ttlMs, now }) => createQuoteCache({ ttlMs, maxEntries: 100, now }));
@@ -16,7 +21,10 @@ describe('memory quote cache', () => {
   it('holds at most maxEntries, dropping the least recently used', async () => {
     const cache = createQuoteCache({ ttlMs: 60_000, maxEntries: 2, now: () => 0 });
     const scope = cache.scope('supplier_d', REQUEST);
-    scope.set([['1', { available: false }], ['2', { available: false }]]);
+    scope.set([
+      ['1', { available: false }],
+      ['2', { available: false }],
+    ]);
     await scope.get(['1']);
     scope.set([['3', { available: false }]]);
     assert.equal(cache.size, 2);

@@ -63,9 +63,7 @@ export interface MemoryQuoteCache extends QuoteCache {
  * ages are unknown: the supplier then applies its own default ages, a different price.
  */
 export function quoteKeyPrefix(supplier: SupplierId, request: QuoteRequest): string {
-  const children = request.childrenAges === null
-    ? `n${request.children}`
-    : `a${[...request.childrenAges].sort((x, y) => x - y).join(',')}`;
+  const children = request.childrenAges === null ? `n${request.children}` : `a${[...request.childrenAges].sort((x, y) => x - y).join(',')}`;
   return JSON.stringify([supplier, request.checkin, request.checkout, request.adults, children, request.rooms, request.currency]);
 }
 
@@ -88,7 +86,11 @@ export function createQuoteCache(options: QuoteCacheOptions = {}): MemoryQuoteCa
       const prefix = quoteKeyPrefix(supplier, request);
       const getOne = (id: string) => cache.get(prefix + id);
       const setOne = (id: string, quote: Quote, ttlMs = ttl) => {
-        cache.set(prefix + id, Object.isFrozen(quote) ? quote : Object.freeze(quote), ttlMs === ttl ? undefined : { ttl: Math.min(ttlMs, ttl) });
+        cache.set(
+          prefix + id,
+          Object.isFrozen(quote) ? quote : Object.freeze(quote),
+          ttlMs === ttl ? undefined : { ttl: Math.min(ttlMs, ttl) },
+        );
       };
       return {
         getOne,

@@ -9,8 +9,13 @@ import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
-  checkin: '2027-03-01', checkout: '2027-03-04',
-  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD',
+  checkin: '2027-03-01',
+  checkout: '2027-03-04',
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'USD',
 };
 const budgetOver = () => new DOMException('the search budget is spent', 'TimeoutError');
 
@@ -21,13 +26,18 @@ function hangingSupplier(maxIdsPerQuote = 100) {
   const supplier: Supplier = {
     id: 'supplier_b',
     maxIdsPerQuote,
-    contentPages: () => { throw new Error('not in these tests'); },
-    commissionReport: () => { throw new Error('not in these tests'); },
-    quote: (_request, signal) => new Promise<Map<string, Quote>>((_resolve, reject) => {
-      calls++;
-      waiters.shift()?.();
-      signal.addEventListener('abort', () => reject(new SupplierError('supplier_b', 'timeout', 'aborted')), { once: true });
-    }),
+    contentPages: () => {
+      throw new Error('not in these tests');
+    },
+    commissionReport: () => {
+      throw new Error('not in these tests');
+    },
+    quote: (_request, signal) =>
+      new Promise<Map<string, Quote>>((_resolve, reject) => {
+        calls++;
+        waiters.shift()?.();
+        signal.addEventListener('abort', () => reject(new SupplierError('supplier_b', 'timeout', 'aborted')), { once: true });
+      }),
   };
   return {
     supplier,
@@ -59,8 +69,11 @@ describe('quote service under a burst', () => {
     const fake = hangingSupplier(1);
     const transitions: BreakerState[] = [];
     const service = createQuoteService({
-      supplier: fake.supplier, concurrency: 1, callTimeoutMs: 600_000,
-      breaker: { failureThreshold: 1 }, onBreakerTransition: (to) => transitions.push(to),
+      supplier: fake.supplier,
+      concurrency: 1,
+      callTimeoutMs: 600_000,
+      breaker: { failureThreshold: 1 },
+      onBreakerTransition: (to) => transitions.push(to),
     });
     const first = new AbortController();
     const sent = fake.nextCall();
@@ -90,8 +103,11 @@ describe('quote service under a burst', () => {
     const told: string[] = [];
     const fake = hangingSupplier();
     const service = createQuoteService({
-      supplier: fake.supplier, now: () => t, callTimeoutMs: 1,
-      breaker: { failureThreshold: 2, openMs: 1_000 }, onBreakerTransition: (to, cause) => told.push(`${to}: ${cause}`),
+      supplier: fake.supplier,
+      now: () => t,
+      callTimeoutMs: 1,
+      breaker: { failureThreshold: 2, openMs: 1_000 },
+      onBreakerTransition: (to, cause) => told.push(`${to}: ${cause}`),
     });
     const ask = (id: string) => service.quote({ ...REQUEST, supplierStayIds: [id] }, new AbortController().signal);
     assert.equal((await ask('1')).failure, 'timeout');
@@ -100,7 +116,10 @@ describe('quote service under a burst', () => {
     assert.equal((await ask('3')).failure, 'open');
     t += 1_000;
     await ask('4'); // the trial, which times out too
-    assert.deepEqual(told.map((line) => line.split(':')[0]), ['open', 'half-open', 'open']);
+    assert.deepEqual(
+      told.map((line) => line.split(':')[0]),
+      ['open', 'half-open', 'open'],
+    );
     assert.match(told[0], /2 consecutive failures, the last: .*aborted/);
     assert.match(told[2], /the trial call failed/);
   });

@@ -12,15 +12,25 @@ import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
-  checkin: '2027-03-01', checkout: '2027-03-04',
-  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD',
+  checkin: '2027-03-01',
+  checkout: '2027-03-04',
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'USD',
 };
 const ids = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => String(from + i));
 const price = (id: string): Quote => ({ available: true, total: Number(id), currency: 'USD' });
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
   let t = 1_000_000;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 type Behaviour = (ids: string[], signal: AbortSignal) => Promise<Map<string, Quote>>;
@@ -44,8 +54,12 @@ function fakeSupplier(maxIdsPerQuote = 100, id: SupplierId = 'supplier_a'): Fake
     supplier: {
       id,
       maxIdsPerQuote,
-      contentPages: () => { throw new Error('not in these tests'); },
-      commissionReport: () => { throw new Error('not in these tests'); },
+      contentPages: () => {
+        throw new Error('not in these tests');
+      },
+      commissionReport: () => {
+        throw new Error('not in these tests');
+      },
       quote: async (request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>> => {
         fake.calls.push(request.supplierStayIds);
         inFlight++;
@@ -61,19 +75,24 @@ function fakeSupplier(maxIdsPerQuote = 100, id: SupplierId = 'supplier_a'): Fake
   return fake;
 }
 
-const failWith = (kind: SupplierErrorKind): Behaviour => async () => {
-  throw new SupplierError('supplier_a', kind, `simulated ${kind}`);
-};
+const failWith =
+  (kind: SupplierErrorKind): Behaviour =>
+  async () => {
+    throw new SupplierError('supplier_a', kind, `simulated ${kind}`);
+  };
 /** Answers after `ms`, or fails as the adapters do when the signal aborts first. */
-const slow = (ms: number): Behaviour => async (asked, signal) => {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch {
-    if (signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError') throw new SupplierError('supplier_a', 'timeout', 'late');
-    throw signal.reason;
-  }
-  return new Map(asked.map((x) => [x, price(x)]));
-};
+const slow =
+  (ms: number): Behaviour =>
+  async (asked, signal) => {
+    try {
+      await sleep(ms, undefined, { signal });
+    } catch {
+      if (signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError')
+        throw new SupplierError('supplier_a', 'timeout', 'late');
+      throw signal.reason;
+    }
+    return new Map(asked.map((x) => [x, price(x)]));
+  };
 
 describe('quote service', () => {
   it('dedupes, batches to the cap and answers every asked id in asked order', async () => {
@@ -81,7 +100,10 @@ describe('quote service', () => {
     const service = createQuoteService({ supplier: fake.supplier, now: clock().now });
     const asked = [...ids(120), '7', '8'];
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: asked }, AbortSignal.timeout(5_000));
-    assert.deepEqual(fake.calls.map((call) => call.length), [50, 50, 20]);
+    assert.deepEqual(
+      fake.calls.map((call) => call.length),
+      [50, 50, 20],
+    );
     assert.deepEqual([...outcome.quotes.keys()], ids(120));
     assert.deepEqual(outcome.quotes.get('120'), price('120'));
     assert.equal(outcome.failure, null);
@@ -93,7 +115,10 @@ describe('quote service', () => {
   it('answers an id the adapter left out of its map as not available', async () => {
     const fake = fakeSupplier();
     fake.behaviour = async () => new Map([['1', price('1')]]);
-    const outcome = await createQuoteService({ supplier: fake.supplier }).quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
+    const outcome = await createQuoteService({ supplier: fake.supplier }).quote(
+      { ...REQUEST, supplierStayIds: ['1', '2'] },
+      AbortSignal.timeout(5_000),
+    );
     assert.deepEqual(outcome.quotes.get('2'), { available: false });
   });
 
@@ -123,14 +148,25 @@ describe('quote service', () => {
   });
 
   it('maps adapter failures to null quotes and failure kinds, and never caches a failure', async () => {
-    const cases: Array<[SupplierErrorKind, string]> = [['http', 'error'], ['network', 'unreachable'], ['malformed', 'malformed'], ['timeout', 'timeout']];
+    const cases: Array<[SupplierErrorKind, string]> = [
+      ['http', 'error'],
+      ['network', 'unreachable'],
+      ['malformed', 'malformed'],
+      ['timeout', 'timeout'],
+    ];
     for (const [kind, failure] of cases) {
       const fake = fakeSupplier();
       const service = createQuoteService({ supplier: fake.supplier });
       fake.behaviour = failWith(kind);
       const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
       assert.equal(outcome.failure, failure, kind);
-      assert.deepEqual([...outcome.quotes], [['1', null], ['2', null]]);
+      assert.deepEqual(
+        [...outcome.quotes],
+        [
+          ['1', null],
+          ['2', null],
+        ],
+      );
       assert.equal(outcome.asked, true);
       fake.behaviour = async (asked) => new Map(asked.map((x) => [x, price(x)]));
       const retried = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
@@ -149,7 +185,10 @@ describe('quote service', () => {
       }
       return new Map(asked.map((x) => [x, price(x)]));
     };
-    const outcome = await createQuoteService({ supplier: fake.supplier }).quote({ ...REQUEST, supplierStayIds: ids(6) }, AbortSignal.timeout(5_000));
+    const outcome = await createQuoteService({ supplier: fake.supplier }).quote(
+      { ...REQUEST, supplierStayIds: ids(6) },
+      AbortSignal.timeout(5_000),
+    );
     assert.equal(outcome.failure, 'malformed');
     assert.deepEqual([...outcome.quotes.values()], [price('1'), price('2'), null, null, null, null]);
   });
@@ -166,7 +205,14 @@ describe('quote service', () => {
     const cached = await service.quote({ ...REQUEST, supplierStayIds: ['2', '1'] }, AbortSignal.timeout(5_000));
     assert.equal(cached.asked, false);
     assert.equal(fake.calls.length, 1);
-    assert.deepEqual([...cached.quotes], [['2', { available: false }], ['1', price('1')]], 'sold out is cached too');
+    assert.deepEqual(
+      [...cached.quotes],
+      [
+        ['2', { available: false }],
+        ['1', price('1')],
+      ],
+      'sold out is cached too',
+    );
 
     const partial = await service.quote({ ...REQUEST, supplierStayIds: ['1', '3'] }, AbortSignal.timeout(5_000));
     assert.equal(partial.asked, true);
@@ -194,7 +240,16 @@ describe('quote service', () => {
     time.advance(10_000);
     const refused = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
     assert.equal(fake.calls.length, 2, 'no call while open');
-    assert.deepEqual(refused, { supplier: 'supplier_a', quotes: new Map([['1', null], ['2', null]]), failure: 'open', asked: false, retryAfterMs: 20_000 });
+    assert.deepEqual(refused, {
+      supplier: 'supplier_a',
+      quotes: new Map([
+        ['1', null],
+        ['2', null],
+      ]),
+      failure: 'open',
+      asked: false,
+      retryAfterMs: 20_000,
+    });
 
     time.advance(20_000);
     assert.equal(service.breakerState(), 'half-open');
@@ -249,14 +304,27 @@ describe('quote service over HTTP', () => {
   after(() => server.close());
 
   it('asks supplier_d for 120 ids in 3 calls of at most 50', async () => {
-    reply = (url) => ({ body: { data: url.searchParams.get('ids')!.split(',').map((id) => ({ listing_id: id, bookable: true, price: { total: 10, currency: 'USD' } })) } });
+    reply = (url) => ({
+      body: {
+        data: url.searchParams
+          .get('ids')!
+          .split(',')
+          .map((id) => ({ listing_id: id, bookable: true, price: { total: 10, currency: 'USD' } })),
+      },
+    });
     const service = createQuoteService({ supplier: createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl }) });
     const before = server.requests.length;
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(120) }, AbortSignal.timeout(5_000));
     const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.get('ids')!.split(',').length);
-    assert.deepEqual(calls.sort((a, b) => b - a), [50, 50, 20]);
+    assert.deepEqual(
+      calls.sort((a, b) => b - a),
+      [50, 50, 20],
+    );
     assert.equal(outcome.quotes.size, 120);
-    assert.ok([...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10), 'every id priced at 10');
+    assert.ok(
+      [...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10),
+      'every id priced at 10',
+    );
   });
 
   it('returns nulls within the budget when the supplier hangs, queued batches included', async () => {
@@ -274,7 +342,10 @@ describe('quote service over HTTP', () => {
     assert.equal(outcome.failure, 'timeout');
     assert.equal(outcome.asked, true);
     assert.equal(outcome.quotes.size, 250);
-    assert.ok([...outcome.quotes.values()].every((q) => q === null), 'every quote null');
+    assert.ok(
+      [...outcome.quotes.values()].every((q) => q === null),
+      'every quote null',
+    );
     assert.equal(server.requests.length - before, 1, 'the queued batches were never sent');
   });
 

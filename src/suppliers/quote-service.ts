@@ -93,12 +93,12 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
   const observer = options.observer;
   const callTimeoutMs = options.callTimeoutMs ?? defaults.quoteCallTimeoutMs;
   const limit = pLimit(options.concurrency ?? defaults.quoteConcurrency);
-  const breaker = options.breaker !== undefined && 'tryAcquire' in options.breaker
-    ? options.breaker
-    : createCircuitBreaker({ ...options.breaker, now, onTransition: options.onBreakerTransition });
-  const cache = options.cache !== undefined && 'scope' in options.cache
-    ? options.cache
-    : createQuoteCache({ ...options.cache, now: options.now });
+  const breaker =
+    options.breaker !== undefined && 'tryAcquire' in options.breaker
+      ? options.breaker
+      : createCircuitBreaker({ ...options.breaker, now, onTransition: options.onBreakerTransition });
+  const cache =
+    options.cache !== undefined && 'scope' in options.cache ? options.cache : createQuoteCache({ ...options.cache, now: options.now });
   if (!(callTimeoutMs > 0)) throw new RangeError(`callTimeoutMs must be > 0, got ${callTimeoutMs}`);
 
   async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
@@ -172,72 +172,74 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
      * queue for a slot is `busy` (we were, whether or not it had gone out by then), one that went
      * out at once and did not answer within the budget is a `timeout`.
      */
-    const runBatch = (ids: string[]): Promise<void> => new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const queued = limit.activeCount + limit.pendingCount >= limit.concurrency;
-      const settle = (write: () => void): void => {
-        if (settled) return;
-        settled = true;
-        pending.delete(abortBatch);
-        write();
-      };
-      const abortBatch = (reason: unknown): void => settle(() => {
-        if (!isTimeoutReason(reason)) {
-          reject(reason);
-          return;
-        }
-        fail(queued ? 'busy' : 'timeout', ids);
-        resolve();
-      });
-      pending.add(abortBatch);
-
-      void limit(async () => {
-        // Past the budget before a slot came free: the batch has settled, make no call.
-        if (settled) return;
-        if (!breaker.tryAcquire()) {
+    const runBatch = (ids: string[]): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        let settled = false;
+        const queued = limit.activeCount + limit.pendingCount >= limit.concurrency;
+        const settle = (write: () => void): void => {
+          if (settled) return;
+          settled = true;
+          pending.delete(abortBatch);
+          write();
+        };
+        const abortBatch = (reason: unknown): void =>
           settle(() => {
-            fail('open', ids);
+            if (!isTimeoutReason(reason)) {
+              reject(reason);
+              return;
+            }
+            fail(queued ? 'busy' : 'timeout', ids);
             resolve();
           });
-          return;
-        }
-        asked = true;
-        let answer: Map<string, Quote>;
-        const deadline = deadlineSignal(callTimeoutMs, signal);
-        const started = performance.now();
-        try {
-          answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
-        } catch (error) {
-          if (signal.aborted && !deadline.timedOut) {
-            // The caller gave up (its budget, or a cancel) before the call's own deadline: that
-            // says nothing about the supplier. The batch has settled through abortBatch already.
-            breaker.cancel();
-            settle(() => reject(error));
+        pending.add(abortBatch);
+
+        void limit(async () => {
+          // Past the budget before a slot came free: the batch has settled, make no call.
+          if (settled) return;
+          if (!breaker.tryAcquire()) {
+            settle(() => {
+              fail('open', ids);
+              resolve();
+            });
             return;
           }
-          // Its own deadline passed: a supplier that cannot answer in time is down for us.
-          const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
-          breaker.failure(error instanceof Error ? error.message : kind);
-          observer?.call?.(supplier.id, performance.now() - started, kind);
+          asked = true;
+          let answer: Map<string, Quote>;
+          const deadline = deadlineSignal(callTimeoutMs, signal);
+          const started = performance.now();
+          try {
+            answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
+          } catch (error) {
+            if (signal.aborted && !deadline.timedOut) {
+              // The caller gave up (its budget, or a cancel) before the call's own deadline: that
+              // says nothing about the supplier. The batch has settled through abortBatch already.
+              breaker.cancel();
+              settle(() => reject(error));
+              return;
+            }
+            // Its own deadline passed: a supplier that cannot answer in time is down for us.
+            const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
+            breaker.failure(error instanceof Error ? error.message : kind);
+            observer?.call?.(supplier.id, performance.now() - started, kind);
+            settle(() => {
+              fail(kind, ids);
+              resolve();
+            });
+            return;
+          } finally {
+            deadline.clear();
+          }
+          observer?.call?.(supplier.id, performance.now() - started, null);
+          breaker.success();
+          const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
+          // Cached even when the batch already settled on the deadline: the answer is still good.
+          scope.set(answered);
           settle(() => {
-            fail(kind, ids);
+            for (const [id, quote] of answered) quotes.set(id, quote);
             resolve();
           });
-          return;
-        } finally {
-          deadline.clear();
-        }
-        observer?.call?.(supplier.id, performance.now() - started, null);
-        breaker.success();
-        const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
-        // Cached even when the batch already settled on the deadline: the answer is still good.
-        scope.set(answered);
-        settle(() => {
-          for (const [id, quote] of answered) quotes.set(id, quote);
-          resolve();
         });
       });
-    });
 
     try {
       await Promise.all(batches.map(runBatch));

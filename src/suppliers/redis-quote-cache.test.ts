@@ -14,13 +14,21 @@ let made = 0;
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
-  checkin: '2027-03-01', checkout: '2027-03-04',
-  adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'EUR',
+  checkin: '2027-03-01',
+  checkout: '2027-03-04',
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'EUR',
 };
 const PRICE = { available: true, total: 100, currency: 'EUR' } as const;
 
 /** A cache on the test server, connected; `ownPrefix` false = the run's shared prefix (two gateways). */
-async function redisCache(options: Partial<RedisQuoteCacheOptions> & { now: () => number }, keyPrefix = `${prefix}${made++}:`): Promise<RedisQuoteCache> {
+async function redisCache(
+  options: Partial<RedisQuoteCacheOptions> & { now: () => number },
+  keyPrefix = `${prefix}${made++}:`,
+): Promise<RedisQuoteCache> {
   const cache = createRedisQuoteCache({ url: TEST_REDIS_URL, prefix: keyPrefix, commandTimeoutMs: 2_000, retryMs: 1_000, ...options });
   if (cache.client.status !== 'ready') await new Promise((resolve) => cache.client.once('ready', resolve));
   return cache;
@@ -39,7 +47,10 @@ describe('redis quote cache', { skip }, () => {
   it('shares entries between caches (gateways) on one prefix, each holding them only for what is left of the TTL', async () => {
     let t = 1_000;
     const shared = `${prefix}shared:`;
-    const [a, b] = await Promise.all([redisCache({ ttlMs: 60_000, now: () => t }, shared), redisCache({ ttlMs: 60_000, now: () => t }, shared)]);
+    const [a, b] = await Promise.all([
+      redisCache({ ttlMs: 60_000, now: () => t }, shared),
+      redisCache({ ttlMs: 60_000, now: () => t }, shared),
+    ]);
     try {
       a.scope('supplier_a', REQUEST).set([['1', PRICE]]);
       await a.flush();
@@ -65,7 +76,14 @@ describe('redis quote cache', { skip }, () => {
     const cache = await redisCache({ now: () => 0 }, keyPrefix);
     try {
       const base = keyPrefix + quoteKeyPrefix('supplier_c', REQUEST);
-      await cache.client.mset(base + '1', 'not json', base + '2', '{"q":{"available":true,"total":"12"},"exp":99}', base + '3', '{"q":{"available":false},"exp":99}');
+      await cache.client.mset(
+        base + '1',
+        'not json',
+        base + '2',
+        '{"q":{"available":true,"total":"12"},"exp":99}',
+        base + '3',
+        '{"q":{"available":false},"exp":99}',
+      );
       assert.deepEqual(await cache.scope('supplier_c', REQUEST).get(['1', '2', '3']), new Map([['3', { available: false }]]));
     } finally {
       await cache.close();
@@ -74,13 +92,22 @@ describe('redis quote cache', { skip }, () => {
 });
 
 describe('redis quote cache, Redis unreachable', () => {
-  it('never rejects nor throws: this process\'s memory serves, and the outage is told once', async () => {
+  it("never rejects nor throws: this process's memory serves, and the outage is told once", async () => {
     const degraded: unknown[] = [];
     let told!: () => void;
-    const outage = new Promise<void>((resolve) => { told = resolve; });
+    const outage = new Promise<void>((resolve) => {
+      told = resolve;
+    });
     const cache = createRedisQuoteCache({
-      url: await closedRedisUrl(), prefix, commandTimeoutMs: 200, retryMs: 1_000, now: () => 0,
-      onDegraded: (e) => { degraded.push(e); told(); },
+      url: await closedRedisUrl(),
+      prefix,
+      commandTimeoutMs: 200,
+      retryMs: 1_000,
+      now: () => 0,
+      onDegraded: (e) => {
+        degraded.push(e);
+        told();
+      },
     });
     try {
       const scope = cache.scope('supplier_a', REQUEST);

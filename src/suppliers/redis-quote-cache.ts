@@ -148,15 +148,16 @@ export function createRedisQuoteCache(options: RedisQuoteCacheOptions): RedisQuo
           if (!usable()) return;
           const exp = now() + ttl;
           const pipeline = client.pipeline();
-          for (const [id, quote] of entries) pipeline.set(keyPrefix + id, JSON.stringify({ q: quote, exp } satisfies StoredQuote), 'PX', ttl);
-          const write = pipeline.exec().then(
-            (results) => {
+          for (const [id, quote] of entries)
+            pipeline.set(keyPrefix + id, JSON.stringify({ q: quote, exp } satisfies StoredQuote), 'PX', ttl);
+          const write = pipeline
+            .exec()
+            .then((results) => {
               const error = results?.find(([e]) => e !== null)?.[0];
               if (error) failed(error);
               else answered();
-            },
-            failed,
-          ).finally(() => writes.delete(write));
+            }, failed)
+            .finally(() => writes.delete(write));
           writes.add(write);
         },
       };

@@ -18,7 +18,10 @@ function property(id: number, overrides: Record<string, unknown> = {}): Record<s
     guestScore: { score: 8.7, reviews: 1234 },
     occupancy: { maxGuests: 2, bedrooms: 1, beds: 1, bathrooms: 1 },
     policies: { instantConfirmation: true, freeCancellation: false },
-    images: [{ kind: 'thumbnail', url: 'https://img/t.jpg' }, { kind: 'logo', url: 'https://img/l.png' }],
+    images: [
+      { kind: 'thumbnail', url: 'https://img/t.jpg' },
+      { kind: 'logo', url: 'https://img/l.png' },
+    ],
     ...overrides,
   };
 }
@@ -44,9 +47,8 @@ describe('supplier_a adapter', () => {
     server = await startFixtureServer((url) => {
       if (url.pathname !== '/content/properties') return { status: 404, body: { error: 'not found' } };
       const page = Number(url.searchParams.get('page'));
-      const properties = malformed && page === 2
-        ? [property(9, { geo: { latitude: '-33.86', longitude: 151.2 } })]
-        : PAGES[page - 1] ?? [];
+      const properties =
+        malformed && page === 2 ? [property(9, { geo: { latitude: '-33.86', longitude: 151.2 } })] : (PAGES[page - 1] ?? []);
       return { body: { page, pageSize: Number(url.searchParams.get('pageSize')), totalPages: 2, totalCount: 3, properties } };
     });
   });
@@ -61,7 +63,10 @@ describe('supplier_a adapter', () => {
       '/content/properties?page=1&pageSize=2',
       '/content/properties?page=2&pageSize=2',
     ]);
-    assert.deepEqual(pages.map((page) => page.map((listing) => listing.supplierStayId)), [['1048576', '7'], ['9']]);
+    assert.deepEqual(
+      pages.map((page) => page.map((listing) => listing.supplierStayId)),
+      [['1048576', '7'], ['9']],
+    );
     const expected: Listing = {
       supplier: 'supplier_a',
       supplierStayId: '1048576',
@@ -108,8 +113,13 @@ describe('supplier_a quotes', () => {
 
   const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
     supplierStayIds: ['1048576', '1048577', '7'],
-    checkin: '2027-03-01', checkout: '2027-03-04',
-    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'EUR',
+    checkin: '2027-03-01',
+    checkout: '2027-03-04',
+    adults: 2,
+    children: 2,
+    childrenAges: [5, 9],
+    rooms: 1,
+    currency: 'EUR',
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
@@ -117,23 +127,34 @@ describe('supplier_a quotes', () => {
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_a', kind, pattern);
 
   it('posts the wire format and reads totals in the answered currency; a left-out id is not available', async () => {
-    reply = () => ({ body: { currency: 'EUR', quotes: [
-      { propertyId: 1048576, status: 'AVAILABLE', totalPrice: 412.35 },
-      { propertyId: 1048577, status: 'SOLD_OUT' },
-    ] } });
+    reply = () => ({
+      body: {
+        currency: 'EUR',
+        quotes: [
+          { propertyId: 1048576, status: 'AVAILABLE', totalPrice: 412.35 },
+          { propertyId: 1048577, status: 'SOLD_OUT' },
+        ],
+      },
+    });
     const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
     const received = server.received.at(-1)!;
     assert.equal(received.method, 'POST');
     assert.equal(received.url, '/availability/quotes');
     assert.deepEqual(lastBody(), {
-      propertyIds: [1048576, 1048577, 7], checkIn: '2027-03-01', checkOut: '2027-03-04',
-      occupancy: { adults: 2, childAges: [5, 9], rooms: 1 }, currency: 'EUR',
+      propertyIds: [1048576, 1048577, 7],
+      checkIn: '2027-03-01',
+      checkOut: '2027-03-04',
+      occupancy: { adults: 2, childAges: [5, 9], rooms: 1 },
+      currency: 'EUR',
     });
-    assert.deepEqual([...quotes], [
-      ['1048576', { available: true, total: 412.35, currency: 'EUR' }],
-      ['1048577', { available: false }],
-      ['7', { available: false }],
-    ]);
+    assert.deepEqual(
+      [...quotes],
+      [
+        ['1048576', { available: true, total: 412.35, currency: 'EUR' }],
+        ['1048577', { available: false }],
+        ['7', { available: false }],
+      ],
+    );
   });
 
   it('takes the currency the supplier answered in, not the one asked', async () => {
@@ -158,7 +179,13 @@ describe('supplier_a quotes', () => {
     const before = server.received.length;
     const quotes = await supplier().quote(request({ supplierStayIds: ['HB0012345', '01'] }), AbortSignal.timeout(5_000));
     assert.equal(server.received.length, before, 'no call for ids the supplier cannot sell');
-    assert.deepEqual([...quotes], [['HB0012345', { available: false }], ['01', { available: false }]]);
+    assert.deepEqual(
+      [...quotes],
+      [
+        ['HB0012345', { available: false }],
+        ['01', { available: false }],
+      ],
+    );
   });
 
   it('refuses more ids than its cap without calling', async () => {
@@ -178,17 +205,38 @@ describe('supplier_a quotes', () => {
     ['a body that is not JSON', '{"currency": "EUR", "quo', /not JSON/],
     ['no currency', { quotes: [] }, /quote answer\.currency: expected an ISO 4217/],
     ['quotes not an array', { currency: 'EUR', quotes: {} }, /quote answer\.quotes: expected an array/],
-    ['an unknown status', { currency: 'EUR', quotes: [{ propertyId: 7, status: 'MAYBE' }] }, /quotes\[0\]\.status: expected one of AVAILABLE, SOLD_OUT/],
+    [
+      'an unknown status',
+      { currency: 'EUR', quotes: [{ propertyId: 7, status: 'MAYBE' }] },
+      /quotes\[0\]\.status: expected one of AVAILABLE, SOLD_OUT/,
+    ],
     ['a string id', { currency: 'EUR', quotes: [{ propertyId: '7', status: 'SOLD_OUT' }] }, /quotes\[0\]\.propertyId/],
-    ['a negative total', { currency: 'EUR', quotes: [{ propertyId: 7, status: 'AVAILABLE', totalPrice: -1 }] }, /totalPrice: expected a non-negative amount/],
+    [
+      'a negative total',
+      { currency: 'EUR', quotes: [{ propertyId: 7, status: 'AVAILABLE', totalPrice: -1 }] },
+      /totalPrice: expected a non-negative amount/,
+    ],
     ['a missing total', { currency: 'EUR', quotes: [{ propertyId: 7, status: 'AVAILABLE' }] }, /totalPrice/],
     ['a string total', { currency: 'EUR', quotes: [{ propertyId: 7, status: 'AVAILABLE', totalPrice: '12.50' }] }, /totalPrice/],
-    ['an id answered twice', { currency: 'EUR', quotes: [{ propertyId: 7, status: 'SOLD_OUT' }, { propertyId: 7, status: 'SOLD_OUT' }] }, /answered once/],
+    [
+      'an id answered twice',
+      {
+        currency: 'EUR',
+        quotes: [
+          { propertyId: 7, status: 'SOLD_OUT' },
+          { propertyId: 7, status: 'SOLD_OUT' },
+        ],
+      },
+      /answered once/,
+    ],
   ];
   for (const [what, body, pattern] of malformed) {
     it(`rejects ${what} as malformed`, async () => {
       reply = () => ({ body });
-      await assert.rejects(supplier().quote(request({ supplierStayIds: ['7'] }), AbortSignal.timeout(5_000)), expectKind('malformed', pattern));
+      await assert.rejects(
+        supplier().quote(request({ supplierStayIds: ['7'] }), AbortSignal.timeout(5_000)),
+        expectKind('malformed', pattern),
+      );
     });
   }
 

@@ -94,7 +94,10 @@ export function createSupplierA(config: SupplierConfig): Supplier {
       const pageSize = reportPageSize(request.pageSize, 1_000, defaults.reportFeedPageSize);
       for (let page = 1; ; page++) {
         const url = supplierUrl(config.baseUrl, '/affiliate/v1/bookings', {
-          updatedFrom: request.from.toISOString(), updatedTo: request.to.toISOString(), page, pageSize,
+          updatedFrom: request.from.toISOString(),
+          updatedTo: request.to.toISOString(),
+          page,
+          pageSize,
         });
         const body = FeedRecord.of(id, `report page ${page}`, await fetchJson(url, { supplier: id, signal: request.signal }));
         const records = body.records('bookings').map(decodeBooking);
@@ -112,20 +115,28 @@ export function createSupplierA(config: SupplierConfig): Supplier {
         checkIn: request.checkin,
         checkOut: request.checkout,
         // `childAges` is left out when there are no children, as the format asks.
-        occupancy: childAges.length > 0
-          ? { adults: request.adults, childAges, rooms: request.rooms }
-          : { adults: request.adults, rooms: request.rooms },
+        occupancy:
+          childAges.length > 0
+            ? { adults: request.adults, childAges, rooms: request.rooms }
+            : { adults: request.adults, rooms: request.rooms },
         currency: request.currency,
       };
       const url = supplierUrl(config.baseUrl, '/availability/quotes', {});
-      const answer = FeedRecord.of(id, 'quote answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }));
+      const answer = FeedRecord.of(
+        id,
+        'quote answer',
+        await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }),
+      );
       const currency = answer.currency('currency');
       for (const record of answer.records('quotes')) {
         const propertyId = String(record.integer('propertyId'));
         const status = record.oneOf('status', ['AVAILABLE', 'SOLD_OUT']);
-        batch.answer(record, 'propertyId', propertyId, status === 'AVAILABLE'
-          ? { available: true, total: record.amount('totalPrice'), currency }
-          : { available: false });
+        batch.answer(
+          record,
+          'propertyId',
+          propertyId,
+          status === 'AVAILABLE' ? { available: true, total: record.amount('totalPrice'), currency } : { available: false },
+        );
       }
       return batch.quotes();
     },

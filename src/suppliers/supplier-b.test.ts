@@ -9,12 +9,26 @@ import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function hotel(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    hotel_id: id, name: 'Grand Hotel Europa', kind_id: 0, kind: 'Hotel',
-    lat: 48.85, lon: 2.35, street: '12 Rue Lafayette', city: 'Paris', country: 'FR',
-    stars: 4.5, review_score: 4.35, review_count: 120,
-    max_occupancy: 2, bedroom_count: null, bed_count: 1, bathroom_count: 1,
-    instant_confirmation: true, free_cancellation: true,
-    photo_url: 'https://img/p.jpg', logo_url: 'https://img/l.png',
+    hotel_id: id,
+    name: 'Grand Hotel Europa',
+    kind_id: 0,
+    kind: 'Hotel',
+    lat: 48.85,
+    lon: 2.35,
+    street: '12 Rue Lafayette',
+    city: 'Paris',
+    country: 'FR',
+    stars: 4.5,
+    review_score: 4.35,
+    review_count: 120,
+    max_occupancy: 2,
+    bedroom_count: null,
+    bed_count: 1,
+    bathroom_count: 1,
+    instant_confirmation: true,
+    free_cancellation: true,
+    photo_url: 'https://img/p.jpg',
+    logo_url: 'https://img/l.png',
     ...overrides,
   };
 }
@@ -39,7 +53,10 @@ describe('supplier_b adapter', () => {
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(start), ['/v2/hotels?limit=2', '/v2/hotels?limit=2&cursor=c%2F2%3D']);
-    assert.deepEqual(pages.map((page) => page.map((listing) => listing.supplierStayId)), [['HB0000001', 'HB0000002'], ['HB0000003']]);
+    assert.deepEqual(
+      pages.map((page) => page.map((listing) => listing.supplierStayId)),
+      [['HB0000001', 'HB0000002'], ['HB0000003']],
+    );
     const expected: Listing = {
       supplier: 'supplier_b',
       supplierStayId: 'HB0000001',
@@ -74,7 +91,10 @@ describe('supplier_b adapter', () => {
   it('rejects a body without the hotels array', async () => {
     body2 = { results: [], next_cursor: null };
     const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
-    await assert.rejects(collectPages(supplier.contentPages()), /^SupplierError: supplier_b: page 2\.hotels: expected an array, got undefined/);
+    await assert.rejects(
+      collectPages(supplier.contentPages()),
+      /^SupplierError: supplier_b: page 2\.hotels: expected an array, got undefined/,
+    );
   });
 });
 
@@ -88,28 +108,42 @@ describe('supplier_b quotes', () => {
 
   const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
     supplierStayIds: ['HB0012345', 'HB0012346', 'HB0000001'],
-    checkin: '2027-03-01', checkout: '2027-03-04',
-    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'USD',
+    checkin: '2027-03-01',
+    checkout: '2027-03-04',
+    adults: 2,
+    children: 2,
+    childrenAges: [5, 9],
+    rooms: 1,
+    currency: 'USD',
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_b', kind, pattern);
 
   it('asks with the wire format and sums nightly EUR rates to a 2-decimal total', async () => {
-    reply = () => ({ body: { rates: [
-      { hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [120.1, 130.2, 128.25] },
-      { hotel_id: 'HB0012346', available: false },
-    ] } });
+    reply = () => ({
+      body: {
+        rates: [
+          { hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [120.1, 130.2, 128.25] },
+          { hotel_id: 'HB0012346', available: false },
+        ],
+      },
+    });
     const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
-    assert.equal(server.requests.at(-1),
-      '/v2/rates?hotel_ids=HB0012345%2CHB0012346%2CHB0000001&arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5%2C9&rooms=1');
+    assert.equal(
+      server.requests.at(-1),
+      '/v2/rates?hotel_ids=HB0012345%2CHB0012346%2CHB0000001&arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5%2C9&rooms=1',
+    );
     assert.equal(server.received.at(-1)!.method, 'GET');
-    assert.deepEqual([...quotes], [
-      // 120.1 + 130.2 + 128.25 is 378.54999999999995 in floating point.
-      ['HB0012345', { available: true, total: 378.55, currency: 'EUR' }],
-      ['HB0012346', { available: false }],
-      ['HB0000001', { available: false }],
-    ]);
+    assert.deepEqual(
+      [...quotes],
+      [
+        // 120.1 + 130.2 + 128.25 is 378.54999999999995 in floating point.
+        ['HB0012345', { available: true, total: 378.55, currency: 'EUR' }],
+        ['HB0012346', { available: false }],
+        ['HB0000001', { available: false }],
+      ],
+    );
   });
 
   it('sends children without child_ages when ages are unknown', async () => {
@@ -123,15 +157,26 @@ describe('supplier_b quotes', () => {
   it('has a cap of 100 ids', async () => {
     const s = supplier();
     assert.equal(s.maxIdsPerQuote, 100);
-    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => `HB${i}`) }), AbortSignal.timeout(5_000)), RangeError);
+    await assert.rejects(
+      s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => `HB${i}`) }), AbortSignal.timeout(5_000)),
+      RangeError,
+    );
   });
 
   const malformed: Array<[string, unknown, RegExp]> = [
     ['a body that is not JSON', 'Service temporarily unavailable', /not JSON/],
     ['no rates', { hotels: [] }, /rates: expected an array/],
     ['available not a boolean', { rates: [{ hotel_id: 'HB0012345', available: 'yes' }] }, /available: expected a boolean/],
-    ['a nightly amount per night missing', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, 2] }] }, /nightly: expected 3 nightly amounts/],
-    ['a negative nightly amount', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, -2, 3] }] }, /nightly: expected non-negative amounts/],
+    [
+      'a nightly amount per night missing',
+      { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, 2] }] },
+      /nightly: expected 3 nightly amounts/,
+    ],
+    [
+      'a negative nightly amount',
+      { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, -2, 3] }] },
+      /nightly: expected non-negative amounts/,
+    ],
     ['a null nightly amount', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'EUR', nightly: [1, null, 3] }] }, /nightly/],
     ['a bad currency', { rates: [{ hotel_id: 'HB0012345', available: true, currency: 'euro', nightly: [1, 2, 3] }] }, /currency/],
   ];

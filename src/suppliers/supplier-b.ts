@@ -51,7 +51,12 @@ export function createSupplierB(config: SupplierConfig): Supplier {
   }
 
   /** supplier_b's report statuses: a no-show is a cancellation to the partner (nothing is paid). */
-  const REPORT_STATUS: Record<string, BookingStatus> = { booked: 'Pending', stayed: 'Approved', cancelled: 'Canceled', no_show: 'Canceled' };
+  const REPORT_STATUS: Record<string, BookingStatus> = {
+    booked: 'Pending',
+    stayed: 'Approved',
+    cancelled: 'Canceled',
+    no_show: 'Canceled',
+  };
 
   /** `eurPerUsdMicros`: the page's `eur_per_usd` in millionths; the commission is converted at the report's own rate. */
   function decodeCommission(record: FeedRecord, eurPerUsdMicros: number): CommissionRecord {
@@ -127,7 +132,8 @@ export function createSupplierB(config: SupplierConfig): Supplier {
         }
         let sum = 0;
         for (const amount of nightly) {
-          sum += typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 ? amount : record.fail('nightly', 'non-negative amounts');
+          sum +=
+            typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 ? amount : record.fail('nightly', 'non-negative amounts');
         }
         const currency = record.has('currency') ? record.currency('currency') : RATE_CURRENCY;
         // Rates have 2 decimals; the sum carries float noise (0.1 + 0.2) that must not reach a price.

@@ -9,11 +9,16 @@ import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function item(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    id, title: 'Maison Bleue', type_code: 'bed-and-breakfast', type_label: 'B&B',
+    id,
+    title: 'Maison Bleue',
+    type_code: 'bed-and-breakfast',
+    type_label: 'B&B',
     location: [2.35, 48.85],
     addr: '12 Rue Lafayette, Paris, FR',
-    class: 4, rating: { pct: 87, votes: 120 },
-    sleeps: 2, layout: { bedrooms: 1, beds: 1, baths: 1.5 },
+    class: 4,
+    rating: { pct: 87, votes: 120 },
+    sleeps: 2,
+    layout: { bedrooms: 1, beds: 1, baths: 1.5 },
     flags: ['instant_book', 'free_cancellation'],
     media: { thumb: 'https://img/t.jpg', square_logo: 'https://img/s.png' },
     ...overrides,
@@ -41,11 +46,11 @@ describe('supplier_c adapter', () => {
     const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
-    assert.deepEqual(server.requests.slice(start), [
-      '/feed/accommodations?offset=0&limit=2',
-      '/feed/accommodations?offset=2&limit=2',
-    ]);
-    assert.deepEqual(pages.map((page) => page.map((listing) => listing.supplierStayId)), [['1048577', '2'], ['3']]);
+    assert.deepEqual(server.requests.slice(start), ['/feed/accommodations?offset=0&limit=2', '/feed/accommodations?offset=2&limit=2']);
+    assert.deepEqual(
+      pages.map((page) => page.map((listing) => listing.supplierStayId)),
+      [['1048577', '2'], ['3']],
+    );
     const expected: Listing = {
       supplier: 'supplier_c',
       supplierStayId: '1048577',
@@ -80,7 +85,9 @@ describe('supplier_c adapter', () => {
   });
 
   it('rejects a location that is not [lng, lat]', async () => {
-    const server2 = await startFixtureServer(() => ({ body: { total: 1, offset: 0, limit: 10, items: [item(1, { location: { lat: 1, lng: 2 } })] } }));
+    const server2 = await startFixtureServer(() => ({
+      body: { total: 1, offset: 0, limit: 10, items: [item(1, { location: { lat: 1, lng: 2 } })] },
+    }));
     try {
       const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server2.baseUrl });
       await assert.rejects(collectPages(supplier.contentPages()), /supplier_c: offset 0\.items\[0\]\.location: expected an array/);
@@ -100,8 +107,13 @@ describe('supplier_c quotes', () => {
 
   const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
     supplierStayIds: ['1048577', '1048578', '3'],
-    checkin: '2027-03-01', checkout: '2027-03-04',
-    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'EUR',
+    checkin: '2027-03-01',
+    checkout: '2027-03-04',
+    adults: 2,
+    children: 2,
+    childrenAges: [5, 9],
+    rooms: 1,
+    currency: 'EUR',
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
@@ -109,21 +121,32 @@ describe('supplier_c quotes', () => {
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_c', kind, pattern);
 
   it('posts the wire format and turns USD cents into a USD total', async () => {
-    reply = () => ({ body: { results: [
-      { id: 1048577, state: 'OK', total_usd_cents: 41235 },
-      { id: 1048578, state: 'FULL' },
-    ] } });
+    reply = () => ({
+      body: {
+        results: [
+          { id: 1048577, state: 'OK', total_usd_cents: 41235 },
+          { id: 1048578, state: 'FULL' },
+        ],
+      },
+    });
     const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
     assert.equal(server.received.at(-1)!.method, 'POST');
     assert.equal(server.received.at(-1)!.url, '/feed/quote');
     assert.deepEqual(lastBody(), {
-      ids: [1048577, 1048578, 3], from: '2027-03-01', to: '2027-03-04', pax: { adults: 2, children: [5, 9] }, units: 1,
+      ids: [1048577, 1048578, 3],
+      from: '2027-03-01',
+      to: '2027-03-04',
+      pax: { adults: 2, children: [5, 9] },
+      units: 1,
     });
-    assert.deepEqual([...quotes], [
-      ['1048577', { available: true, total: 412.35, currency: 'USD' }],
-      ['1048578', { available: false }],
-      ['3', { available: false }],
-    ]);
+    assert.deepEqual(
+      [...quotes],
+      [
+        ['1048577', { available: true, total: 412.35, currency: 'USD' }],
+        ['1048578', { available: false }],
+        ['3', { available: false }],
+      ],
+    );
   });
 
   it('sends childCount when ages are unknown, and an empty list without children', async () => {
@@ -138,14 +161,21 @@ describe('supplier_c quotes', () => {
   it('has a cap of 100 ids', async () => {
     const s = supplier();
     assert.equal(s.maxIdsPerQuote, 100);
-    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)), RangeError);
+    await assert.rejects(
+      s.quote(request({ supplierStayIds: Array.from({ length: 101 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)),
+      RangeError,
+    );
   });
 
   const malformed: Array<[string, unknown, RegExp]> = [
     ['a body that is not JSON', '', /not JSON/],
     ['results not an array', { results: null }, /results: expected an array/],
     ['an unknown state', { results: [{ id: 3, state: 'ok' }] }, /state: expected one of OK, FULL/],
-    ['fractional cents', { results: [{ id: 3, state: 'OK', total_usd_cents: 100.5 }] }, /total_usd_cents: expected a whole number of cents/],
+    [
+      'fractional cents',
+      { results: [{ id: 3, state: 'OK', total_usd_cents: 100.5 }] },
+      /total_usd_cents: expected a whole number of cents/,
+    ],
     ['negative cents', { results: [{ id: 3, state: 'OK', total_usd_cents: -100 }] }, /total_usd_cents: expected a non-negative amount/],
     ['a result that is not an object', { results: [3] }, /results\[0\]: expected an object/],
   ];

@@ -10,8 +10,21 @@ import type { BookingStatus, CommissionRecord, Supplier, SupplierConfig } from '
 
 /** The columns of supplier_c's CSV commission report (its header row), in order. */
 const REPORT_COLUMNS = [
-  'booking_no', 'click', 'aff', 'hotel_id', 'hotel', 'city', 'country', 'booked', 'arrive', 'depart', 'rooms',
-  'guest_country', 'state', 'commission_usd_cents', 'modified',
+  'booking_no',
+  'click',
+  'aff',
+  'hotel_id',
+  'hotel',
+  'city',
+  'country',
+  'booked',
+  'arrive',
+  'depart',
+  'rooms',
+  'guest_country',
+  'state',
+  'commission_usd_cents',
+  'modified',
 ];
 /** supplier_c's one-letter states: P(ending), A(pproved), X (canceled, no-shows included). */
 const REPORT_STATE: Record<string, BookingStatus> = { P: 'Pending', A: 'Approved', X: 'Canceled' };
@@ -54,8 +67,13 @@ export function createSupplierC(config: SupplierConfig): Supplier {
   function decode(record: FeedRecord): Listing {
     const location = record.array('location');
     const [lng, lat] = location;
-    if (location.length !== 2 || typeof lng !== 'number' || typeof lat !== 'number'
-      || !(lat >= -90 && lat <= 90) || !(lng >= -180 && lng <= 180)) {
+    if (
+      location.length !== 2 ||
+      typeof lng !== 'number' ||
+      typeof lat !== 'number' ||
+      !(lat >= -90 && lat <= 90) ||
+      !(lng >= -180 && lng <= 180)
+    ) {
       record.fail('location', '[lng, lat]');
     }
     const rating = record.record('rating');
@@ -93,7 +111,8 @@ export function createSupplierC(config: SupplierConfig): Supplier {
 
   /** One CSV row (every value a string), checked and normalised like a JSON record. */
   function decodeRow(row: FeedRecord): CommissionRecord {
-    const text = (key: string, parse: (raw: string) => string | null, expected: string): string => parse(row.string(key)) ?? row.fail(key, expected);
+    const text = (key: string, parse: (raw: string) => string | null, expected: string): string =>
+      parse(row.string(key)) ?? row.fail(key, expected);
     const count = (raw: string): string | null => (/^\d{1,9}$/.test(raw) && Number(raw) >= 1 ? raw : null);
     const cents = (raw: string): string | null => (/^\d{1,12}$/.test(raw) ? raw : null);
     const state = row.string('state');
@@ -125,9 +144,15 @@ export function createSupplierC(config: SupplierConfig): Supplier {
     }
     const [header, ...data] = rows;
     if (header === undefined || header.join(';') !== REPORT_COLUMNS.join(';')) {
-      throw new SupplierError(id, 'malformed', `report page ${page}: expected the header ${REPORT_COLUMNS.join(';')}, got ${JSON.stringify((header ?? []).join(';').slice(0, 120))}`);
+      throw new SupplierError(
+        id,
+        'malformed',
+        `report page ${page}: expected the header ${REPORT_COLUMNS.join(';')}, got ${JSON.stringify((header ?? []).join(';').slice(0, 120))}`,
+      );
     }
-    return data.map((cells, i) => FeedRecord.of(id, `report page ${page}.row[${i + 1}]`, Object.fromEntries(REPORT_COLUMNS.map((name, c) => [name, cells[c]]))));
+    return data.map((cells, i) =>
+      FeedRecord.of(id, `report page ${page}.row[${i + 1}]`, Object.fromEntries(REPORT_COLUMNS.map((name, c) => [name, cells[c]]))),
+    );
   }
 
   return {
@@ -136,7 +161,12 @@ export function createSupplierC(config: SupplierConfig): Supplier {
       // CSV pages by offset/limit (at most 5000), the total in X-Total-Count; UTC period bounds.
       const limit = Math.max(1, Math.min(5_000, request.pageSize ?? defaults.reportFeedPageSize));
       for (let page = 1, offset = 0; ; page++) {
-        const url = supplierUrl(config.baseUrl, '/feed/commissions.csv', { from: sqlTime(request.from), to: sqlTime(request.to), offset, limit });
+        const url = supplierUrl(config.baseUrl, '/feed/commissions.csv', {
+          from: sqlTime(request.from),
+          to: sqlTime(request.to),
+          offset,
+          limit,
+        });
         const { text, headers } = await fetchText(url, { supplier: id, signal: request.signal, accept: 'text/csv' });
         const records = parseReport(text, page).map(decodeRow);
         const totalHeader = headers.get('x-total-count');
@@ -152,12 +182,17 @@ export function createSupplierC(config: SupplierConfig): Supplier {
       const batch = createQuoteBatch(request, { supplier: id, maxIds: MAX_IDS_PER_QUOTE, validId: isNumericId });
       if (batch.ids.length === 0) return batch.quotes();
       // `children` lists ages; without ages `childCount` lets supplier_c apply its own default age.
-      const pax = request.childrenAges === null && request.children > 0
-        ? { adults: request.adults, childCount: request.children }
-        : { adults: request.adults, children: request.childrenAges ?? [] };
+      const pax =
+        request.childrenAges === null && request.children > 0
+          ? { adults: request.adults, childCount: request.children }
+          : { adults: request.adults, children: request.childrenAges ?? [] };
       const body = { ids: batch.ids.map(Number), from: request.checkin, to: request.checkout, pax, units: request.rooms };
       const url = supplierUrl(config.baseUrl, '/feed/quote', {});
-      const answer = FeedRecord.of(id, 'quote answer', await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }));
+      const answer = FeedRecord.of(
+        id,
+        'quote answer',
+        await fetchJson(url, { supplier: id, signal, timeoutMs: null, method: 'POST', body }),
+      );
       for (const record of answer.records('results')) {
         const stayId = String(record.integer('id'));
         const state = record.oneOf('state', ['OK', 'FULL']);

@@ -15,7 +15,10 @@ import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
-  supplier_a: createSupplierA, supplier_b: createSupplierB, supplier_c: createSupplierC, supplier_d: createSupplierD,
+  supplier_a: createSupplierA,
+  supplier_b: createSupplierB,
+  supplier_c: createSupplierC,
+  supplier_d: createSupplierD,
 };
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const DATES = { checkin: '2027-03-01', checkout: '2027-03-04' };
@@ -26,7 +29,9 @@ before(async () => {
   world = generateWorld({ seed: 11, stays: 600 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => NOW });
 });
-after(async () => { await sim.close(); });
+after(async () => {
+  await sim.close();
+});
 
 /** A listing without what the simulator decides per address it was reached at (media URLs). */
 function comparable(listing: Listing): Omit<Listing, 'media'> {
@@ -53,7 +58,15 @@ async function allPages(supplier: Supplier, pageSize: number): Promise<Listing[]
 for (const id of SUPPLIER_IDS) {
   describe(`Supplier contract: ${id}`, () => {
     const supplier = () => ADAPTERS[id]({ id, baseUrl: sim.urls[id] });
-    const request = (ids: string[]): QuoteRequest => ({ ...DATES, supplierStayIds: ids, adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'EUR' });
+    const request = (ids: string[]): QuoteRequest => ({
+      ...DATES,
+      supplierStayIds: ids,
+      adults: 2,
+      children: 0,
+      childrenAges: null,
+      rooms: 1,
+      currency: 'EUR',
+    });
 
     it('content pages: every listing of the world, exactly, across pages', async () => {
       const listings = await allPages(supplier(), 37);
@@ -78,7 +91,11 @@ for (const id of SUPPLIER_IDS) {
       assert.equal(answer.get(unknown)?.available ?? false, false);
     });
 
-    const failures: [string, SupplierErrorKind][] = [['error', 'http'], ['malformed', 'malformed'], ['down', 'network']];
+    const failures: [string, SupplierErrorKind][] = [
+      ['error', 'http'],
+      ['malformed', 'malformed'],
+      ['down', 'network'],
+    ];
     for (const [fault, kind] of failures) {
       it(`a supplier that is ${fault} fails content and quotes with a SupplierError of kind ${kind}`, async () => {
         await sim.setFault(id, fault);
@@ -117,10 +134,17 @@ for (const id of SUPPLIER_IDS) {
 
     it('commission reports: every booking of the ledger in the period, normalised', async () => {
       const listings = world.listings[id].slice(0, 200);
-      listings.forEach((l, i) => sim.ledger.land({
-        supplier: id, clickId: `contract-${id}-${i}`, supplierStayId: l.supplierStayId, affiliate: 'aff', checkin: null, checkout: null,
-        at: NOW - (30 - (i % 30)) * 86_400_000,
-      }));
+      listings.forEach((l, i) =>
+        sim.ledger.land({
+          supplier: id,
+          clickId: `contract-${id}-${i}`,
+          supplierStayId: l.supplierStayId,
+          affiliate: 'aff',
+          checkin: null,
+          checkout: null,
+          at: NOW - (30 - (i % 30)) * 86_400_000,
+        }),
+      );
       const from = new Date(NOW - 60 * 86_400_000);
       const to = new Date(NOW + 1_000);
       const truth = sim.ledger.report(id, from.getTime(), to.getTime());

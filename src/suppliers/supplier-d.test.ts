@@ -9,12 +9,25 @@ import type { QuoteRequest, Supplier } from './supplier.ts';
 
 function listing(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    listing_id: id, headline: 'Villa Azzurra', property_type: 'villa', property_type_label: 'Entire villa',
-    coordinates: { lat: 43.7, lng: 7.26 }, address: { full: '3 Chemin des Oliviers, Nice, FR' },
-    star_class: null, host_rating: 4.35, ratings_count: 12,
-    sleeps: 6, bedrooms: 3, beds: null, bathrooms: 2.5,
-    instant_book: true, cancellation_policy: 'flexible',
-    photos: [{ url: 'https://img/1.jpg', is_cover: false }, { url: 'https://img/cover.jpg', is_cover: true }],
+    listing_id: id,
+    headline: 'Villa Azzurra',
+    property_type: 'villa',
+    property_type_label: 'Entire villa',
+    coordinates: { lat: 43.7, lng: 7.26 },
+    address: { full: '3 Chemin des Oliviers, Nice, FR' },
+    star_class: null,
+    host_rating: 4.35,
+    ratings_count: 12,
+    sleeps: 6,
+    bedrooms: 3,
+    beds: null,
+    bathrooms: 2.5,
+    instant_book: true,
+    cancellation_policy: 'flexible',
+    photos: [
+      { url: 'https://img/1.jpg', is_cover: false },
+      { url: 'https://img/cover.jpg', is_cover: true },
+    ],
     brand_logo: 'https://img/logo.png',
     ...overrides,
   };
@@ -33,7 +46,7 @@ describe('supplier_d adapter', () => {
       if (url.pathname !== '/api/listings') return { status: 404, body: { error: 'not found' } };
       const page = Number(url.searchParams.get('page'));
       const perPage = Number(url.searchParams.get('per_page'));
-      const data = malformed && page === 2 ? [listing('13', { listing_id: 13 })] : PAGES[page - 1] ?? [];
+      const data = malformed && page === 2 ? [listing('13', { listing_id: 13 })] : (PAGES[page - 1] ?? []);
       return { body: { data, meta: { current_page: page, last_page: 2, per_page: perPage, total: 3 } } };
     });
   });
@@ -45,7 +58,10 @@ describe('supplier_d adapter', () => {
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(start), ['/api/listings?page=1&per_page=2', '/api/listings?page=2&per_page=2']);
-    assert.deepEqual(pages.map((page) => page.map((l) => l.supplierStayId)), [['1048576', '12'], ['13']]);
+    assert.deepEqual(
+      pages.map((page) => page.map((l) => l.supplierStayId)),
+      [['1048576', '12'], ['13']],
+    );
     const expected: Listing = {
       supplier: 'supplier_d',
       supplierStayId: '1048576',
@@ -99,26 +115,40 @@ describe('supplier_d quotes', () => {
 
   const request = (overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
     supplierStayIds: ['1048576', '1048580', '12'],
-    checkin: '2027-03-01', checkout: '2027-03-04',
-    adults: 2, children: 2, childrenAges: [5, 9], rooms: 1, currency: 'EUR',
+    checkin: '2027-03-01',
+    checkout: '2027-03-04',
+    adults: 2,
+    children: 2,
+    childrenAges: [5, 9],
+    rooms: 1,
+    currency: 'EUR',
     ...overrides,
   });
   const supplier = (): Supplier => createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_d', kind, pattern);
 
   it('asks with the wire format and reads price.total with its currency', async () => {
-    reply = () => ({ body: { data: [
-      { listing_id: '1048576', bookable: true, price: { total: 412.35, currency: 'USD' } },
-      { listing_id: '1048580', bookable: false },
-    ] } });
+    reply = () => ({
+      body: {
+        data: [
+          { listing_id: '1048576', bookable: true, price: { total: 412.35, currency: 'USD' } },
+          { listing_id: '1048580', bookable: false },
+        ],
+      },
+    });
     const quotes = await supplier().quote(request(), AbortSignal.timeout(5_000));
-    assert.equal(server.requests.at(-1),
-      '/api/availability?ids=1048576%2C1048580%2C12&start=2027-03-01&end=2027-03-04&adults=2&children=2&ages=5%2C9&rooms=1');
-    assert.deepEqual([...quotes], [
-      ['1048576', { available: true, total: 412.35, currency: 'USD' }],
-      ['1048580', { available: false }],
-      ['12', { available: false }],
-    ]);
+    assert.equal(
+      server.requests.at(-1),
+      '/api/availability?ids=1048576%2C1048580%2C12&start=2027-03-01&end=2027-03-04&adults=2&children=2&ages=5%2C9&rooms=1',
+    );
+    assert.deepEqual(
+      [...quotes],
+      [
+        ['1048576', { available: true, total: 412.35, currency: 'USD' }],
+        ['1048580', { available: false }],
+        ['12', { available: false }],
+      ],
+    );
   });
 
   it('sends children without ages when ages are unknown', async () => {
@@ -133,7 +163,10 @@ describe('supplier_d quotes', () => {
     const s = supplier();
     assert.equal(s.maxIdsPerQuote, 50);
     const before = server.requests.length;
-    await assert.rejects(s.quote(request({ supplierStayIds: Array.from({ length: 51 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)), RangeError);
+    await assert.rejects(
+      s.quote(request({ supplierStayIds: Array.from({ length: 51 }, (_, i) => String(i)) }), AbortSignal.timeout(5_000)),
+      RangeError,
+    );
     assert.equal(server.requests.length, before);
   });
 
@@ -143,7 +176,11 @@ describe('supplier_d quotes', () => {
     ['a numeric listing id', { data: [{ listing_id: 12, bookable: false }] }, /listing_id: expected a string/],
     ['a bookable listing without a price', { data: [{ listing_id: '12', bookable: true }] }, /price: expected an object/],
     ['a NaN-like total', { data: [{ listing_id: '12', bookable: true, price: { total: 'NaN', currency: 'USD' } }] }, /price\.total/],
-    ['a negative total', { data: [{ listing_id: '12', bookable: true, price: { total: -5, currency: 'USD' } }] }, /price\.total: expected a non-negative amount/],
+    [
+      'a negative total',
+      { data: [{ listing_id: '12', bookable: true, price: { total: -5, currency: 'USD' } }] },
+      /price\.total: expected a non-negative amount/,
+    ],
     ['a missing currency', { data: [{ listing_id: '12', bookable: true, price: { total: 5 } }] }, /price\.currency/],
   ];
   for (const [what, body, pattern] of malformed) {

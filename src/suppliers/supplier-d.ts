@@ -52,7 +52,12 @@ export function createSupplierD(config: SupplierConfig): Supplier {
   }
 
   /** supplier_d's report statuses: a no-show is a cancellation to the partner (nothing is paid). */
-  const REPORT_STATUS: Record<string, BookingStatus> = { pending: 'Pending', completed: 'Approved', canceled: 'Canceled', no_show: 'Canceled' };
+  const REPORT_STATUS: Record<string, BookingStatus> = {
+    pending: 'Pending',
+    completed: 'Approved',
+    canceled: 'Canceled',
+    no_show: 'Canceled',
+  };
 
   function decodeReservation(record: FeedRecord): CommissionRecord {
     const tracking = record.record('tracking');
@@ -86,7 +91,10 @@ export function createSupplierD(config: SupplierConfig): Supplier {
       const perPage = reportPageSize(request.pageSize, 200, defaults.reportFeedPageSize);
       for (let page = 1; ; page++) {
         const url = supplierUrl(config.baseUrl, '/api/affiliate/reservations', {
-          'filter[updated_at][gte]': request.from.toISOString(), 'filter[updated_at][lt]': request.to.toISOString(), page, per_page: perPage,
+          'filter[updated_at][gte]': request.from.toISOString(),
+          'filter[updated_at][lt]': request.to.toISOString(),
+          page,
+          per_page: perPage,
         });
         const body = FeedRecord.of(id, `report page ${page}`, await fetchJson(url, { supplier: id, signal: request.signal }));
         const meta = body.record('meta');
@@ -118,7 +126,11 @@ export function createSupplierD(config: SupplierConfig): Supplier {
           continue;
         }
         const price = record.record('price');
-        batch.answer(record, 'listing_id', listingId, { available: true, total: price.amount('total'), currency: price.currency('currency') });
+        batch.answer(record, 'listing_id', listingId, {
+          available: true,
+          total: price.amount('total'),
+          currency: price.currency('currency'),
+        });
       }
       return batch.quotes();
     },

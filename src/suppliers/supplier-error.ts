@@ -14,12 +14,7 @@ export class SupplierError extends Error {
   /** HTTP status when the supplier answered with one that is not 2xx. */
   readonly status: number | undefined;
 
-  constructor(
-    supplier: SupplierId,
-    kind: SupplierErrorKind,
-    message: string,
-    options: { status?: number; cause?: unknown } = {},
-  ) {
+  constructor(supplier: SupplierId, kind: SupplierErrorKind, message: string, options: { status?: number; cause?: unknown } = {}) {
     // The supplier leads the message: ingestion logs and boot failures must say who broke.
     super(`${supplier}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SupplierError';

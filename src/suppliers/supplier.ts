@@ -24,9 +24,7 @@ export interface QuoteRequest {
 }
 
 /** A supplier's answer for one stay: the whole stay's price, or not bookable for these dates. */
-export type Quote =
-  | { available: true; total: number; currency: string }
-  | { available: false };
+export type Quote = { available: true; total: number; currency: string } | { available: false };
 
 /** docs/decisions.md 8: a booking's status as the gateway reports it, whatever a supplier calls it. */
 export const BOOKING_STATUSES = ['Pending', 'Approved', 'Canceled'] as const;

@@ -26,7 +26,9 @@ function pointer(...parts: string[]): string {
   return parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 }
 
-export function createResponseValidator(document: OpenApiDocument): (method: string, url: string, status: number, contentType: string, body: unknown) => ResponseCheck {
+export function createResponseValidator(
+  document: OpenApiDocument,
+): (method: string, url: string, status: number, contentType: string, body: unknown) => ResponseCheck {
   // Unknown keywords (`expected`, `capReason`) and formats (`unsafe`) are documentation here.
   const ajv = new Ajv2020({ strict: false, validateSchema: false, validateFormats: false, allErrors: true });
   ajv.addSchema(document, DOCUMENT_ID);
@@ -43,7 +45,8 @@ export function createResponseValidator(document: OpenApiDocument): (method: str
     const operation = document.paths[match.template][method.toLowerCase()];
     if (operation === undefined) return { template: match.template, problems: [`${method} ${match.template} is not documented`] };
     const response = operation.responses?.[String(status)];
-    if (response === undefined) return { template: match.template, problems: [`status ${status} of ${method} ${match.template} is not documented`] };
+    if (response === undefined)
+      return { template: match.template, problems: [`status ${status} of ${method} ${match.template} is not documented`] };
     const mediaType = contentType.split(';')[0].trim();
     if (!mediaType.endsWith('json')) return { template: match.template, problems: [] };
     if (response.content?.[mediaType]?.schema === undefined) {
@@ -57,6 +60,9 @@ export function createResponseValidator(document: OpenApiDocument): (method: str
     }
     if (validate === null) return { template: match.template, problems: [`no schema at ${ref}`] };
     if (validate(body)) return { template: match.template, problems: [] };
-    return { template: match.template, problems: (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`) };
+    return {
+      template: match.template,
+      problems: (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`),
+    };
   };
 }

@@ -94,7 +94,13 @@ interface Closable {
 export async function freshPgStore<T extends Closable>(open: (pool: PgPool) => T | Promise<T>): Promise<T> {
   const schema = await createMigratedSchema();
   const store = await open(schema.openPool());
-  return { ...store, close: async () => { await store.close(); await schema.drop(); } };
+  return {
+    ...store,
+    close: async () => {
+      await store.close();
+      await schema.drop();
+    },
+  };
 }
 
 /** Two stores on one fresh migrated schema, each on a pool of its own (as two gateways). */

@@ -8,7 +8,14 @@ export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** Whether the Redis server answers PING (tests that need it are skipped, loudly, when not). */
 export async function redisAvailable(url = TEST_REDIS_URL): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1_000, disconnectTimeout: 100 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectTimeout: 1_000,
+    disconnectTimeout: 100,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -83,7 +90,9 @@ export async function closedRedisUrl(): Promise<string> {
  * A TCP relay to the Redis server that a test can cut and restore: Redis going away and coming
  * back, without touching the real server other tests share.
  */
-export async function startRedisRelay(url = TEST_REDIS_URL): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+export async function startRedisRelay(
+  url = TEST_REDIS_URL,
+): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
   const target = new URL(url);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -97,10 +106,11 @@ export async function startRedisRelay(url = TEST_REDIS_URL): Promise<{ url: stri
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
-  const stop = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    for (const s of sockets) s.destroy();
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
   return {
     url: `redis://127.0.0.1:${port}${target.pathname}`,
     cut: stop,

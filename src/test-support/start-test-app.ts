@@ -38,7 +38,15 @@ export interface TestClock {
 
 export function createTestClock(start: Date = TEST_NOW): TestClock {
   let t = start.getTime();
-  return { now: () => new Date(t), set: (date) => { t = date.getTime(); }, advance: (ms) => { t += ms; } };
+  return {
+    now: () => new Date(t),
+    set: (date) => {
+      t = date.getTime();
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 export interface TestAppOptions {
@@ -71,8 +79,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
   // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
   const app = createApp({
-    dataDir, supplierUrls: sim.urls, now: clock.now, publicUrl: 'http://gw.test', rateLimits: TEST_RATE_LIMITS, keyRefreshMs: 0,
-    reportSyncIntervalMs: null, ...TEST_QUOTE_DEADLINES, ...options.app,
+    dataDir,
+    supplierUrls: sim.urls,
+    now: clock.now,
+    publicUrl: 'http://gw.test',
+    rateLimits: TEST_RATE_LIMITS,
+    keyRefreshMs: 0,
+    reportSyncIntervalMs: null,
+    ...TEST_QUOTE_DEADLINES,
+    ...options.app,
   });
   await app.ready;
   let checkResponse: ReturnType<typeof createResponseValidator> | undefined;
@@ -106,7 +121,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (response.statusCode !== 500) {
         checkResponse ??= createResponseValidator(app.http.swagger() as unknown as OpenApiDocument);
         const { problems } = checkResponse('GET', url, response.statusCode, type, body);
-        if (problems.length > 0) throw new Error(`GET ${url} -> ${response.statusCode} does not match /openapi.json:\n${problems.join('\n')}`);
+        if (problems.length > 0)
+          throw new Error(`GET ${url} -> ${response.statusCode} does not match /openapi.json:\n${problems.join('\n')}`);
       }
       return { status: response.statusCode, headers: response.headers, body };
     },

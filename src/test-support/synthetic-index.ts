@@ -10,8 +10,15 @@ import type { IndexRow } from '../store/store.ts';
  */
 export function syntheticPoints(n: number, seed = 1): { lat: number; lng: number }[] {
   let s = seed;
-  const rand = () => ((s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
-  const centres = [[48.8566, 2.3522, 0.08], [51.5072, -0.1276, 0.1], [41.3874, 2.1686, 0.05], [-17.75, 179.95, 0.3], [52.52, 13.405, 0.6], [40.4, -3.7, 2]];
+  const rand = () => (s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
+  const centres = [
+    [48.8566, 2.3522, 0.08],
+    [51.5072, -0.1276, 0.1],
+    [41.3874, 2.1686, 0.05],
+    [-17.75, 179.95, 0.3],
+    [52.52, 13.405, 0.6],
+    [40.4, -3.7, 2],
+  ];
   const out: { lat: number; lng: number }[] = [];
   for (let i = 0; i < n; i++) {
     if (rand() < 0.15) {
@@ -30,18 +37,35 @@ export function syntheticPoints(n: number, seed = 1): { lat: number; lng: number
   return out;
 }
 
-export async function syntheticIndex(points: readonly { lat: number; lng: number }[], options: { cellOrder: boolean; seed?: number }): Promise<StayIndex> {
+export async function syntheticIndex(
+  points: readonly { lat: number; lng: number }[],
+  options: { cellOrder: boolean; seed?: number },
+): Promise<StayIndex> {
   let s = options.seed ?? 9;
-  const rand = () => ((s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
   let rows = points.map((p) => ({ ...p, h3: latLngToCell(p.lat, p.lng, 15), score: rand() }));
   if (options.cellOrder) rows = rows.sort((a, b) => (a.h3 < b.h3 ? -1 : a.h3 > b.h3 ? 1 : 0));
   const byScore = rows.map((_, i) => i).sort((a, b) => rows[b].score - rows[a].score);
   const rank = new Array<number>(rows.length);
-  byScore.forEach((i, r) => { rank[i] = r; });
+  byScore.forEach((i, r) => {
+    rank[i] = r;
+  });
   const indexRows: IndexRow[] = rows.map((r, idx) => ({
-    idx, rank: rank[idx], lat: r.lat, lng: r.lng, h3: r.h3, type: 'hotel', suppliers: ['supplier_a'],
-    stars: null, rating: 8, reviewCount: 1, listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }], searchName: `stay ${idx}`,
+    idx,
+    rank: rank[idx],
+    lat: r.lat,
+    lng: r.lng,
+    h3: r.h3,
+    type: 'hotel',
+    suppliers: ['supplier_a'],
+    stars: null,
+    rating: 8,
+    reviewCount: 1,
+    listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }],
+    searchName: `stay ${idx}`,
   }));
-  async function* batches() { yield indexRows; }
+  async function* batches() {
+    yield indexRows;
+  }
   return buildStayIndex(batches());
 }

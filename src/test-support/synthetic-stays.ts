@@ -27,9 +27,19 @@ export function syntheticStays(n: number): RankedStay[] {
       });
     }
     stays[i] = {
-      idx: i, rank: n - 1 - i, id: `st${i.toString(32).padStart(12, '0')}`,
-      name: `Hotel Number ${i}`, type: 'hotel', typeLabel: 'Hotel', address: listings[0].address, lat, lng,
-      h3: latLngToCell(lat, lng, 15), capacity: listings[0].capacity, averageRating: listings[0].rating, listings,
+      idx: i,
+      rank: n - 1 - i,
+      id: `st${i.toString(32).padStart(12, '0')}`,
+      name: `Hotel Number ${i}`,
+      type: 'hotel',
+      typeLabel: 'Hotel',
+      address: listings[0].address,
+      lat,
+      lng,
+      h3: latLngToCell(lat, lng, 15),
+      capacity: listings[0].capacity,
+      averageRating: listings[0].rating,
+      listings,
     };
   }
   return stays;

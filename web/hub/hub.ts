@@ -3,7 +3,16 @@
 // database, not here), downloads the period's transactions as CSV, and copies the map's embed
 // snippet. The key lives in session storage and travels only in the X-API-KEY header.
 import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
 } from 'chart.js';
 import type { Figures, PartnerSummary } from '../../src/reporting/partner-summary.ts';
 import { ApiFailure, escapeHtml, formatCount, formatMoney, getJson } from '../shared/api.ts';
@@ -64,37 +73,78 @@ function kpis(s: Summary): void {
     ['Bookings', formatCount(t.bookings), `${formatCount(t.bookingsByStatus.Canceled)} canceled`],
     ['Conversion', pct(t.conversion), 'bookings per click'],
   ];
-  $('kpis').innerHTML = tiles.map(([label, value, note]) => `<div class="card kpi"><span class="label">${escapeHtml(label)}</span>`
-    + `<strong class="value">${escapeHtml(value)}</strong>${note ? `<span class="note">${escapeHtml(note)}</span>` : ''}</div>`).join('');
+  $('kpis').innerHTML = tiles
+    .map(
+      ([label, value, note]) =>
+        `<div class="card kpi"><span class="label">${escapeHtml(label)}</span>` +
+        `<strong class="value">${escapeHtml(value)}</strong>${note ? `<span class="note">${escapeHtml(note)}</span>` : ''}</div>`,
+    )
+    .join('');
 }
 
 function table(id: string, head: string[], rows: string[][], numeric: boolean[]): void {
-  $(id).innerHTML = rows.length === 0 ? '<p class="empty">Nothing in this period.</p>'
-    : `<table><thead><tr>${head.map((h, i) => `<th${numeric[i] ? ' class="num"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr></thead>`
-      + `<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${numeric[i] ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  $(id).innerHTML =
+    rows.length === 0
+      ? '<p class="empty">Nothing in this period.</p>'
+      : `<table><thead><tr>${head.map((h, i) => `<th${numeric[i] ? ' class="num"' : ''}>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
+        `<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${numeric[i] ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
 const breakdown = (name: string) => [name, 'Clicks', 'Bookings', 'Conversion', 'Commission'];
-const breakdownRow = (label: string, f: Figures) => [label, formatCount(f.clicks), formatCount(f.bookings), pct(f.conversion), usd(f.commission)];
+const breakdownRow = (label: string, f: Figures) => [
+  label,
+  formatCount(f.clicks),
+  formatCount(f.bookings),
+  pct(f.conversion),
+  usd(f.commission),
+];
 const NUMERIC = [false, true, true, true, true];
 
-const monthLabel = (month: string) => new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+const monthLabel = (month: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en', { month: 'short', year: '2-digit', timeZone: 'UTC' });
 let charts: Chart[] = [];
 
 function drawCharts(s: Summary): void {
   for (const chart of charts) chart.destroy();
   const labels = s.months.map((m) => monthLabel(m.month));
-  const common = { responsive: true, maintainAspectRatio: false, animation: false as const, interaction: { mode: 'index' as const, intersect: false } };
+  const common = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false as const,
+    interaction: { mode: 'index' as const, intersect: false },
+  };
   charts = [
     new Chart($<HTMLCanvasElement>('commission-chart'), {
       type: 'bar',
       data: {
         labels,
         datasets: [
-          { type: 'bar', label: 'Approved', data: s.months.map((m) => Number(m.commissionByStatus.Approved)), backgroundColor: '#1a7f37', stack: 'usd', yAxisID: 'y' },
-          { type: 'bar', label: 'Pending', data: s.months.map((m) => Number(m.commissionByStatus.Pending)), backgroundColor: '#e3a008', stack: 'usd', yAxisID: 'y' },
+          {
+            type: 'bar',
+            label: 'Approved',
+            data: s.months.map((m) => Number(m.commissionByStatus.Approved)),
+            backgroundColor: '#1a7f37',
+            stack: 'usd',
+            yAxisID: 'y',
+          },
+          {
+            type: 'bar',
+            label: 'Pending',
+            data: s.months.map((m) => Number(m.commissionByStatus.Pending)),
+            backgroundColor: '#e3a008',
+            stack: 'usd',
+            yAxisID: 'y',
+          },
           // A canceled booking earns nothing: its bar would be empty, so its bookings are counted instead.
-          { type: 'line', label: 'Canceled bookings', data: s.months.map((m) => m.bookingsByStatus.Canceled), borderColor: '#d1242f', backgroundColor: '#d1242f', yAxisID: 'y2', pointRadius: 3 },
+          {
+            type: 'line',
+            label: 'Canceled bookings',
+            data: s.months.map((m) => m.bookingsByStatus.Canceled),
+            borderColor: '#d1242f',
+            backgroundColor: '#d1242f',
+            yAxisID: 'y2',
+            pointRadius: 3,
+          },
         ],
       },
       options: {
@@ -102,7 +152,13 @@ function drawCharts(s: Summary): void {
         scales: {
           x: { stacked: true },
           y: { stacked: true, beginAtZero: true, title: { display: true, text: 'USD' } },
-          y2: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, ticks: { precision: 0 }, title: { display: true, text: 'canceled' } },
+          y2: {
+            position: 'right',
+            beginAtZero: true,
+            grid: { drawOnChartArea: false },
+            ticks: { precision: 0 },
+            title: { display: true, text: 'canceled' },
+          },
         },
       },
     }),
@@ -113,7 +169,16 @@ function drawCharts(s: Summary): void {
         datasets: [
           { type: 'bar', label: 'Clicks', data: s.months.map((m) => m.clicks), backgroundColor: '#0b6bcb', yAxisID: 'y' },
           { type: 'bar', label: 'Bookings', data: s.months.map((m) => m.bookings), backgroundColor: '#8250df', yAxisID: 'y' },
-          { type: 'line', label: 'Conversion %', data: s.months.map((m) => (m.conversion === null ? null : m.conversion * 100)), borderColor: '#bf5700', backgroundColor: '#bf5700', yAxisID: 'y2', pointRadius: 3, spanGaps: true },
+          {
+            type: 'line',
+            label: 'Conversion %',
+            data: s.months.map((m) => (m.conversion === null ? null : m.conversion * 100)),
+            borderColor: '#bf5700',
+            backgroundColor: '#bf5700',
+            yAxisID: 'y2',
+            pointRadius: 3,
+            spanGaps: true,
+          },
         ],
       },
       options: {
@@ -146,12 +211,38 @@ function render(s: Summary): void {
   $<HTMLButtonElement>('csv').title = s.thirdParties.length === 0 ? 'No platform is registered for this key' : '';
   kpis(s);
   drawCharts(s);
-  table('campaigns', breakdown('Campaign'), s.campaigns.map((c) => breakdownRow(c.campaign || '(none)', c)), NUMERIC);
-  table('devices', breakdown('Device'), s.devices.map((d) => breakdownRow(d.device, d)), NUMERIC);
-  table('suppliers', breakdown('Supplier'), s.suppliers.map((d) => breakdownRow(d.supplier, d)), NUMERIC);
-  table('latest', ['Booked', 'Status', 'Stay', 'Destination', 'Campaign', 'Device', 'Commission'],
-    s.latest.map((r) => [r.bookedDate.slice(0, 10), r.bookingStatus, r.information, r.destination, r.campaignId || '(none)', r.device, usd(r.commission)]),
-    [false, false, false, false, false, false, true]);
+  table(
+    'campaigns',
+    breakdown('Campaign'),
+    s.campaigns.map((c) => breakdownRow(c.campaign || '(none)', c)),
+    NUMERIC,
+  );
+  table(
+    'devices',
+    breakdown('Device'),
+    s.devices.map((d) => breakdownRow(d.device, d)),
+    NUMERIC,
+  );
+  table(
+    'suppliers',
+    breakdown('Supplier'),
+    s.suppliers.map((d) => breakdownRow(d.supplier, d)),
+    NUMERIC,
+  );
+  table(
+    'latest',
+    ['Booked', 'Status', 'Stay', 'Destination', 'Campaign', 'Device', 'Commission'],
+    s.latest.map((r) => [
+      r.bookedDate.slice(0, 10),
+      r.bookingStatus,
+      r.information,
+      r.destination,
+      r.campaignId || '(none)',
+      r.device,
+      usd(r.commission),
+    ]),
+    [false, false, false, false, false, false, true],
+  );
   snippet(s);
   document.body.dataset.loaded = 'true';
 }
@@ -181,8 +272,13 @@ $('csv').addEventListener('click', async () => {
     let csv = '';
     for (let page = 0; ; page++) {
       const q = new URLSearchParams({
-        thirdParty: $<HTMLSelectElement>('platform').value, startDate: $<HTMLInputElement>('start').value, endDate: $<HTMLInputElement>('end').value,
-        dateFilter: 'bookedDate', format: 'csv', limit: String(CSV_PAGE), page: String(page),
+        thirdParty: $<HTMLSelectElement>('platform').value,
+        startDate: $<HTMLInputElement>('start').value,
+        endDate: $<HTMLInputElement>('end').value,
+        dateFilter: 'bookedDate',
+        format: 'csv',
+        limit: String(CSV_PAGE),
+        page: String(page),
       });
       const response = await fetch(`/v1/reporting/transactions?${q}`, { headers: { 'X-API-KEY': keyOf() ?? '' }, cache: 'no-store' });
       if (!response.ok) throw new Error(((await response.json()) as { message: string }).message);

@@ -88,9 +88,12 @@ if (settings.tiles !== null) {
   const outlines = (file: string) => {
     let layer = layers.get(file);
     if (layer === undefined) {
-      layer = getJson<Topology>(`/assets/${file}`).then((topo) => L.geoJSON(
-        feature(topo, topo.objects.countries as GeometryCollection), { style, interactive: false, renderer } as L.GeoJSONOptions, // each path gets the options: renderer too
-      ));
+      layer = getJson<Topology>(`/assets/${file}`).then((topo) =>
+        L.geoJSON(
+          feature(topo, topo.objects.countries as GeometryCollection),
+          { style, interactive: false, renderer } as L.GeoJSONOptions, // each path gets the options: renderer too
+        ),
+      );
       layers.set(file, layer);
     }
     return layer;
@@ -119,17 +122,24 @@ function drawLabels(): void {
   for (const [name, lat, lng, population] of cities) {
     if (population < minPopulation || drawn >= MAX_LABELS) break;
     if (!bounds.contains([lat, lng])) continue;
-    labelLayer.addLayer(L.marker([lat, lng], {
-      pane: 'labels', interactive: false, keyboard: false,
-      icon: L.divIcon({ className: 'city', html: `<span>${escapeHtml(name)}</span>`, iconSize: [0, 0] }),
-    }));
+    labelLayer.addLayer(
+      L.marker([lat, lng], {
+        pane: 'labels',
+        interactive: false,
+        keyboard: false,
+        icon: L.divIcon({ className: 'city', html: `<span>${escapeHtml(name)}</span>`, iconSize: [0, 0] }),
+      }),
+    );
     drawn++;
   }
 }
-getJson<typeof cities>('/assets/cities.json').then((list) => {
-  cities = list;
-  drawLabels();
-}, () => undefined);
+getJson<typeof cities>('/assets/cities.json').then(
+  (list) => {
+    cities = list;
+    drawLabels();
+  },
+  () => undefined,
+);
 
 // --- searching -----------------------------------------------------------------------------------
 
@@ -215,9 +225,11 @@ function drawClusters(clusters: readonly Cluster[]): void {
 
 function popupHtml(stay: Stay, meta: SearchBody['meta']): string {
   const price = priceLabel(stay, meta);
-  return `<div class="popup"><strong>${escapeHtml(stay.name)}</strong><br>${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)}`
-    + `${price === null ? '' : `<br>${escapeHtml(price)}${meta.nights ? ` for ${meta.nights} night${meta.nights === 1 ? '' : 's'}` : ''}`}`
-    + `<br><a href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></div>`;
+  return (
+    `<div class="popup"><strong>${escapeHtml(stay.name)}</strong><br>${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)}` +
+    `${price === null ? '' : `<br>${escapeHtml(price)}${meta.nights ? ` for ${meta.nights} night${meta.nights === 1 ? '' : 's'}` : ''}`}` +
+    `<br><a href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></div>`
+  );
 }
 
 /**
@@ -229,38 +241,51 @@ function drawStays(stays: readonly Stay[], meta: SearchBody['meta'], asDots: boo
   for (const stay of stays.slice(0, MARKERS)) {
     const { lat, lng } = stay.location.coordinates;
     if (asDots) {
-      stayLayer.addLayer(L.circleMarker([lat, lng], { radius: 5, color: '#fff', weight: 1.5, fillColor: '#0b6bcb', fillOpacity: 0.9 })
-        .bindTooltip(escapeHtml(stay.name)).bindPopup(popupHtml(stay, meta)));
+      stayLayer.addLayer(
+        L.circleMarker([lat, lng], { radius: 5, color: '#fff', weight: 1.5, fillColor: '#0b6bcb', fillOpacity: 0.9 })
+          .bindTooltip(escapeHtml(stay.name))
+          .bindPopup(popupHtml(stay, meta)),
+      );
       continue;
     }
     const label = priceLabel(stay, meta) ?? `★ ${stay.averageRatings.value.toFixed(1)}`;
-    stayLayer.addLayer(L.marker([lat, lng], {
-      title: stay.name,
-      riseOnHover: true,
-      icon: L.divIcon({ className: 'stay', html: `<span>${escapeHtml(label)}</span>`, iconSize: [0, 0] }),
-    }).bindPopup(popupHtml(stay, meta)));
+    stayLayer.addLayer(
+      L.marker([lat, lng], {
+        title: stay.name,
+        riseOnHover: true,
+        icon: L.divIcon({ className: 'stay', html: `<span>${escapeHtml(label)}</span>`, iconSize: [0, 0] }),
+      }).bindPopup(popupHtml(stay, meta)),
+    );
   }
 }
 
 function drawList(stays: readonly Stay[], meta: SearchBody['meta']): void {
-  listEl.replaceChildren(...stays.slice(0, LISTED).map((stay) => {
-    const li = document.createElement('li');
-    li.className = 'card';
-    const thumbnail = thumbnailOf(stay);
-    const price = priceLabel(stay, meta);
-    const logos = Object.entries(stay.suppliers).map(([supplier, e]) => (e.media.logoSquare
-      ? `<img class="logo" src="${escapeHtml(e.media.logoSquare)}" alt="${escapeHtml(supplier)}" title="${escapeHtml(supplier)}" width="16" height="16">` : '')).join('');
-    li.innerHTML = `${thumbnail === null ? '<div class="thumb"></div>' : `<img class="thumb" src="${escapeHtml(thumbnail)}" alt="" width="96" height="60" loading="lazy">`}`
-      + `<div class="body"><h2>${escapeHtml(stay.name)}</h2>`
-      + `<p class="meta">${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)} <span class="count">(${formatCount(stay.averageRatings.count)})</span></p>`
-      + `<p class="row">${logos}${price === null ? '' : `<span class="price">${escapeHtml(price)}</span>`}`
-      + `<a class="book" href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></p></div>`;
-    // A picture that cannot be had (a supplier's host down) leaves a blank tile, not a broken icon.
-    li.querySelector<HTMLImageElement>('img.thumb')?.addEventListener('error', (event) => {
-      (event.target as HTMLImageElement).replaceWith(Object.assign(document.createElement('div'), { className: 'thumb' }));
-    });
-    return li;
-  }));
+  listEl.replaceChildren(
+    ...stays.slice(0, LISTED).map((stay) => {
+      const li = document.createElement('li');
+      li.className = 'card';
+      const thumbnail = thumbnailOf(stay);
+      const price = priceLabel(stay, meta);
+      const logos = Object.entries(stay.suppliers)
+        .map(([supplier, e]) =>
+          e.media.logoSquare
+            ? `<img class="logo" src="${escapeHtml(e.media.logoSquare)}" alt="${escapeHtml(supplier)}" title="${escapeHtml(supplier)}" width="16" height="16">`
+            : '',
+        )
+        .join('');
+      li.innerHTML =
+        `${thumbnail === null ? '<div class="thumb"></div>' : `<img class="thumb" src="${escapeHtml(thumbnail)}" alt="" width="96" height="60" loading="lazy">`}` +
+        `<div class="body"><h2>${escapeHtml(stay.name)}</h2>` +
+        `<p class="meta">${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)} <span class="count">(${formatCount(stay.averageRatings.count)})</span></p>` +
+        `<p class="row">${logos}${price === null ? '' : `<span class="price">${escapeHtml(price)}</span>`}` +
+        `<a class="book" href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></p></div>`;
+      // A picture that cannot be had (a supplier's host down) leaves a blank tile, not a broken icon.
+      li.querySelector<HTMLImageElement>('img.thumb')?.addEventListener('error', (event) => {
+        (event.target as HTMLImageElement).replaceWith(Object.assign(document.createElement('div'), { className: 'thumb' }));
+      });
+      return li;
+    }),
+  );
 }
 
 /** Keeps the view in the page's URL (a reload or a shared link opens the same place). */
@@ -292,9 +317,13 @@ async function search(): Promise<void> {
     if (performance.getEntriesByName('first-clusters').length === 0) performance.mark('first-clusters');
     const inClusters = clusters.reduce((n, c) => n + c.count, 0);
     const total = clustered.meta.total + inClusters;
-    statusEl.textContent = total === 0 ? 'No stays here: zoom out or move the map.' : `${formatCount(total)} ${total === 1 ? 'stay' : 'stays'} in view`;
+    statusEl.textContent =
+      total === 0 ? 'No stays here: zoom out or move the map.' : `${formatCount(total)} ${total === 1 ? 'stay' : 'stays'} in view`;
     // With clusters, results hold only the stays outside them: the list asks for the best of all.
-    const best = clusters.length === 0 ? clustered : await getJson<SearchBody>(`${settings.searchPath}?${q}&pageSize=${LISTED}`, { signal: mine.signal });
+    const best =
+      clusters.length === 0
+        ? clustered
+        : await getJson<SearchBody>(`${settings.searchPath}?${q}&pageSize=${LISTED}`, { signal: mine.signal });
     drawList(best.results, best.meta);
     banner(settings.message);
     document.body.dataset.searched = String(id);

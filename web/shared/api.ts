@@ -57,7 +57,12 @@ export function formatShort(n: number): string {
 
 export function formatMoney(amount: number, currency: string, fractionDigits = 0): string {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, maximumFractionDigits: fractionDigits, minimumFractionDigits: fractionDigits }).format(amount);
+    return new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: fractionDigits,
+      minimumFractionDigits: fractionDigits,
+    }).format(amount);
   } catch {
     return `${amount.toFixed(fractionDigits)} ${currency}`;
   }

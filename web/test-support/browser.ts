@@ -11,7 +11,15 @@ import { startTestApp, type TestApp, type TestAppOptions } from '../../src/test-
 import { buildWeb } from '../build.ts';
 
 export const CHROMIUM = process.env.STAYGATE_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Screenshots of the tests (git-ignored): look at them. */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.screenshots');
 

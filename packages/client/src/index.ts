@@ -72,7 +72,7 @@ async function errorOf(response: Response): Promise<StaygateError> {
   const requestId = response.headers.get('x-request-id');
   let body: { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown } = {};
   try {
-    body = await response.json() as typeof body;
+    body = (await response.json()) as typeof body;
   } catch {
     // Not the gateway's JSON body (a proxy's page): the status says what we know.
   }
@@ -81,7 +81,7 @@ async function errorOf(response: Response): Promise<StaygateError> {
     code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
     message: typeof body.message === 'string' ? body.message : `HTTP ${response.status}`,
     requestId: typeof body.requestId === 'string' ? body.requestId : requestId,
-    details: typeof body.details === 'object' && body.details !== null ? body.details as Record<string, unknown> : undefined,
+    details: typeof body.details === 'object' && body.details !== null ? (body.details as Record<string, unknown>) : undefined,
   });
 }
 
@@ -100,9 +100,14 @@ export function createClient(options: ClientOptions): StaygateClient {
       try {
         response = await doFetch(url, { headers });
       } catch (error) {
-        throw new StaygateError({ status: 0, code: 'NETWORK_ERROR', message: `${url} could not be reached: ${(error as Error).message}`, requestId: null });
+        throw new StaygateError({
+          status: 0,
+          code: 'NETWORK_ERROR',
+          message: `${url} could not be reached: ${(error as Error).message}`,
+          requestId: null,
+        });
       }
-      if (response.ok) return await response.json() as T;
+      if (response.ok) return (await response.json()) as T;
       if (response.status === 429 && attempt < maxRetries) {
         await response.body?.cancel();
         await wait(retryAfterMs(response.headers.get('retry-after')));
@@ -127,7 +132,9 @@ export function createClient(options: ClientOptions): StaygateClient {
     },
     async *transactions(params) {
       for (let page = 0; ; page++) {
-        const body = await getJson<TransactionPage>(`${base}/v1/reporting/transactions?${queryString({ ...(params as Query), format: 'json', page })}`);
+        const body = await getJson<TransactionPage>(
+          `${base}/v1/reporting/transactions?${queryString({ ...(params as Query), format: 'json', page })}`,
+        );
         yield* body.data;
         if (!body.meta.hasMore || body.data.length === 0) return;
       }

@@ -15,9 +15,11 @@ describe('@staygate/client', () => {
     base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
     key = await t.createKey({ aid: 'aff-sdk', partnerId: 'partner-sdk', thirdParties: ['shop-sdk'] });
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
-  it('the generated types come from the gateway\'s published OpenAPI document', async () => {
+  it("the generated types come from the gateway's published OpenAPI document", async () => {
     const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as unknown;
     const published = (await t.app.http.inject('/openapi.json')).json() as unknown;
     assert.deepEqual(committed, published, 'packages/client/openapi.json is stale: run npm run generate:client');
@@ -36,12 +38,15 @@ describe('@staygate/client', () => {
     assert.equal(ids.length, all.results.length, 'no stay twice');
   });
 
-  it('transactions iterates every JSON page of the key\'s transactions', async () => {
+  it("transactions iterates every JSON page of the key's transactions", async () => {
     // Travellers follow the key's deeplinks to the booking pages (about one in eight books) until
     // the partner holds a few transactions: paging one record at a time then means several pages.
     const found = await t.get('/v3/accommodations?address=Paris&radius=50000&pageSize=100', { 'X-API-KEY': key });
-    const links = (found.body.results as any[]).flatMap((r) => Object.values(r.suppliers as Record<string, { link: string }>).map((e) => e.link));
-    const held = async () => (await t.get('/v1/reporting/transactions?thirdParty=shop-sdk&format=json&limit=500', { 'X-API-KEY': key })).body.data as any[];
+    const links = (found.body.results as any[]).flatMap((r) =>
+      Object.values(r.suppliers as Record<string, { link: string }>).map((e) => e.link),
+    );
+    const held = async () =>
+      (await t.get('/v1/reporting/transactions?thirdParty=shop-sdk&format=json&limit=500', { 'X-API-KEY': key })).body.data as any[];
     // Each click has a new random id, so whether it books is chance (12%): click round the links
     // until three have booked (400 clicks leave a 1e-17 chance of fewer).
     for (let i = 0; i < 400; i++) {
@@ -62,31 +67,54 @@ describe('@staygate/client', () => {
     assert.ok(expected.length >= 3, `${expected.length} transactions from the clicks on ${links.length} links`);
     const client = createClient({ baseUrl: base, key });
     const seen: string[] = [];
-    for await (const transaction of client.transactions({ thirdParty: 'shop-sdk', limit: 1 })) seen.push(`${transaction.provider}:${transaction.bookingId}`);
+    for await (const transaction of client.transactions({ thirdParty: 'shop-sdk', limit: 1 }))
+      seen.push(`${transaction.provider}:${transaction.bookingId}`);
     assert.deepEqual(seen.sort(), expected.map((r) => `${r.provider}:${r.bookingId}`).sort(), 'every transaction of every page, once');
   });
 
-  it('errors are StaygateErrors with the body\'s code, message, requestId and details', async () => {
+  it("errors are StaygateErrors with the body's code, message, requestId and details", async () => {
     const client = createClient({ baseUrl: base, key });
-    const error = await client.search({ lat: 48 }).then(() => null, (e: unknown) => e);
+    const error = await client.search({ lat: 48 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof StaygateError, 'a StaygateError');
     assert.equal(error.status, 400);
     assert.equal(error.code, 'LOCATION_REQUIRED');
     assert.match(error.message, /lng must be given with lat/);
     assert.match(error.requestId ?? '', /./, 'the request id');
-    const refused = await createClient({ baseUrl: base, key: 'sg_nope' }).search({ address: 'Paris' }).then(() => null, (e: unknown) => e);
+    const refused = await createClient({ baseUrl: base, key: 'sg_nope' })
+      .search({ address: 'Paris' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(refused instanceof StaygateError && refused.code === 'INVALID_API_KEY', 'a refused key');
   });
 
   it('a 429 is retried after Retry-After up to retry.max, then thrown as RATE_LIMIT_EXCEEDED', async () => {
     const waits: number[] = [];
-    const client = createClient({ baseUrl: base, retry: { max: 2, wait: async (ms) => { waits.push(ms); } } });
+    const client = createClient({
+      baseUrl: base,
+      retry: {
+        max: 2,
+        wait: async (ms) => {
+          waits.push(ms);
+        },
+      },
+    });
     // The refused key above spent one of the IP's 3 (an invalid key counts against the IP).
     for (let i = 0; i < 2; i++) await client.search({ address: 'Lyon', pageSize: 1 });
-    const error = await client.search({ address: 'Lyon' }).then(() => null, (e: unknown) => e);
+    const error = await client.search({ address: 'Lyon' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof StaygateError, 'thrown after the retries');
     assert.equal(error.code, 'RATE_LIMIT_EXCEEDED');
     assert.equal(waits.length, 2, 'two retries');
-    assert.ok(waits.every((ms) => ms >= 1_000), `waited Retry-After: ${waits.join(', ')}`);
+    assert.ok(
+      waits.every((ms) => ms >= 1_000),
+      `waited Retry-After: ${waits.join(', ')}`,
+    );
   });
 });

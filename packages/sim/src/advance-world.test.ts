@@ -25,14 +25,19 @@ test('the world moves on at realistic daily rates, the same way for the same see
   for (const s of SUPPLIER_IDS) {
     const ids = world.listings[s].map((l) => l.supplierStayId);
     const keys = ids.map((id) => Number(s === 'supplier_b' ? id.slice(2) : id));
-    assert.ok(keys.every((k, i) => i === 0 || keys[i - 1] < k), `${s} in id order`);
+    assert.ok(
+      keys.every((k, i) => i === 0 || keys[i - 1] < k),
+      `${s} in id order`,
+    );
   }
   const open = new Set(SUPPLIER_IDS.flatMap((s) => world.listings[s].map((l) => `${s}:${l.supplierStayId}`)));
   for (const r of result.removed) assert.ok(!open.has(`${r.supplier}:${r.id}`), '!open.has(`${r.supplier}:${r.id}`)');
   for (const a of result.added) assert.ok(open.has(`${a.supplier}:${a.id}`), 'open.has(`${a.supplier}:${a.id}`)');
   // Some openings are existing properties newly listed on another supplier.
   const added = new Set(result.added.map((a) => `${a.supplier}:${a.id}`));
-  const crossListed = SUPPLIER_IDS.flatMap((s) => world.listings[s]).filter((l) => added.has(`${l.supplier}:${l.supplierStayId}`) && l.propertyId < 20_000);
+  const crossListed = SUPPLIER_IDS.flatMap((s) => world.listings[s]).filter(
+    (l) => added.has(`${l.supplier}:${l.supplierStayId}`) && l.propertyId < 20_000,
+  );
   assert.ok(crossListed.length > 0, 'an existing property gained a listing');
 
   const again = generateWorld({ seed: 3, stays: 20_000 });
@@ -57,15 +62,27 @@ test('POST /world/advance moves the served feeds, and a closed listing no longer
     assert.equal(bad.status, 400);
     const res = await fetch(`${sim.controlUrl}/world/advance?days=60`, { method: 'POST' });
     assert.equal(res.status, 200);
-    const body = await res.json() as { day: number; added: unknown[]; removed: { supplier: string; id: string }[]; changed: unknown[]; counts: { removed: number } };
+    const body = (await res.json()) as {
+      day: number;
+      added: unknown[];
+      removed: { supplier: string; id: string }[];
+      changed: unknown[];
+      counts: { removed: number };
+    };
     assert.equal(body.day, 60);
-    assert.ok(body.removed.length > 0 && body.counts.removed === body.removed.length, 'body.removed.length > 0 && body.counts.removed === body.removed.length');
+    assert.ok(
+      body.removed.length > 0 && body.counts.removed === body.removed.length,
+      'body.removed.length > 0 && body.counts.removed === body.removed.length',
+    );
     const gone = body.removed.find((r) => r.supplier === 'supplier_d') ?? body.removed[0];
     const request = { checkin: '2027-03-10', checkout: '2027-03-12', adults: 1, children: 0, childrenAges: [], rooms: 1, currency: 'USD' };
     assert.deepEqual(simQuote(world, gone.supplier as 'supplier_a', gone.id, request), { available: false });
     const page = await fetch(`${sim.urls.supplier_d}/api/listings?per_page=5000`);
     const ids = ((await page.json()) as { data: { listing_id: string }[] }).data.map((l) => l.listing_id);
-    assert.deepEqual(ids, world.listings.supplier_d.slice(0, 5000).map((l) => l.supplierStayId));
+    assert.deepEqual(
+      ids,
+      world.listings.supplier_d.slice(0, 5000).map((l) => l.supplierStayId),
+    );
   } finally {
     await sim.close();
   }

@@ -69,9 +69,7 @@ const refOf = (k: string): ListingRef => {
 /** A new supplier id, never one the supplier used before (open or closed): an id names one property for good. */
 function newId(rng: Random, supplier: SupplierId, used: Set<string>): string {
   for (;;) {
-    const id = supplier === 'supplier_b'
-      ? `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}`
-      : String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
+    const id = supplier === 'supplier_b' ? `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}` : String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
     if (!used.has(id)) {
       used.add(id);
       return id;
@@ -103,18 +101,31 @@ export function advanceWorld(world: World, days: number): AdvanceResult {
   const changed = new Set<string>();
   // Who sells each property today, kept up to date through the days (built once: it is the dear part).
   const sellers = new Map<number, SimListing[]>();
-  for (const s of SUPPLIER_IDS) for (const l of world.listings[s]) {
-    const list = sellers.get(l.propertyId);
-    if (list) list.push(l);
-    else sellers.set(l.propertyId, [l]);
-  }
+  for (const s of SUPPLIER_IDS)
+    for (const l of world.listings[s]) {
+      const list = sellers.get(l.propertyId);
+      if (list) list.push(l);
+      else sellers.set(l.propertyId, [l]);
+    }
 
   for (let d = 0; d < days; d++) {
     world.day++;
-    advanceOneDay(world, createRandom(Math.floor(hashToUnit('world-day', world.seed, world.day) * 2 ** 31)), used, sellers, added, removed, changed);
+    advanceOneDay(
+      world,
+      createRandom(Math.floor(hashToUnit('world-day', world.seed, world.day) * 2 ** 31)),
+      used,
+      sellers,
+      added,
+      removed,
+      changed,
+    );
   }
   // Net effect over the advance: opened then closed is nothing; a change of what opened or closed is no change.
-  for (const k of [...added]) if (removed.has(k)) { added.delete(k); removed.delete(k); }
+  for (const k of [...added])
+    if (removed.has(k)) {
+      added.delete(k);
+      removed.delete(k);
+    }
   for (const k of changed) if (added.has(k) || removed.has(k)) changed.delete(k);
   const list = (set: Set<string>) => [...set].slice(0, ADVANCE_LIST_CAP).map(refOf);
   return {
@@ -127,8 +138,13 @@ export function advanceWorld(world: World, days: number): AdvanceResult {
 }
 
 function advanceOneDay(
-  world: World, rng: Random, used: Record<SupplierId, Set<string>>, sellers: Map<number, SimListing[]>,
-  added: Set<string>, removed: Set<string>, changed: Set<string>,
+  world: World,
+  rng: Random,
+  used: Record<SupplierId, Set<string>>,
+  sellers: Map<number, SimListing[]>,
+  added: Set<string>,
+  removed: Set<string>,
+  changed: Set<string>,
 ): void {
   // Listings open this morning, addressed across the four feeds without copying them (flatMap of
   // 200k listings a day was most of an advance).
@@ -199,17 +215,34 @@ function advanceOneDay(
     const hotel = anchor.type === 'hotel';
     const at = offset(anchor.lat, anchor.lng, rng.float(400, 3_000), rng.float(0, 2 * Math.PI));
     const lang = languageOf(anchor.countryCode);
-    const capacity = { guests: hotel ? 2 : rng.int(2, 6), bedrooms: hotel ? 1 : rng.int(1, 3), beds: hotel ? 1 : rng.int(1, 3), bathrooms: 1 };
-    const name = hotel ? nameIndependentHotel(rng, lang, rng.int(0, 3)) : nameRental(rng, anchor.type as RentalType, lang, capacity.bedrooms);
+    const capacity = {
+      guests: hotel ? 2 : rng.int(2, 6),
+      bedrooms: hotel ? 1 : rng.int(1, 3),
+      beds: hotel ? 1 : rng.int(1, 3),
+      bathrooms: 1,
+    };
+    const name = hotel
+      ? nameIndependentHotel(rng, lang, rng.int(0, 3))
+      : nameRental(rng, anchor.type as RentalType, lang, capacity.bedrooms);
     const property: WorldProperty = {
-      propertyId: world.properties.length, cityId: anchor.cityId, city: anchor.city, countryCode: anchor.countryCode,
-      type: anchor.type, lat: at.lat, lng: at.lng, name,
+      propertyId: world.properties.length,
+      cityId: anchor.cityId,
+      city: anchor.city,
+      countryCode: anchor.countryCode,
+      type: anchor.type,
+      lat: at.lat,
+      lng: at.lng,
+      name,
       address: `${1 + rng.int(0, 398)} ${anchor.address.split(', ')[0].replace(/^\d+ /, '')}, ${anchor.city}, ${anchor.countryCode}`,
       chain: null,
     };
     world.properties.push(property);
     const supplier: SupplierId = hotel ? rng.pick(['supplier_a', 'supplier_b', 'supplier_c'] as const) : 'supplier_d';
-    const rating = { value: clamp(round1(rng.normal(hotel ? 8 : 8.6, 0.7)), 1, 10), hotelStars: hotel ? rng.int(2, 5) : null, count: rng.int(0, 5) };
+    const rating = {
+      value: clamp(round1(rng.normal(hotel ? 8 : 8.6, 0.7)), 1, 10),
+      hotelStars: hotel ? rng.int(2, 5) : null,
+      count: rng.int(0, 5),
+    };
     sellers.set(property.propertyId, [addListing(world, rng, used, added, property, supplier, at, name, rating, capacity)]);
   }
 
@@ -218,27 +251,45 @@ function advanceOneDay(
     const property = world.properties[rng.int(0, propertyCount - 1)];
     const open = sellers.get(property.propertyId);
     if (open === undefined || open.length === 0) continue; // closed everywhere: it does not come back under a new listing
-    const candidates = (property.type === 'hotel' ? ['supplier_a', 'supplier_b', 'supplier_c'] as const : SUPPLIER_IDS)
-      .filter((s) => !open.some((l) => l.supplier === s));
+    const candidates = (property.type === 'hotel' ? (['supplier_a', 'supplier_b', 'supplier_c'] as const) : SUPPLIER_IDS).filter(
+      (s) => !open.some((l) => l.supplier === s),
+    );
     if (candidates.length === 0) continue;
     const supplier = rng.pick(candidates);
     const model = open[0];
     const at = offset(property.lat, property.lng, rng.float(5, 60), rng.float(0, 2 * Math.PI));
-    const rating = { value: clamp(round1(model.rating.value + rng.int(-3, 3) / 10), 1, 10), hotelStars: model.rating.hotelStars, count: rng.int(0, 20) };
-    open.push(addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, { ...model.capacity }));
+    const rating = {
+      value: clamp(round1(model.rating.value + rng.int(-3, 3) / 10), 1, 10),
+      hotelStars: model.rating.hotelStars,
+      count: rng.int(0, 20),
+    };
+    open.push(
+      addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, {
+        ...model.capacity,
+      }),
+    );
   }
 }
 
 function addListing(
-  world: World, rng: Random, used: Record<SupplierId, Set<string>>, added: Set<string>, property: WorldProperty,
-  supplier: SupplierId, at: { lat: number; lng: number }, name: string, rating: SimListing['rating'], capacity: SimListing['capacity'],
+  world: World,
+  rng: Random,
+  used: Record<SupplierId, Set<string>>,
+  added: Set<string>,
+  property: WorldProperty,
+  supplier: SupplierId,
+  at: { lat: number; lng: number },
+  name: string,
+  rating: SimListing['rating'],
+  capacity: SimListing['capacity'],
 ): SimListing {
   const id = newId(rng, supplier, used[supplier]);
   // Media as this supplier writes them: its logo, and its thumbnail pattern with the new id.
   const model = world.listings[supplier][0] ?? world.closed[supplier][0];
-  const media = model === undefined
-    ? { thumbnail: `https://img.${supplier}.example/${id}.jpg`, logoSquare: `https://img.${supplier}.example/logo.png` }
-    : { thumbnail: model.media.thumbnail.split('?')[0].replace(model.supplierStayId, id), logoSquare: model.media.logoSquare };
+  const media =
+    model === undefined
+      ? { thumbnail: `https://img.${supplier}.example/${id}.jpg`, logoSquare: `https://img.${supplier}.example/logo.png` }
+      : { thumbnail: model.media.thumbnail.split('?')[0].replace(model.supplierStayId, id), logoSquare: model.media.logoSquare };
   const listing: SimListing = {
     propertyId: property.propertyId,
     supplier,
@@ -257,7 +308,8 @@ function addListing(
   // In feed order (by id), where the supplier's database would page it.
   const listings = world.listings[supplier];
   const k = feedKey(listing);
-  let lo = 0, hi = listings.length;
+  let lo = 0,
+    hi = listings.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (feedKey(listings[mid]) < k) lo = mid + 1;

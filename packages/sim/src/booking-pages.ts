@@ -10,7 +10,10 @@ import { openListing } from './world-lookup.ts';
 import { parseSimDate } from './price-stay.ts';
 
 /** Path and parameter names of each supplier's booking page. */
-export const BOOKING_PAGES: Record<SupplierId, { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }> = {
+export const BOOKING_PAGES: Record<
+  SupplierId,
+  { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }
+> = {
   supplier_a: { path: '/book', id: 'propertyId', aid: 'affiliateId', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   supplier_b: { path: '/v2/book', id: 'hotel_id', aid: 'partner_id', click: 'ref', checkin: 'arrival', checkout: 'departure' },
   supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
@@ -24,7 +27,11 @@ function landingTime(query: URLSearchParams, now: number): number {
   const text = query.get(SIM_CLICK_TIME_PARAM);
   if (text === null) return Math.floor(now / 1_000) * 1_000;
   const ms = ISO_TIME.test(text) ? Date.parse(text) : NaN;
-  if (!(ms <= now)) throw new SupplierHttpError(400, `${SIM_CLICK_TIME_PARAM} must be an ISO 8601 time, not in the future`, { param: SIM_CLICK_TIME_PARAM, value: text });
+  if (!(ms <= now))
+    throw new SupplierHttpError(400, `${SIM_CLICK_TIME_PARAM} must be an ISO 8601 time, not in the future`, {
+      param: SIM_CLICK_TIME_PARAM,
+      value: text,
+    });
   return Math.floor(ms / 1_000) * 1_000;
 }
 
@@ -50,8 +57,13 @@ export function bookingPageRoute(supplier: SupplierId, world: World, ledger?: Bo
         // Without a click id nobody can be paid for the booking: nothing to track.
         if (clickId !== null && clickId !== '') {
           ledger.land({
-            supplier, clickId, supplierStayId: id, affiliate: query.get(page.aid),
-            checkin: dateParam(query, page.checkin), checkout: dateParam(query, page.checkout), at,
+            supplier,
+            clickId,
+            supplierStayId: id,
+            affiliate: query.get(page.aid),
+            checkin: dateParam(query, page.checkin),
+            checkout: dateParam(query, page.checkout),
+            at,
           });
         }
       }

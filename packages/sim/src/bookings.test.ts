@@ -19,7 +19,15 @@ before(() => {
 
 function landing(i: number, supplier = SUPPLIER_IDS[i % 4], at = T0): Landing {
   const listings = world.listings[supplier];
-  return { supplier, clickId: `click-${i}`, supplierStayId: listings[i % listings.length].supplierStayId, affiliate: 'aff', checkin: null, checkout: null, at };
+  return {
+    supplier,
+    clickId: `click-${i}`,
+    supplierStayId: listings[i % listings.length].supplierStayId,
+    affiliate: 'aff',
+    checkin: null,
+    checkout: null,
+    at,
+  };
 }
 
 describe('bookings of the simulated suppliers', () => {
@@ -57,13 +65,22 @@ describe('bookings of the simulated suppliers', () => {
     const booking = ledger.bookings('supplier_a').find((b) => b.events.at(-1)!.status === 'approved')!;
     now = T0 + 3 * DAY;
     const period = ledger.report('supplier_a', T0, T0 + 3 * DAY);
-    assert.ok(period.some((e) => e.booking === booking && e.state.status === 'pending'), 'period.some((e) => e.booking === booking && e.state.status === \'pending\')');
+    assert.ok(
+      period.some((e) => e.booking === booking && e.state.status === 'pending'),
+      "period.some((e) => e.booking === booking && e.state.status === 'pending')",
+    );
     now = T0 + 400 * DAY;
     assert.deepEqual(ledger.report('supplier_a', T0, T0 + 3 * DAY), period, 'a closed period does not change');
     const later = ledger.report('supplier_a', T0 + 3 * DAY, now);
-    assert.ok(later.some((e) => e.booking === booking && e.state.status === 'approved'), 'later.some((e) => e.booking === booking && e.state.status === \'approved\')');
+    assert.ok(
+      later.some((e) => e.booking === booking && e.state.status === 'approved'),
+      "later.some((e) => e.booking === booking && e.state.status === 'approved')",
+    );
     const times = later.map((e) => e.state.at);
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
   });
 
   it('outlive a restart when kept in a folder; a click lands once', () => {
@@ -99,16 +116,25 @@ describe('booking pages and commission report feeds', () => {
   it('answer each in its own format, refuse a bad period, and obey the faults', async () => {
     for (let i = 0; i < 400; i++) {
       const l = landing(i);
-      const paths = { supplier_a: '/book?propertyId=', supplier_b: '/v2/book?hotel_id=', supplier_c: '/deeplink?id=', supplier_d: '/rooms?listing_id=' };
+      const paths = {
+        supplier_a: '/book?propertyId=',
+        supplier_b: '/v2/book?hotel_id=',
+        supplier_c: '/deeplink?id=',
+        supplier_d: '/rooms?listing_id=',
+      };
       const click = { supplier_a: 'clickId', supplier_b: 'ref', supplier_c: 'click', supplier_d: 'click_id' }[l.supplier];
       await (await fetch(`${sim.urls[l.supplier]}${paths[l.supplier]}${l.supplierStayId}&${click}=${l.clickId}`)).arrayBuffer();
     }
     now = T0 + 5 * DAY;
-    const a = await (await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings?updatedFrom=2026-11-01T00:00:00Z&pageSize=5`)).json() as any;
+    const a = (await (
+      await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings?updatedFrom=2026-11-01T00:00:00Z&pageSize=5`)
+    ).json()) as any;
     assert.deepEqual(Object.keys(a), ['page', 'pageSize', 'totalPages', 'totalCount', 'bookings']);
     assert.ok(a.totalCount > 0, 'a.totalCount > 0');
     assert.match(a.bookings[0].commission.amount, /^\d+\.\d{2}$/);
-    const b = await (await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=${T0 / 1000 - 86_400}&limit=2`)).json() as any;
+    const b = (await (
+      await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=${T0 / 1000 - 86_400}&limit=2`)
+    ).json()) as any;
     assert.deepEqual(Object.keys(b), ['commissions', 'eur_per_usd', 'next_cursor']);
     assert.equal(typeof b.commissions[0].modified, 'number');
     const c = await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01%2000:00:00`);
@@ -116,12 +142,22 @@ describe('booking pages and commission report feeds', () => {
     const rows = parse(await c.text(), { delimiter: ';', columns: true }) as Record<string, string>[];
     assert.equal(Number(c.headers.get('x-total-count')), rows.length);
     assert.match(rows[0].arrive, /^\d{2}\/\d{2}\/\d{4}$/);
-    const d = await (await fetch(`${sim.urls.supplier_d}/api/affiliate/reservations?filter[updated_at][gte]=2026-11-01T00:00:00Z`)).json() as any;
+    const d = (await (
+      await fetch(`${sim.urls.supplier_d}/api/affiliate/reservations?filter[updated_at][gte]=2026-11-01T00:00:00Z`)
+    ).json()) as any;
     assert.match(d.data[0].updated_at, /\+01:00$/);
 
     assert.equal((await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings`)).status, 400, 'no period');
     assert.equal((await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01T00:00:00Z`)).status, 400, 'not its notation');
-    assert.equal((await fetch(`${sim.urls.supplier_d}/api/affiliate/reservations?filter[updated_at][gte]=2026-11-02T00:00:00Z&filter[updated_at][lt]=2026-11-01T00:00:00Z`)).status, 400, 'reversed');
+    assert.equal(
+      (
+        await fetch(
+          `${sim.urls.supplier_d}/api/affiliate/reservations?filter[updated_at][gte]=2026-11-02T00:00:00Z&filter[updated_at][lt]=2026-11-01T00:00:00Z`,
+        )
+      ).status,
+      400,
+      'reversed',
+    );
     await sim.setFault('supplier_b', 'error');
     assert.equal((await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=0`)).status, 500);
     await sim.setFault('supplier_b', null);

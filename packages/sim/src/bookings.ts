@@ -20,7 +20,10 @@ export const CANCEL_RATE = 0.14;
 export const NO_SHOW_RATE = 0.03;
 /** Commission of each supplier, in tenths of a percent of the stay's total. */
 export const COMMISSION_TENTHS_PERCENT: Readonly<Record<SupplierId, number>> = {
-  supplier_a: 40, supplier_b: 50, supplier_c: 35, supplier_d: 60,
+  supplier_a: 40,
+  supplier_b: 50,
+  supplier_c: 35,
+  supplier_d: 60,
 };
 /** supplier_b states its exchange rate with 6 decimals; the gateway converts with the rate the report gives. */
 export const SUPPLIER_B_RATE_MICROS = Math.round(SUPPLIER_B_EUR_PER_USD * 1_000_000);
@@ -34,8 +37,23 @@ export const SIM_CLICK_TIME_PARAM = 'simClickTime';
 
 /** Travellers' countries (ISO 3166 alpha-2) and weights; 30% of guests come from the property's own country. */
 const GUEST_COUNTRIES: readonly (readonly [string, number])[] = [
-  ['US', 18], ['GB', 12], ['DE', 12], ['FR', 9], ['ES', 6], ['IT', 6], ['NL', 5], ['CA', 5], ['AU', 4],
-  ['JP', 4], ['CN', 4], ['BR', 3], ['CH', 3], ['SE', 3], ['BE', 2], ['IN', 2], ['KR', 2],
+  ['US', 18],
+  ['GB', 12],
+  ['DE', 12],
+  ['FR', 9],
+  ['ES', 6],
+  ['IT', 6],
+  ['NL', 5],
+  ['CA', 5],
+  ['AU', 4],
+  ['JP', 4],
+  ['CN', 4],
+  ['BR', 3],
+  ['CH', 3],
+  ['SE', 3],
+  ['BE', 2],
+  ['IN', 2],
+  ['KR', 2],
 ];
 const GUEST_TOTAL = GUEST_COUNTRIES.reduce((a, [, w]) => a + w, 0);
 
@@ -144,7 +162,13 @@ export function bookingOf(world: World, listing: SimListing, landing: Landing): 
   const r = unit('rooms', clickId);
   const rooms = r < 0.88 ? 1 : r < 0.98 ? 2 : 3;
   const nightsUsd = priceNightsUsdCents(world, supplier, listing.supplierStayId, {
-    checkin, checkout, adults: 2 * rooms, children: 0, childrenAges: null, rooms, currency: 'USD',
+    checkin,
+    checkout,
+    adults: 2 * rooms,
+    children: 0,
+    childrenAges: null,
+    rooms,
+    currency: 'USD',
   });
   if (nightsUsd === null) return null; // sold out (or too small): no booking
   const property = world.properties[listing.propertyId];
@@ -197,7 +221,8 @@ export function stateAt(booking: SimBooking, t: number): SimBookingEvent | null 
 export function expectedCommissionUsdCents(booking: SimBooking, status: SimBookingStatus): number {
   if (status === 'canceled' || status === 'no_show') return 0;
   const tenths = COMMISSION_TENTHS_PERCENT[booking.supplier];
-  if (booking.supplier === 'supplier_b') return roundDiv(roundDiv(booking.totalEurCents * tenths, 1_000) * 1_000_000, SUPPLIER_B_RATE_MICROS);
+  if (booking.supplier === 'supplier_b')
+    return roundDiv(roundDiv(booking.totalEurCents * tenths, 1_000) * 1_000_000, SUPPLIER_B_RATE_MICROS);
   return roundDiv(booking.totalUsdCents * tenths, 1_000);
 }
 
@@ -289,7 +314,10 @@ export function createBookingLedger({ world, now = Date.now, dataDir = null }: B
         const state = stateAt(booking, lag === undefined ? asOf : Math.min(asOf, current - lag + 1));
         if (state !== null && state.at >= from && state.at < to) entries.push({ booking, state });
       }
-      return entries.sort((x, y) => x.state.at - y.state.at || (x.booking.bookingId < y.booking.bookingId ? -1 : x.booking.bookingId > y.booking.bookingId ? 1 : 0));
+      return entries.sort(
+        (x, y) =>
+          x.state.at - y.state.at || (x.booking.bookingId < y.booking.bookingId ? -1 : x.booking.bookingId > y.booking.bookingId ? 1 : 0),
+      );
     },
     delayReports(supplier, bookingId, lagMs) {
       if (!booked[supplier].some((b) => b.bookingId === bookingId)) throw new Error(`${supplier} has no booking ${bookingId}`);

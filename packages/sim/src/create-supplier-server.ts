@@ -145,13 +145,14 @@ export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupp
 
   // Pending waits (latency, slow), cancelled on close: a closed simulator must not keep timers alive.
   const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number): Promise<void> => new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      resolve();
-    }, ms);
-    timers.add(timer);
-  });
+  const wait = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
 
   async function dispatch(request: SupplierRequest): Promise<SupplierResponse> {
     const methods = byPath.get(request.path) ?? [...prefixes].find(([prefix]) => request.path.startsWith(prefix))?.[1];
@@ -203,9 +204,10 @@ export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupp
       const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
       response = await dispatch({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
     } catch (error) {
-      response = error instanceof SupplierHttpError
-        ? { status: error.status, body: errorBody(error.status, error.message, error.details) }
-        : { status: 500, body: errorBody(500, `${supplier} failed: ${(error as Error).message}`) };
+      response =
+        error instanceof SupplierHttpError
+          ? { status: error.status, body: errorBody(error.status, error.message, error.details) }
+          : { status: 500, body: errorBody(500, `${supplier} failed: ${(error as Error).message}`) };
     }
     const payload = response.text ?? JSON.stringify(response.body);
     res.writeHead(response.status, {

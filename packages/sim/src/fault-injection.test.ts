@@ -15,7 +15,10 @@ interface RawAnswer {
  * One request on a connection of its own (no pool), so that a dropped or refused connection shows
  * as what it is rather than as a retry on a pooled socket.
  */
-function request(url: string, { method = 'GET', body, signal }: { method?: string; body?: string; signal?: AbortSignal } = {}): Promise<RawAnswer> {
+function request(
+  url: string,
+  { method = 'GET', body, signal }: { method?: string; body?: string; signal?: AbortSignal } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent: false, signal }, (res) => {
       let text = '';
@@ -60,7 +63,9 @@ describe('parseSimFaults', () => {
   it('reads STAYGATE_SIM_FAULTS', () => {
     assert.deepEqual(parseSimFaults('supplier_b=down,supplier_c=slow:1500'), { supplier_b: 'down', supplier_c: 'slow:1500' });
     assert.deepEqual(parseSimFaults(' supplier_a = timeout , supplier_d=malformed,supplier_b=error, '), {
-      supplier_a: 'timeout', supplier_d: 'malformed', supplier_b: 'error',
+      supplier_a: 'timeout',
+      supplier_d: 'malformed',
+      supplier_b: 'error',
     });
     assert.deepEqual(parseSimFaults('supplier_a=none,supplier_b=slow:007'), { supplier_a: null, supplier_b: 'slow:7' });
     assert.deepEqual(parseSimFaults(''), {});
@@ -79,7 +84,11 @@ describe('parseSimFaults', () => {
       ['supplier_b=down,supplier_b=error', /given twice/],
     ];
     for (const [text, message] of bad) {
-      assert.throws(() => parseSimFaults(text), (error: Error) => error instanceof Error && message.test(error.message) && /STAYGATE_SIM_FAULTS/.test(error.message), text);
+      assert.throws(
+        () => parseSimFaults(text),
+        (error: Error) => error instanceof Error && message.test(error.message) && /STAYGATE_SIM_FAULTS/.test(error.message),
+        text,
+      );
     }
   });
 });
@@ -87,17 +96,25 @@ describe('parseSimFaults', () => {
 describe('fault injection', () => {
   let world: World;
   let sim: SimSuppliers;
-  const feedOf = (supplier: 'a' | 'b' | 'c' | 'd'): string => ({
-    a: `${sim.urls.supplier_a}/content/properties?pageSize=1`,
-    b: `${sim.urls.supplier_b}/v2/hotels?limit=1`,
-    c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
-    d: `${sim.urls.supplier_d}/api/listings?per_page=1`,
-  })[supplier];
-  const quoteA = (): Promise<RawAnswer> => request(`${sim.urls.supplier_a}/availability/quotes`, {
-    method: 'POST',
-    body: JSON.stringify({ propertyIds: [Number(world.listings.supplier_a[0].supplierStayId)], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }),
-  });
-  const quoteB = (): string => `${sim.urls.supplier_b}/v2/rates?hotel_ids=${world.listings.supplier_b[0].supplierStayId}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=1`;
+  const feedOf = (supplier: 'a' | 'b' | 'c' | 'd'): string =>
+    ({
+      a: `${sim.urls.supplier_a}/content/properties?pageSize=1`,
+      b: `${sim.urls.supplier_b}/v2/hotels?limit=1`,
+      c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
+      d: `${sim.urls.supplier_d}/api/listings?per_page=1`,
+    })[supplier];
+  const quoteA = (): Promise<RawAnswer> =>
+    request(`${sim.urls.supplier_a}/availability/quotes`, {
+      method: 'POST',
+      body: JSON.stringify({
+        propertyIds: [Number(world.listings.supplier_a[0].supplierStayId)],
+        checkIn: STAY.checkin,
+        checkOut: STAY.checkout,
+        occupancy: { adults: 1 },
+      }),
+    });
+  const quoteB = (): string =>
+    `${sim.urls.supplier_b}/v2/rates?hotel_ids=${world.listings.supplier_b[0].supplierStayId}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=1`;
 
   before(async () => {
     world = generateWorld({ seed: 3, stays: 1_500 });
@@ -126,7 +143,9 @@ describe('fault injection', () => {
     assert.equal((await request(quoteB())).status, 200);
     // A kept-alive connection is dropped by `down`, as by a crashed upstream.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    await new Promise<void>((resolve, reject) => http.get(feedOf('b'), { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      http.get(feedOf('b'), { agent }, (res) => res.resume().on('end', resolve)).on('error', reject),
+    );
     const [socket] = Object.values(agent.freeSockets).flat();
     assert.ok(socket && !socket.destroyed, 'socket && !socket.destroyed');
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -145,7 +164,9 @@ describe('fault injection', () => {
     const hung = await timed(() => failure(request(feedOf('a'), { signal: AbortSignal.timeout(150) })));
     assert.equal(hung.value, 'ABORT_ERR');
     assert.ok(hung.ms >= 145, `${hung.ms}`);
-    const quote = await failure(request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }));
+    const quote = await failure(
+      request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }),
+    );
     assert.equal(quote, 'ABORT_ERR');
     await sim.setFault('supplier_a', null);
     assert.equal((await quoteA()).status, 200);
@@ -153,7 +174,11 @@ describe('fault injection', () => {
 
   it('error: HTTP 500 with a JSON error body, on every endpoint', async () => {
     await sim.setFault('supplier_d', 'error');
-    for (const answer of [await request(feedOf('d')), await request(`${sim.urls.supplier_d}/api/availability?ids=1`), await request(`${sim.urls.supplier_d}/nope`)]) {
+    for (const answer of [
+      await request(feedOf('d')),
+      await request(`${sim.urls.supplier_d}/api/availability?ids=1`),
+      await request(`${sim.urls.supplier_d}/nope`),
+    ]) {
       assert.equal(answer.status, 500);
       assert.equal(answer.type, 'application/json');
       const body = JSON.parse(answer.text);
@@ -258,7 +283,9 @@ describe('startSimSuppliers: latency, faults option, close', () => {
   });
 
   const quoteD = (sim: SimSuppliers): Promise<RawAnswer> =>
-    request(`${sim.urls.supplier_d}/api/availability?ids=${world.listings.supplier_d[0].supplierStayId}&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`);
+    request(
+      `${sim.urls.supplier_d}/api/availability?ids=${world.listings.supplier_d[0].supplierStayId}&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`,
+    );
 
   it('waits the fixed latency before each quote call, never before a feed call', async () => {
     const sim = await startSimSuppliers({ world, latencyMs: 120 });
@@ -284,11 +311,19 @@ describe('startSimSuppliers: latency, faults option, close', () => {
       }
       // supplier_c at 0: it answers while supplier_d, asked first, waits its 90 ms or more.
       const d = quoteD(sim);
-      const c = request(`${sim.urls.supplier_c}/feed/quote`, { method: 'POST', body: JSON.stringify({ ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 } }) });
+      const c = request(`${sim.urls.supplier_c}/feed/quote`, {
+        method: 'POST',
+        body: JSON.stringify({ ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 } }),
+      });
       assert.equal(await firstToAnswer(d, c), 'second');
       await d;
       // supplier_a keeps its default 60-120 ms.
-      const a = await timed(() => request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: JSON.stringify({ propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }) }));
+      const a = await timed(() =>
+        request(`${sim.urls.supplier_a}/availability/quotes`, {
+          method: 'POST',
+          body: JSON.stringify({ propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }),
+        }),
+      );
       assert.ok(a.ms >= 58, `${a.ms}`);
     } finally {
       await sim.close();

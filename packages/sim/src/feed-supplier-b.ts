@@ -2,7 +2,14 @@
 import { STAY_TYPES } from './types.ts';
 import type { SimListing } from './generate-world.ts';
 import { requestBase } from './media.ts';
-import { FEED_DEFAULT_PAGE_SIZE, FEED_MAX_PAGE_SIZE, ok, readIntegerParam, SupplierHttpError, type SupplierRoute } from './create-supplier-server.ts';
+import {
+  FEED_DEFAULT_PAGE_SIZE,
+  FEED_MAX_PAGE_SIZE,
+  ok,
+  readIntegerParam,
+  SupplierHttpError,
+  type SupplierRoute,
+} from './create-supplier-server.ts';
 import { splitAddress } from './split-address.ts';
 
 export const SUPPLIER_B_CONTENT_PATH = '/v2/hotels';

@@ -43,9 +43,11 @@ export function renderSupplierDListing(listing: SimListing, base = ''): Supplier
   const coverAt = Math.floor(n / 3) % photoCount;
   // The cover is photo 1 (the thumbnail); the others are numbered 2, 3 in the order shown.
   let next = 2;
-  const photos = Array.from({ length: photoCount }, (_v, i) => i === coverAt
-    ? { url: `${base}${listing.media.thumbnail}`, is_cover: true }
-    : { url: `${base}${MEDIA_PATHS.supplier_d.photo(listing.supplierStayId, next++)}`, is_cover: false });
+  const photos = Array.from({ length: photoCount }, (_v, i) =>
+    i === coverAt
+      ? { url: `${base}${listing.media.thumbnail}`, is_cover: true }
+      : { url: `${base}${MEDIA_PATHS.supplier_d.photo(listing.supplierStayId, next++)}`, is_cover: false },
+  );
   return {
     listing_id: listing.supplierStayId,
     headline: listing.name,
@@ -82,7 +84,12 @@ export function supplierDContentRoute(listings: readonly SimListing[]): Supplier
       const body: SupplierDPage = {
         data: listings.slice(start, start + perPage).map((listing) => renderSupplierDListing(listing, base)),
         // Laravel reports last_page 1 for an empty collection.
-        meta: { current_page: page, last_page: Math.max(1, Math.ceil(listings.length / perPage)), per_page: perPage, total: listings.length },
+        meta: {
+          current_page: page,
+          last_page: Math.max(1, Math.ceil(listings.length / perPage)),
+          per_page: perPage,
+          total: listings.length,
+        },
       };
       return ok(body);
     },

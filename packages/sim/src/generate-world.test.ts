@@ -4,7 +4,13 @@ import { distanceMeters } from './distance.ts';
 import { RENTAL_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from './types.ts';
 import { CONTINENTS, continentOf, type Continent } from './continent-of.ts';
 import {
-  CHAIN_MIN_SPACING_M, CROSS_LIST_JITTER_M, generateWorld, SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World,
+  CHAIN_MIN_SPACING_M,
+  CROSS_LIST_JITTER_M,
+  generateWorld,
+  SIM_ID_MAX,
+  SIM_ID_MIN,
+  type SimListing,
+  type World,
 } from './generate-world.ts';
 import { loadCities } from './load-cities.ts';
 import { nameKey } from './name-property.ts';
@@ -69,7 +75,14 @@ describe('generateWorld: the default world (160,000 stays)', () => {
 
   it('puts at least 3,000 stays within 15 km of Paris, London, New York, Barcelona, Rome and Tokyo', (t) => {
     const cities = loadCities();
-    for (const [name, cc] of [['Paris', 'FR'], ['London', 'GB'], ['New York City', 'US'], ['Barcelona', 'ES'], ['Rome', 'IT'], ['Tokyo', 'JP']]) {
+    for (const [name, cc] of [
+      ['Paris', 'FR'],
+      ['London', 'GB'],
+      ['New York City', 'US'],
+      ['Barcelona', 'ES'],
+      ['Rome', 'IT'],
+      ['Tokyo', 'JP'],
+    ]) {
       const city = cities.find((c) => c.name === name && c.countryCode === cc);
       assert.ok(city, `${name} is in the gazetteer`);
       const near = world.properties.filter((p) => distanceMeters(p.lat, p.lng, city.lat, city.lng) <= 15_000).length;
@@ -89,7 +102,10 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const outerDensity = (within(20) - within(10)) / (Math.PI * (400 - 100));
     assert.ok(innerDensity > 20 * outerDensity, `${innerDensity} vs ${outerDensity}`);
     // ... and there is a sparse tail tens of km out.
-    assert.ok(distances.some((d) => d > 25_000), 'distances.some((d) => d > 25_000)');
+    assert.ok(
+      distances.some((d) => d > 25_000),
+      'distances.some((d) => d > 25_000)',
+    );
   });
 
   it('has hotels (about 55%) and every concrete rental type, apartment/house/villa/condo leading', (t) => {
@@ -116,11 +132,17 @@ describe('generateWorld: the default world (160,000 stays)', () => {
       const { value, count, hotelStars } = l.rating;
       assert.ok(value >= 1 && value <= 10 && Math.round(value * 10) / 10 === value, `rating ${value}`);
       assert.ok(Number.isInteger(count) && count >= 0, 'Number.isInteger(count) && count >= 0');
-      assert.ok(hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2)), 'hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2))');
+      assert.ok(
+        hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2)),
+        'hotelStars === null || (hotelStars >= 1 && hotelStars <= 5 && Number.isInteger(hotelStars * 2))',
+      );
       if (hotelStars !== null && !Number.isInteger(hotelStars)) assert.equal(l.supplier, 'supplier_b');
       const { guests, bedrooms, beds, bathrooms } = l.capacity;
       assert.ok(Number.isInteger(guests) && guests >= 1, 'Number.isInteger(guests) && guests >= 1');
-      assert.ok(bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0), 'bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0)');
+      assert.ok(
+        bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0),
+        'bedrooms === null || (Number.isInteger(bedrooms) && bedrooms >= 0)',
+      );
       assert.ok(beds === null || (Number.isInteger(beds) && beds >= 1), 'beds === null || (Number.isInteger(beds) && beds >= 1)');
       assert.ok(bathrooms >= 0.5 && Number.isInteger(bathrooms * 2), 'bathrooms >= 0.5 && Number.isInteger(bathrooms * 2)');
       assert.equal(typeof l.policies.instantBook, 'boolean');
@@ -136,23 +158,50 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const listings = allListings(world);
     const hotels = listings.filter((l) => l.type === 'hotel');
     const rentals = listings.filter((l) => l.type !== 'hotel');
-    assert.ok(hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9, 'hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9');
-    assert.ok(rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8, 'rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8');
-    assert.ok(hotels.some((l) => l.supplier === 'supplier_b' && !Number.isInteger(l.rating.hotelStars ?? 0)), 'half stars on supplier_b');
-    assert.ok(rentals.some((l) => l.rating.count === 0), 'rentals without reviews');
-    assert.ok(listings.some((l) => l.capacity.bathrooms === 0.5), 'listings.some((l) => l.capacity.bathrooms === 0.5)');
-    assert.ok(listings.some((l) => l.capacity.bathrooms === 1.5), 'listings.some((l) => l.capacity.bathrooms === 1.5)');
-    assert.ok(listings.some((l) => l.capacity.bedrooms === null), 'listings.some((l) => l.capacity.bedrooms === null)');
-    assert.ok(listings.some((l) => l.capacity.beds === null), 'listings.some((l) => l.capacity.beds === null)');
-    assert.ok(listings.some((l) => l.capacity.bedrooms === 0), 'studios');
+    assert.ok(
+      hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9,
+      'hotels.filter((l) => l.rating.hotelStars !== null).length / hotels.length > 0.9',
+    );
+    assert.ok(
+      rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8,
+      'rentals.filter((l) => l.rating.hotelStars === null).length / rentals.length > 0.8',
+    );
+    assert.ok(
+      hotels.some((l) => l.supplier === 'supplier_b' && !Number.isInteger(l.rating.hotelStars ?? 0)),
+      'half stars on supplier_b',
+    );
+    assert.ok(
+      rentals.some((l) => l.rating.count === 0),
+      'rentals without reviews',
+    );
+    assert.ok(
+      listings.some((l) => l.capacity.bathrooms === 0.5),
+      'listings.some((l) => l.capacity.bathrooms === 0.5)',
+    );
+    assert.ok(
+      listings.some((l) => l.capacity.bathrooms === 1.5),
+      'listings.some((l) => l.capacity.bathrooms === 1.5)',
+    );
+    assert.ok(
+      listings.some((l) => l.capacity.bedrooms === null),
+      'listings.some((l) => l.capacity.bedrooms === null)',
+    );
+    assert.ok(
+      listings.some((l) => l.capacity.beds === null),
+      'listings.some((l) => l.capacity.beds === null)',
+    );
+    assert.ok(
+      listings.some((l) => l.capacity.bedrooms === 0),
+      'studios',
+    );
     // Display labels vary by supplier.
     const hotelLabels = new Set(hotels.map((l) => l.typeLabel));
     for (const label of ['Hotel', 'Boutique hotel']) assert.ok(hotelLabels.has(label), label);
     const villaLabels = new Set(listings.filter((l) => l.type === 'villa').map((l) => l.typeLabel));
-    assert.ok(villaLabels.has('Entire villa'), 'villaLabels.has(\'Entire villa\')');
+    assert.ok(villaLabels.has('Entire villa'), "villaLabels.has('Entire villa')");
   });
 
-  it('keeps every rating exactly representable in each supplier\'s wire units', () => {
+  it("keeps every rating exactly representable in each supplier's wire units", () => {
     for (const l of allListings(world)) {
       const v = l.rating.value;
       // supplier_b / supplier_d: 0-5 scale, value / 2, through JSON and back.
@@ -192,7 +241,10 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     const share = crossListed.length / hotels.length;
     t.diagnostic(`cross-listed hotels: ${(share * 100).toFixed(1)}%`);
     assert.ok(share > 0.28 && share < 0.4, `share ${share}`);
-    assert.ok(crossListed.some((p) => byProperty[p.propertyId].length === 3), 'some hotels on three suppliers');
+    assert.ok(
+      crossListed.some((p) => byProperty[p.propertyId].length === 3),
+      'some hotels on three suppliers',
+    );
 
     let ratingsDiffer = 0;
     let countsDiffer = 0;
@@ -217,16 +269,27 @@ describe('generateWorld: the default world (160,000 stays)', () => {
   it('varies cross-listed names in the ways content teams do', () => {
     const variants = byProperty
       .filter((ls) => ls.length >= 2)
-      .flatMap((ls) => ls.filter((l) => l.name !== ls.find((x) => x.name === world.properties[x.propertyId].name)?.name)
-        .map((l) => ({ canonical: world.properties[l.propertyId].name, variant: l.name, city: world.properties[l.propertyId].city })));
+      .flatMap((ls) =>
+        ls
+          .filter((l) => l.name !== ls.find((x) => x.name === world.properties[x.propertyId].name)?.name)
+          .map((l) => ({ canonical: world.properties[l.propertyId].name, variant: l.name, city: world.properties[l.propertyId].city })),
+      );
     const has = (test: (v: { canonical: string; variant: string; city: string }) => boolean, what: string): void =>
       assert.ok(variants.some(test), what);
     has((v) => v.variant === v.canonical.toUpperCase(), 'upper case');
     has((v) => v.variant === v.canonical.toLowerCase(), 'lower case');
     has((v) => /^Hotel /.test(v.canonical) && v.variant.endsWith(' Hotel'), '"Hotel X" -> "X Hotel"');
     has((v) => v.variant.endsWith(v.city) && !v.canonical.endsWith(v.city), 'city appended');
-    has((v) => v.canonical !== v.canonical.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
-      && v.variant === v.canonical.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC'), 'accents dropped');
+    has(
+      (v) =>
+        v.canonical !== v.canonical.normalize('NFD').replace(/[\u0300-\u036f]/g, '') &&
+        v.variant ===
+          v.canonical
+            .normalize('NFD')
+            .replace(/[\u0300-\u036f]/g, '')
+            .normalize('NFC'),
+      'accents dropped',
+    );
     has((v) => v.canonical.includes(' & ') && v.variant === v.canonical.replace(' & ', ' and '), '"&" -> "and"');
     has((v) => v.variant.split(' ').length === v.canonical.split(' ').length - 1, 'a word dropped');
   });
@@ -286,7 +349,7 @@ describe('generateWorld: the default world (160,000 stays)', () => {
     }
   });
 
-  it('uses each supplier\'s id space, unique per supplier, in ascending feed order', (t) => {
+  it("uses each supplier's id space, unique per supplier, in ascending feed order", (t) => {
     for (const s of SUPPLIER_IDS) {
       const ids = world.listings[s].map((l) => l.supplierStayId);
       assert.equal(new Set(ids).size, ids.length, `${s} ids are unique`);
@@ -312,7 +375,10 @@ describe('generateWorld: small worlds', () => {
     const b = generateWorld({ seed: 7, stays: 3_000 });
     const c = generateWorld({ seed: 8, stays: 3_000 });
     assert.deepEqual(a, b);
-    assert.notDeepEqual(a.properties.map((p) => p.name), c.properties.map((p) => p.name));
+    assert.notDeepEqual(
+      a.properties.map((p) => p.name),
+      c.properties.map((p) => p.name),
+    );
   });
 
   it('has bare ids shared by different properties even in a small world', () => {

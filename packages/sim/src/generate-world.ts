@@ -69,7 +69,9 @@ export const CROSS_LIST_JITTER_M = [5, 60] as const;
 
 const ABC: readonly SupplierId[] = ['supplier_a', 'supplier_b', 'supplier_c'];
 const pickHotelSupplier = createWeightedPicker<SupplierId>([
-  ['supplier_a', 0.38], ['supplier_b', 0.31], ['supplier_c', 0.31],
+  ['supplier_a', 0.38],
+  ['supplier_b', 0.31],
+  ['supplier_c', 0.31],
 ]);
 
 /** Share of each rental type sold by the hotel suppliers (a/b/c) rather than by supplier_d. */
@@ -90,17 +92,54 @@ type TypeWeights = Partial<Record<RentalType, number>>;
 
 /** Rentals in town: mostly apartments; condos, houses, B&Bs, aparthotels. */
 const URBAN_RENTALS: TypeWeights = {
-  apartment: 30, condo: 8, house: 7, villa: 5, private_vacation_home: 3, bungalow: 1, cottage: 1,
-  cabin: 0.3, chalet: 0.3, country_house: 0.3, farm_stay: 0.1, agritourism: 0.1, lodge: 0.5, resort: 1.5,
-  all_inclusive: 0.6, palace: 0.3, pension: 2, bed_and_breakfast: 3.5, hostel: 3.5, tourist: 2, residence: 3.5,
+  apartment: 30,
+  condo: 8,
+  house: 7,
+  villa: 5,
+  private_vacation_home: 3,
+  bungalow: 1,
+  cottage: 1,
+  cabin: 0.3,
+  chalet: 0.3,
+  country_house: 0.3,
+  farm_stay: 0.1,
+  agritourism: 0.1,
+  lodge: 0.5,
+  resort: 1.5,
+  all_inclusive: 0.6,
+  palace: 0.3,
+  pension: 2,
+  bed_and_breakfast: 3.5,
+  hostel: 3.5,
+  tourist: 2,
+  residence: 3.5,
   aparthotel: 4,
 };
 
 /** Rentals tens of km out: houses, villas, cottages, cabins, farms. */
 const RURAL_RENTALS: TypeWeights = {
-  apartment: 4, condo: 2, house: 14, villa: 12, private_vacation_home: 7, bungalow: 5, cottage: 9, cabin: 8,
-  chalet: 5, country_house: 6, farm_stay: 4, agritourism: 2, lodge: 4, resort: 3, all_inclusive: 1.5,
-  palace: 0.2, pension: 2, bed_and_breakfast: 6, hostel: 0.5, tourist: 1, residence: 1, aparthotel: 0.5,
+  apartment: 4,
+  condo: 2,
+  house: 14,
+  villa: 12,
+  private_vacation_home: 7,
+  bungalow: 5,
+  cottage: 9,
+  cabin: 8,
+  chalet: 5,
+  country_house: 6,
+  farm_stay: 4,
+  agritourism: 2,
+  lodge: 4,
+  resort: 3,
+  all_inclusive: 1.5,
+  palace: 0.2,
+  pension: 2,
+  bed_and_breakfast: 6,
+  hostel: 0.5,
+  tourist: 1,
+  residence: 1,
+  aparthotel: 0.5,
 };
 
 /** Local specialities: riads are Moroccan, ryokans Japanese, agriturismi Italian, chalets alpine. */
@@ -152,9 +191,7 @@ function coreScaleM(population: number): number {
  * (radius ~ Gamma(2, scale)), a sparse tail tens of km out (exurbs, coast, countryside).
  */
 function samplePoint(rng: Random, city: SimCity, scaleM: number, tail: boolean): { lat: number; lng: number } {
-  const r = tail
-    ? Math.min(3 * scaleM + rng.exponential(12_000), 70_000)
-    : scaleM * (rng.exponential(1) + rng.exponential(1));
+  const r = tail ? Math.min(3 * scaleM + rng.exponential(12_000), 70_000) : scaleM * (rng.exponential(1) + rng.exponential(1));
   return offsetPoint(city.lat, city.lng, r, rng.float(0, 2 * Math.PI));
 }
 
@@ -165,9 +202,7 @@ function allocate(cities: readonly SimCity[], stays: number): number[] {
   const hotspotShare = cities.reduce((sum, c) => sum + c.touristShare, 0);
   const populationTotal = cities.reduce((sum, c) => sum + (c.touristShare > 0 ? 0 : c.population), 0);
   const byPopulation = stays * Math.max(0, 1 - hotspotShare);
-  const quotas = cities.map((c) =>
-    c.touristShare > 0 ? stays * c.touristShare : (byPopulation * c.population) / populationTotal,
-  );
+  const quotas = cities.map((c) => (c.touristShare > 0 ? stays * c.touristShare : (byPopulation * c.population) / populationTotal));
   const counts = quotas.map(Math.floor);
   let missing = stays - counts.reduce((a, b) => a + b, 0);
   const order = quotas.map((q, i) => [q - Math.floor(q), i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]);
@@ -177,13 +212,39 @@ function allocate(cities: readonly SimCity[], stays: number): number[] {
 
 // --- property attributes ---------------------------------------------------------------------------
 
-const pickHotelStars = createWeightedPicker<number | null>([[null, 6], [1, 4], [2, 14], [3, 38], [4, 28], [5, 10]]);
-const pickHotelGuests = createWeightedPicker<number>([[1, 5], [2, 65], [3, 12], [4, 18]]);
-const pickHotelStyle = createWeightedPicker<HotelStyle>([['standard', 55], ['boutique', 25], ['business', 14], ['design', 6]]);
+const pickHotelStars = createWeightedPicker<number | null>([
+  [null, 6],
+  [1, 4],
+  [2, 14],
+  [3, 38],
+  [4, 28],
+  [5, 10],
+]);
+const pickHotelGuests = createWeightedPicker<number>([
+  [1, 5],
+  [2, 65],
+  [3, 12],
+  [4, 18],
+]);
+const pickHotelStyle = createWeightedPicker<HotelStyle>([
+  ['standard', 55],
+  ['boutique', 25],
+  ['business', 14],
+  ['design', 6],
+]);
 
 const WHOLE_HOMES: ReadonlySet<RentalType> = new Set<RentalType>([
-  'villa', 'house', 'private_vacation_home', 'chalet', 'country_house', 'cottage', 'cabin', 'bungalow',
-  'farm_stay', 'agritourism', 'lodge',
+  'villa',
+  'house',
+  'private_vacation_home',
+  'chalet',
+  'country_house',
+  'cottage',
+  'cabin',
+  'bungalow',
+  'farm_stay',
+  'agritourism',
+  'lodge',
 ]);
 const FLATS: ReadonlySet<RentalType> = new Set<RentalType>(['apartment', 'condo', 'aparthotel', 'residence', 'tourist']);
 const STARRED_RENTALS: ReadonlySet<RentalType> = new Set<RentalType>(['resort', 'all_inclusive', 'palace', 'aparthotel', 'residence']);
@@ -370,14 +431,26 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
       const streetNumber = 1 + Math.min(399, Math.floor(rng.exponential(40)));
       const address = `${streetNumber} ${rng.pick(STREETS[state.lang])}, ${city.name}, ${city.countryCode}`;
       const property: WorldProperty = {
-        propertyId, cityId: city.cityId, city: city.name, countryCode: city.countryCode, type, lat, lng, name, address,
+        propertyId,
+        cityId: city.cityId,
+        city: city.name,
+        countryCode: city.countryCode,
+        type,
+        lat,
+        lng,
+        name,
+        address,
         chain: brand ? brand.brand : null,
       };
       properties.push(property);
 
       const stars = hotel
-        ? (brand ? brand.stars : pickHotelStars(rng))
-        : STARRED_RENTALS.has(type as RentalType) && rng.chance(0.6) ? rng.int(3, 5) : null;
+        ? brand
+          ? brand.stars
+          : pickHotelStars(rng)
+        : STARRED_RENTALS.has(type as RentalType) && rng.chance(0.6)
+          ? rng.int(3, 5)
+          : null;
       const style: HotelStyle = brand ? (rng.chance(0.6) ? 'business' : 'standard') : pickHotelStyle(rng);
       const rating = guestRating(rng, hotel);
       const reviews = popularity(rng, hotel);
@@ -386,9 +459,8 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
         const primary = i === 0;
         const at = primary ? point : offsetPoint(point.lat, point.lng, rng.float(...CROSS_LIST_JITTER_M), rng.float(0, 2 * Math.PI));
         // supplier_b classifies some hotels half a star apart from the others.
-        const listedStars = stars !== null && supplier === 'supplier_b' && rng.chance(0.2)
-          ? clamp(stars + (rng.chance(0.5) ? 0.5 : -0.5), 1, 5)
-          : stars;
+        const listedStars =
+          stars !== null && supplier === 'supplier_b' && rng.chance(0.2) ? clamp(stars + (rng.chance(0.5) ? 0.5 : -0.5), 1, 5) : stars;
         listings[supplier].push({
           propertyId,
           supplier,

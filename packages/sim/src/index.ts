@@ -3,13 +3,22 @@
 // package's "exports" make deep imports fail. The child-process entry is `@staygate/sim/main`.
 export { generateWorld, type GenerateWorldOptions, type SimListing, type World, type WorldProperty } from './generate-world.ts';
 export {
-  DEFAULT_LATENCY_MS, startSimSuppliers, type Latency, type SimSuppliers, type StartSimSuppliersOptions,
+  DEFAULT_LATENCY_MS,
+  startSimSuppliers,
+  type Latency,
+  type SimSuppliers,
+  type StartSimSuppliersOptions,
 } from './start-sim-suppliers.ts';
 export { startSimulator, type StartSimulatorOptions } from './start-simulator.ts';
 export { DEFAULT_SIM_SEED, DEFAULT_SIM_STAYS, simSettingsFromEnv, type SimSettings } from './sim-settings-from-env.ts';
 export { simQuote, type SimQuote, type SimQuoteRequest } from './price-stay.ts';
 export {
-  expectedCommissionUsdCents, SIM_CLICK_TIME_PARAM, stateAt, type BookingLedger, type SimBooking, type SimBookingEvent,
+  expectedCommissionUsdCents,
+  SIM_CLICK_TIME_PARAM,
+  stateAt,
+  type BookingLedger,
+  type SimBooking,
+  type SimBookingEvent,
   type SimBookingStatus,
 } from './bookings.ts';
 export { BOOKING_PAGES } from './booking-pages.ts';

@@ -27,9 +27,11 @@ const BRAND: Record<SupplierId, { letter: string; colour: string }> = {
 
 export function logoSvg(supplier: SupplierId): string {
   const { letter, colour } = BRAND[supplier];
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">`
-    + `<rect width="64" height="64" rx="12" fill="${colour}"/>`
-    + `<text x="32" y="44" font-family="sans-serif" font-size="36" font-weight="700" fill="#fff" text-anchor="middle">${letter}</text></svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">` +
+    `<rect width="64" height="64" rx="12" fill="${colour}"/>` +
+    `<text x="32" y="44" font-family="sans-serif" font-size="36" font-weight="700" fill="#fff" text-anchor="middle">${letter}</text></svg>`
+  );
 }
 
 const hsl = (h: number, s: number, l: number) => `hsl(${Math.round(h)},${Math.round(s)}%,${Math.round(l)}%)`;
@@ -59,7 +61,9 @@ export function photoSvg(supplier: SupplierId, listing: SimListing, n: number): 
     const gap = (w - cols * 14) / (cols + 1);
     for (let row = 0; row < rows; row++) {
       for (let col = 0; col < cols; col++) {
-        parts.push(`<rect x="${(x + gap + col * (14 + gap)).toFixed(1)}" y="${y + 10 + row * 22}" width="14" height="12" fill="${window}"/>`);
+        parts.push(
+          `<rect x="${(x + gap + col * (14 + gap)).toFixed(1)}" y="${y + 10 + row * 22}" width="14" height="12" fill="${window}"/>`,
+        );
       }
     }
     parts.push(`<rect x="${150}" y="${152}" width="20" height="18" fill="${hsl(30, 30, 25)}"/>`);
@@ -80,9 +84,11 @@ export function photoSvg(supplier: SupplierId, listing: SimListing, n: number): 
     const tx = i % 2 === 0 ? 25 + r(16 + i) * 30 : 265 + r(16 + i) * 30;
     parts.push(`<circle cx="${tx.toFixed(0)}" cy="150" r="${(14 + r(20 + i) * 8).toFixed(0)}" fill="${hsl(110, 40, 30)}"/>`);
   }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200">`
-    + `<defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky[0]}"/><stop offset="1" stop-color="${sky[1]}"/></linearGradient></defs>`
-    + `<rect width="320" height="200" fill="url(#s)"/><rect y="168" width="320" height="32" fill="${ground}"/>${parts.join('')}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200">` +
+    `<defs><linearGradient id="s" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${sky[0]}"/><stop offset="1" stop-color="${sky[1]}"/></linearGradient></defs>` +
+    `<rect width="320" height="200" fill="url(#s)"/><rect y="168" width="320" height="32" fill="${ground}"/>${parts.join('')}</svg>`
+  );
 }
 
 function svg(text: string): SupplierResponse {

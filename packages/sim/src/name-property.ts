@@ -3,8 +3,17 @@ import { foldText } from './fold-text.ts';
 import type { RentalType } from './types.ts';
 import type { Random } from './random.ts';
 import {
-  CHAIN_BRANCHES, HOTEL_PATTERNS, HOTEL_WORDS, RENTAL_ADJECTIVES, RENTAL_EXTRAS, RENTAL_PLACES, RIAD_WORDS,
-  RYOKAN_WORDS, STREETS, type ChainBrand, type Language,
+  CHAIN_BRANCHES,
+  HOTEL_PATTERNS,
+  HOTEL_WORDS,
+  RENTAL_ADJECTIVES,
+  RENTAL_EXTRAS,
+  RENTAL_PLACES,
+  RIAD_WORDS,
+  RYOKAN_WORDS,
+  STREETS,
+  type ChainBrand,
+  type Language,
 } from './vocabulary.ts';
 
 /** Words that do not tell two names apart ("Hotel Lumière" and "Lumière" are one name). */
@@ -17,7 +26,11 @@ const FILLER_WORDS = new Set(['hotel', 'the', 'and', 'de', 'la', 'le', 'les', 'd
 export function nameKey(name: string): string {
   // Fast path for plain ASCII (most names): same result as foldText, without Unicode normalisation.
   const folded = PRINTABLE_ASCII.test(name) ? name.toLowerCase().replace(NON_ALNUM_ASCII, ' ').trim() : foldText(name);
-  return folded.split(' ').filter((w) => !FILLER_WORDS.has(w)).sort().join(' ');
+  return folded
+    .split(' ')
+    .filter((w) => !FILLER_WORDS.has(w))
+    .sort()
+    .join(' ');
 }
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const NON_ALNUM_ASCII = /[^a-z0-9]+/g;
@@ -59,12 +72,7 @@ export function nameChainHotel(rng: Random, brand: ChainBrand, cityName: string,
 }
 
 /** Rental names follow what hosts write: descriptive for homes, branded for B&Bs, riads, lodges. */
-export function nameRental(
-  rng: Random,
-  type: RentalType,
-  lang: Language,
-  bedrooms: number | null,
-): string {
+export function nameRental(rng: Random, type: RentalType, lang: Language, bedrooms: number | null): string {
   const adj = rng.pick(RENTAL_ADJECTIVES);
   const w = hotelWord(rng, lang);
   const near = rng.chance(0.5) ? rng.pick(RENTAL_PLACES) : rng.pick(STREETS[lang]);
@@ -79,31 +87,53 @@ export function nameRental(
   switch (type) {
     case 'apartment':
       return bedrooms === 0 ? descriptive('studio') : descriptive(rng.chance(0.3) ? 'flat' : 'apartment');
-    case 'condo': return descriptive('condo');
-    case 'house': return descriptive(rng.chance(0.3) ? 'family house' : 'house');
-    case 'villa': return rng.chance(0.6) ? `Villa ${w}` : `Villa ${w} ${extra}`;
-    case 'private_vacation_home': return rng.chance(0.5) ? `${w} Holiday Home` : descriptive('vacation home');
-    case 'bungalow': return rng.chance(0.5) ? `${w} Bungalow` : descriptive('bungalow');
-    case 'cottage': return rng.chance(0.5) ? `${w} Cottage` : descriptive('cottage');
-    case 'cabin': return rng.chance(0.5) ? `${w} Cabin` : descriptive('cabin');
-    case 'chalet': return `Chalet ${w}`;
-    case 'country_house': return `${w} Country House`;
-    case 'farm_stay': return rng.chance(0.5) ? `${w} Farm` : `${w} Farm Stay`;
-    case 'agritourism': return `Agriturismo ${w}`;
-    case 'lodge': return rng.chance(0.5) ? `${w} Lodge` : `${w} Safari Lodge`;
-    case 'resort': return rng.chance(0.5) ? `${w} Resort & Spa` : `${w} Beach Resort`;
-    case 'all_inclusive': return rng.chance(0.5) ? `${w} All Inclusive Resort` : `${w} Resort - All Inclusive`;
+    case 'condo':
+      return descriptive('condo');
+    case 'house':
+      return descriptive(rng.chance(0.3) ? 'family house' : 'house');
+    case 'villa':
+      return rng.chance(0.6) ? `Villa ${w}` : `Villa ${w} ${extra}`;
+    case 'private_vacation_home':
+      return rng.chance(0.5) ? `${w} Holiday Home` : descriptive('vacation home');
+    case 'bungalow':
+      return rng.chance(0.5) ? `${w} Bungalow` : descriptive('bungalow');
+    case 'cottage':
+      return rng.chance(0.5) ? `${w} Cottage` : descriptive('cottage');
+    case 'cabin':
+      return rng.chance(0.5) ? `${w} Cabin` : descriptive('cabin');
+    case 'chalet':
+      return `Chalet ${w}`;
+    case 'country_house':
+      return `${w} Country House`;
+    case 'farm_stay':
+      return rng.chance(0.5) ? `${w} Farm` : `${w} Farm Stay`;
+    case 'agritourism':
+      return `Agriturismo ${w}`;
+    case 'lodge':
+      return rng.chance(0.5) ? `${w} Lodge` : `${w} Safari Lodge`;
+    case 'resort':
+      return rng.chance(0.5) ? `${w} Resort & Spa` : `${w} Beach Resort`;
+    case 'all_inclusive':
+      return rng.chance(0.5) ? `${w} All Inclusive Resort` : `${w} Resort - All Inclusive`;
     case 'palace':
       if (lang === 'it') return `Palazzo ${w}`;
       if (lang === 'fr') return `Palais ${w}`;
       return `${w} Palace`;
-    case 'pension': return lang === 'it' ? `Pensione ${w}` : `Pension ${w}`;
-    case 'bed_and_breakfast': return rng.chance(0.5) ? `${w} B&B` : `${w} Bed & Breakfast`;
-    case 'hostel': return rng.chance(0.6) ? `${w} Hostel` : `${w} Backpackers`;
-    case 'riad': return `Riad ${rng.pick(RIAD_WORDS)}${rng.chance(0.3) ? ` & ${rng.pick(['Spa', 'Hammam'])}` : ''}`;
-    case 'ryokan': return rng.chance(0.6) ? `Ryokan ${rng.pick(RYOKAN_WORDS)}` : `${rng.pick(RYOKAN_WORDS)} ${w}`;
-    case 'tourist': return lang === 'es' ? `Apartamentos Turísticos ${w}` : `${w} Tourist Apartments`;
-    case 'residence': return rng.chance(0.5) ? `Residence ${w}` : `${w} Residences`;
-    case 'aparthotel': return rng.chance(0.5) ? `Aparthotel ${w}` : `${w} Apart Hotel`;
+    case 'pension':
+      return lang === 'it' ? `Pensione ${w}` : `Pension ${w}`;
+    case 'bed_and_breakfast':
+      return rng.chance(0.5) ? `${w} B&B` : `${w} Bed & Breakfast`;
+    case 'hostel':
+      return rng.chance(0.6) ? `${w} Hostel` : `${w} Backpackers`;
+    case 'riad':
+      return `Riad ${rng.pick(RIAD_WORDS)}${rng.chance(0.3) ? ` & ${rng.pick(['Spa', 'Hammam'])}` : ''}`;
+    case 'ryokan':
+      return rng.chance(0.6) ? `Ryokan ${rng.pick(RYOKAN_WORDS)}` : `${rng.pick(RYOKAN_WORDS)} ${w}`;
+    case 'tourist':
+      return lang === 'es' ? `Apartamentos Turísticos ${w}` : `${w} Tourist Apartments`;
+    case 'residence':
+      return rng.chance(0.5) ? `Residence ${w}` : `${w} Residences`;
+    case 'aparthotel':
+      return rng.chance(0.5) ? `Aparthotel ${w}` : `${w} Apart Hotel`;
   }
 }

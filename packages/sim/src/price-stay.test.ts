@@ -3,8 +3,22 @@ import { before, describe, it } from 'node:test';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { generateWorld, type SimListing, type World } from './generate-world.ts';
 import {
-  CHILD_SHARE, cityFactor, CITY_FACTORS, EXTRA_ADULT_SHARE, isPropertyFull, isSoldOut, OTHER_CITY_FACTOR_RANGE, SEASON_FACTORS, simQuote,
-  SOLD_OUT_RATE, SUPPLIER_A_RATES, SUPPLIER_B_EUR_PER_USD, SUPPLIER_MARGINS, TEEN_SHARE, WEEKEND_FACTOR, type SimQuoteRequest,
+  CHILD_SHARE,
+  cityFactor,
+  CITY_FACTORS,
+  EXTRA_ADULT_SHARE,
+  isPropertyFull,
+  isSoldOut,
+  OTHER_CITY_FACTOR_RANGE,
+  SEASON_FACTORS,
+  simQuote,
+  SOLD_OUT_RATE,
+  SUPPLIER_A_RATES,
+  SUPPLIER_B_EUR_PER_USD,
+  SUPPLIER_MARGINS,
+  TEEN_SHARE,
+  WEEKEND_FACTOR,
+  type SimQuoteRequest,
 } from './price-stay.ts';
 
 // 2027-03-01 is a Monday. Wednesday and Friday nights of one week; Wednesdays in August and November.
@@ -15,7 +29,13 @@ const NOV = { checkin: '2027-11-03', checkout: '2027-11-04' };
 const ALL_DATES = [WED, FRI, AUG, NOV];
 
 const party = (over: Partial<SimQuoteRequest> = {}): SimQuoteRequest => ({
-  ...WED, adults: 2, children: 0, childrenAges: null, rooms: 1, currency: 'USD', ...over,
+  ...WED,
+  adults: 2,
+  children: 0,
+  childrenAges: null,
+  rooms: 1,
+  currency: 'USD',
+  ...over,
 });
 
 function total(world: World, supplier: SupplierId, id: string, request: SimQuoteRequest): number {
@@ -51,7 +71,11 @@ describe('simQuote: the pricing model', () => {
 
   it('charges Friday and Saturday nights more than weekday nights', () => {
     for (const listing of world.listings.supplier_a.slice(0, 200)) {
-      if (isSoldOut(world, 'supplier_a', listing.propertyId, WED.checkin) || isSoldOut(world, 'supplier_a', listing.propertyId, FRI.checkin)) continue;
+      if (
+        isSoldOut(world, 'supplier_a', listing.propertyId, WED.checkin) ||
+        isSoldOut(world, 'supplier_a', listing.propertyId, FRI.checkin)
+      )
+        continue;
       const wed = total(world, 'supplier_a', listing.supplierStayId, party({ adults: 1 }));
       const fri = total(world, 'supplier_a', listing.supplierStayId, party({ ...FRI, adults: 1 }));
       assertRatio(fri / wed, WEEKEND_FACTOR, listing.supplierStayId);
@@ -90,7 +114,9 @@ describe('simQuote: the pricing model', () => {
   });
 
   it('is not available for a party larger than the capacity of the rooms', () => {
-    const small = world.listings.supplier_a.find((l) => l.capacity.guests === 2 && !isSoldOut(world, 'supplier_a', l.propertyId, WED.checkin))!;
+    const small = world.listings.supplier_a.find(
+      (l) => l.capacity.guests === 2 && !isSoldOut(world, 'supplier_a', l.propertyId, WED.checkin),
+    )!;
     const id = small.supplierStayId;
     assert.equal(simQuote(world, 'supplier_a', id, party()).available, true);
     assert.deepEqual(simQuote(world, 'supplier_a', id, party({ adults: 3 })), { available: false });
@@ -114,15 +140,21 @@ describe('simQuote: the pricing model', () => {
     assert.ok(Math.abs(soldOut / asked - SOLD_OUT_RATE) < 0.015, `${soldOut / asked}`);
     // A full property is sold out at each of its sellers; a seller may also be sold out alone.
     const byProperty = new Map<number, [SupplierId, string][]>();
-    for (const s of SUPPLIER_IDS) for (const l of world.listings[s]) byProperty.set(l.propertyId, [...(byProperty.get(l.propertyId) ?? []), [s, l.supplierStayId]]);
+    for (const s of SUPPLIER_IDS)
+      for (const l of world.listings[s]) byProperty.set(l.propertyId, [...(byProperty.get(l.propertyId) ?? []), [s, l.supplierStayId]]);
     let full = 0;
     let partly = 0;
     for (const day of ['2027-03-03', '2027-03-04', '2027-03-05']) {
       for (const [propertyId, sellers] of byProperty) {
         if (sellers.length < 2) continue;
-        const states = sellers.map(([s, id]) => simQuote(world, s, id, party({ checkin: day, checkout: '2027-03-06', adults: 1 })).available);
+        const states = sellers.map(
+          ([s, id]) => simQuote(world, s, id, party({ checkin: day, checkout: '2027-03-06', adults: 1 })).available,
+        );
         if (isPropertyFull(world, propertyId, day)) {
-          assert.ok(states.every((available) => !available), 'states.every((available) => !available)');
+          assert.ok(
+            states.every((available) => !available),
+            'states.every((available) => !available)',
+          );
           full++;
         } else if (states.includes(false) && states.includes(true)) partly++;
       }
@@ -132,13 +164,14 @@ describe('simQuote: the pricing model', () => {
 
   it('applies each supplier margin to the same property, in its own currency and units', () => {
     const byProperty = new Map<number, Partial<Record<SupplierId, string>>>();
-    for (const s of SUPPLIER_IDS) for (const l of world.listings[s]) byProperty.set(l.propertyId, { ...byProperty.get(l.propertyId), [s]: l.supplierStayId });
+    for (const s of SUPPLIER_IDS)
+      for (const l of world.listings[s]) byProperty.set(l.propertyId, { ...byProperty.get(l.propertyId), [s]: l.supplierStayId });
     let compared = 0;
     for (const [propertyId, ids] of byProperty) {
       if (ids.supplier_a === undefined || SUPPLIER_IDS.some((s) => isSoldOut(world, s, propertyId, AUG.checkin))) continue;
       const request = party({ ...AUG, checkout: '2027-08-11', adults: 1 });
       const a = simQuote(world, 'supplier_a', ids.supplier_a, request);
-      assert.ok(a.available && a.currency === 'USD', 'a.available && a.currency === \'USD\'');
+      assert.ok(a.available && a.currency === 'USD', "a.available && a.currency === 'USD'");
       for (const s of ['supplier_b', 'supplier_c', 'supplier_d'] as const) {
         if (ids[s] === undefined) continue;
         const q = simQuote(world, s, ids[s], request);
@@ -165,9 +198,15 @@ describe('simQuote: the pricing model', () => {
       const digits = currency === 'JPY' ? 1 : 100;
       assert.equal(q.total, Math.round(usd.total * SUPPLIER_A_RATES.perUsd[currency] * digits) / digits);
     }
-    assert.ok(Number.isInteger((simQuote(world, 'supplier_a', id, { ...request, currency: 'JPY' }) as { total: number }).total), 'Number.isInteger((simQuote(world, \'supplier_a\', id, { ...request, currency: \'JPY\' }) as { total: number }).total)');
+    assert.ok(
+      Number.isInteger((simQuote(world, 'supplier_a', id, { ...request, currency: 'JPY' }) as { total: number }).total),
+      "Number.isInteger((simQuote(world, 'supplier_a', id, { ...request, currency: 'JPY' }) as { total: number }).total)",
+    );
     assert.deepEqual(simQuote(world, 'supplier_a', id, { ...request, currency: 'BRL' }), usd);
-    assert.deepEqual(simQuote(world, 'supplier_a', id, { ...request, currency: 'eur' }), simQuote(world, 'supplier_a', id, { ...request, currency: 'EUR' }));
+    assert.deepEqual(
+      simQuote(world, 'supplier_a', id, { ...request, currency: 'eur' }),
+      simQuote(world, 'supplier_a', id, { ...request, currency: 'EUR' }),
+    );
   });
 
   it('gives the dearest cities their documented level and every other a stable one in range', () => {
@@ -175,7 +214,10 @@ describe('simQuote: the pricing model', () => {
     assert.equal(cityFactor('Tokyo', 'JP'), CITY_FACTORS['Tokyo|JP']);
     const other = cityFactor('Lyon', 'FR');
     assert.equal(cityFactor('Lyon', 'FR'), other);
-    assert.ok(other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1], 'other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1]');
+    assert.ok(
+      other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1],
+      'other >= OTHER_CITY_FACTOR_RANGE[0] && other < OTHER_CITY_FACTOR_RANGE[1]',
+    );
   });
 
   it('answers ids the supplier does not sell as not available', () => {
@@ -187,9 +229,18 @@ describe('simQuote: the pricing model', () => {
   it('throws a RangeError for what the APIs answer with a 400', () => {
     const id = roomy.supplierStayId;
     const bad: Partial<SimQuoteRequest>[] = [
-      { checkin: '2027-02-30' }, { checkout: '2027/03/04' }, { checkout: WED.checkin }, { checkin: '2027-03-05' },
-      { adults: 0 }, { adults: 1.5 }, { children: -1 }, { children: 2, childrenAges: [3] }, { children: 1, childrenAges: [18] },
-      { rooms: 0 }, { currency: 'EURO' }, { checkout: '2030-01-01' },
+      { checkin: '2027-02-30' },
+      { checkout: '2027/03/04' },
+      { checkout: WED.checkin },
+      { checkin: '2027-03-05' },
+      { adults: 0 },
+      { adults: 1.5 },
+      { children: -1 },
+      { children: 2, childrenAges: [3] },
+      { children: 1, childrenAges: [18] },
+      { rooms: 0 },
+      { currency: 'EURO' },
+      { checkout: '2030-01-01' },
     ];
     for (const over of bad) assert.throws(() => simQuote(world, 'supplier_d', id, party(over)), RangeError, JSON.stringify(over));
   });

@@ -20,17 +20,26 @@ import { hashToUnit } from './random.ts';
 
 /** What each supplier adds to (or takes off) the property's price: resellers do not agree on price. */
 export const SUPPLIER_MARGINS: Readonly<Record<SupplierId, number>> = {
-  supplier_a: 1.0, supplier_b: 1.04, supplier_c: 0.97, supplier_d: 1.08,
+  supplier_a: 1.0,
+  supplier_b: 1.04,
+  supplier_c: 0.97,
+  supplier_d: 1.08,
 };
 
 /** The age a supplier assumes for a child whose age it is not told. */
 export const DEFAULT_CHILD_AGES: Readonly<Record<SupplierId, number>> = {
-  supplier_a: 8, supplier_b: 10, supplier_c: 6, supplier_d: 12,
+  supplier_a: 8,
+  supplier_b: 10,
+  supplier_c: 6,
+  supplier_d: 12,
 };
 
 /** Most ids one quote call may carry; more is a 400. */
 export const QUOTE_ID_CAPS: Readonly<Record<SupplierId, number>> = {
-  supplier_a: 200, supplier_b: 100, supplier_c: 100, supplier_d: 50,
+  supplier_a: 200,
+  supplier_b: 100,
+  supplier_c: 100,
+  supplier_d: 50,
 };
 
 /**
@@ -50,7 +59,12 @@ export const SUPPLIER_B_EUR_PER_USD = 0.87;
 
 /** Nightly USD rate of one hotel room for two adults, by star class (before city and property factors). */
 export const HOTEL_BASE_USD: Readonly<Record<'unrated' | 1 | 2 | 3 | 4 | 5, number>> = {
-  unrated: 80, 1: 55, 2: 75, 3: 110, 4: 170, 5: 300,
+  unrated: 80,
+  1: 55,
+  2: 75,
+  3: 110,
+  4: 170,
+  5: 300,
 };
 
 /**
@@ -58,19 +72,48 @@ export const HOTEL_BASE_USD: Readonly<Record<'unrated' | 1 | 2 | 3 | 4 | 5, numb
  * bedrooms count as 1). Room-like stays (B&B, riad, ryokan, resort, palace...) have no per-bedroom part.
  */
 export const RENTAL_BASE_USD: Readonly<Record<RentalType, readonly [number, number]>> = {
-  apartment: [60, 35], condo: [70, 40], aparthotel: [75, 35], residence: [80, 35], tourist: [55, 25],
-  house: [90, 40], villa: [160, 70], private_vacation_home: [110, 50], chalet: [140, 60],
-  country_house: [100, 45], cottage: [85, 35], cabin: [75, 30], bungalow: [80, 30], farm_stay: [70, 25],
-  agritourism: [80, 30], lodge: [120, 45],
-  hostel: [30, 0], bed_and_breakfast: [85, 0], pension: [65, 0], riad: [110, 0], ryokan: [180, 0],
-  resort: [190, 0], all_inclusive: [240, 0], palace: [420, 0],
+  apartment: [60, 35],
+  condo: [70, 40],
+  aparthotel: [75, 35],
+  residence: [80, 35],
+  tourist: [55, 25],
+  house: [90, 40],
+  villa: [160, 70],
+  private_vacation_home: [110, 50],
+  chalet: [140, 60],
+  country_house: [100, 45],
+  cottage: [85, 35],
+  cabin: [75, 30],
+  bungalow: [80, 30],
+  farm_stay: [70, 25],
+  agritourism: [80, 30],
+  lodge: [120, 45],
+  hostel: [30, 0],
+  bed_and_breakfast: [85, 0],
+  pension: [65, 0],
+  riad: [110, 0],
+  ryokan: [180, 0],
+  resort: [190, 0],
+  all_inclusive: [240, 0],
+  palace: [420, 0],
 };
 
 /** Price level of the dearest tourist cities ("<city>|<country code>"). */
 export const CITY_FACTORS: Readonly<Record<string, number>> = {
-  'New York City|US': 1.7, 'London|GB': 1.55, 'Paris|FR': 1.5, 'San Francisco|US': 1.5, 'Venice|IT': 1.45,
-  'Singapore|SG': 1.4, 'Amsterdam|NL': 1.4, 'Tokyo|JP': 1.35, 'Dubai|AE': 1.35, 'Honolulu|US': 1.35,
-  'Rome|IT': 1.3, 'Barcelona|ES': 1.3, 'Sydney|AU': 1.25, 'Kyoto|JP': 1.25,
+  'New York City|US': 1.7,
+  'London|GB': 1.55,
+  'Paris|FR': 1.5,
+  'San Francisco|US': 1.5,
+  'Venice|IT': 1.45,
+  'Singapore|SG': 1.4,
+  'Amsterdam|NL': 1.4,
+  'Tokyo|JP': 1.35,
+  'Dubai|AE': 1.35,
+  'Honolulu|US': 1.35,
+  'Rome|IT': 1.3,
+  'Barcelona|ES': 1.3,
+  'Sydney|AU': 1.25,
+  'Kyoto|JP': 1.25,
 };
 /** Price level of the other tourist hotspots: [min, max), drawn from a hash of the city. */
 export const HOTSPOT_CITY_FACTOR_RANGE = [0.85, 1.25] as const;
@@ -155,8 +198,10 @@ export function checkQuoteRequest(request: SimQuoteRequest): QuoteRequestProblem
   const nights = Math.round((outMs - inMs) / DAY_MS);
   if (nights < 1) return { field: 'checkout', message: 'the check-out date must be after the check-in date' };
   if (nights > QUOTE_LIMITS.maxNights) return { field: 'checkout', message: `a stay is at most ${QUOTE_LIMITS.maxNights} nights` };
-  if (!isCount(adults, 1, QUOTE_LIMITS.maxAdults)) return { field: 'adults', message: `adults must be an integer from 1 to ${QUOTE_LIMITS.maxAdults}` };
-  if (!isCount(children, 0, QUOTE_LIMITS.maxChildren)) return { field: 'children', message: `children must be an integer from 0 to ${QUOTE_LIMITS.maxChildren}` };
+  if (!isCount(adults, 1, QUOTE_LIMITS.maxAdults))
+    return { field: 'adults', message: `adults must be an integer from 1 to ${QUOTE_LIMITS.maxAdults}` };
+  if (!isCount(children, 0, QUOTE_LIMITS.maxChildren))
+    return { field: 'children', message: `children must be an integer from 0 to ${QUOTE_LIMITS.maxChildren}` };
   if (childrenAges !== null) {
     if (!childrenAges.every((age) => isCount(age, 0, QUOTE_LIMITS.maxChildAge))) {
       return { field: 'childrenAges', message: `child ages must be integers from 0 to ${QUOTE_LIMITS.maxChildAge}` };
@@ -165,7 +210,8 @@ export function checkQuoteRequest(request: SimQuoteRequest): QuoteRequestProblem
       return { field: 'childrenAges', message: `${childrenAges.length} child ages given for ${children} children` };
     }
   }
-  if (!isCount(rooms, 1, QUOTE_LIMITS.maxRooms)) return { field: 'rooms', message: `rooms must be an integer from 1 to ${QUOTE_LIMITS.maxRooms}` };
+  if (!isCount(rooms, 1, QUOTE_LIMITS.maxRooms))
+    return { field: 'rooms', message: `rooms must be an integer from 1 to ${QUOTE_LIMITS.maxRooms}` };
   if (!/^[A-Z]{3}$/.test(currency)) return { field: 'currency', message: 'currency must be an ISO 4217 code in upper case' };
   return null;
 }
@@ -197,7 +243,13 @@ function priceIndex(world: World): PriceIndex {
       if (stars[listing.propertyId] === undefined) stars[listing.propertyId] = listing.rating.hotelStars;
     }
   }
-  index = { day: world.day, size: world.properties.length, bySupplier, stars, roomRate: new Float64Array(world.properties.length).fill(NaN) };
+  index = {
+    day: world.day,
+    size: world.properties.length,
+    bySupplier,
+    stars,
+    roomRate: new Float64Array(world.properties.length).fill(NaN),
+  };
   indexes.set(world, index);
   return index;
 }
@@ -237,9 +289,10 @@ function classBase(type: StayType, stars: number | null, bedrooms: number | null
 function roomRateUsd(world: World, index: PriceIndex, property: WorldProperty, listing: SimListing): number {
   let rate = index.roomRate[property.propertyId];
   if (Number.isNaN(rate)) {
-    rate = classBase(property.type, index.stars[property.propertyId] ?? null, listing.capacity.bedrooms)
-      * cityFactor(property.city, property.countryCode)
-      * within(PROPERTY_FACTOR_RANGE, hashToUnit('property', world.seed, property.propertyId));
+    rate =
+      classBase(property.type, index.stars[property.propertyId] ?? null, listing.capacity.bedrooms) *
+      cityFactor(property.city, property.countryCode) *
+      within(PROPERTY_FACTOR_RANGE, hashToUnit('property', world.seed, property.propertyId));
     index.roomRate[property.propertyId] = rate;
   }
   return rate;
@@ -272,7 +325,9 @@ export function isPropertyFull(world: World, propertyId: number, checkin: string
 
 /** Whether `supplier` has nothing to sell of a property for stays starting on `checkin`. */
 export function isSoldOut(world: World, supplier: SupplierId, propertyId: number, checkin: string): boolean {
-  return isPropertyFull(world, propertyId, checkin) || hashToUnit('allotment', world.seed, supplier, propertyId, checkin) < ALLOTMENT_GONE_RATE;
+  return (
+    isPropertyFull(world, propertyId, checkin) || hashToUnit('allotment', world.seed, supplier, propertyId, checkin) < ALLOTMENT_GONE_RATE
+  );
 }
 
 /**
@@ -288,8 +343,8 @@ export function priceNightsUsdCents(world: World, supplier: SupplierId, supplier
   if (adults + children > listing.capacity.guests * rooms) return null;
   if (isSoldOut(world, supplier, listing.propertyId, request.checkin)) return null;
   const ages = request.childrenAges ?? new Array<number>(children).fill(DEFAULT_CHILD_AGES[supplier]);
-  const perNight = roomRateUsd(world, index, world.properties[listing.propertyId], listing)
-    * partyUnits(adults, ages, rooms) * SUPPLIER_MARGINS[supplier];
+  const perNight =
+    roomRateUsd(world, index, world.properties[listing.propertyId], listing) * partyUnits(adults, ages, rooms) * SUPPLIER_MARGINS[supplier];
   return nightFactors(request.checkin, request.checkout).map((f) => Math.round(perNight * f * 100));
 }
 

@@ -31,49 +31,87 @@ function assertBadRequest(answer: { status: number; body: any }, param: string |
   if (param !== null) assert.equal(answer.body.details?.param, param, `${what}: ${answer.body.message}`);
 }
 
-interface Party { adults: number; childrenAges: number[] | null; children: number; rooms: number }
+interface Party {
+  adults: number;
+  childrenAges: number[] | null;
+  children: number;
+  rooms: number;
+}
 
 /**
  * Asks a supplier's API the README's way, written from the README (not from src/suppliers), and
  * returns each id's answer as a whole-stay total, for comparison with simQuote.
  */
-async function askApi(sim: SimSuppliers, supplier: SupplierId, ids: string[], p: Party, currency = 'USD'): Promise<Map<string, ReturnType<typeof simQuote>>> {
+async function askApi(
+  sim: SimSuppliers,
+  supplier: SupplierId,
+  ids: string[],
+  p: Party,
+  currency = 'USD',
+): Promise<Map<string, ReturnType<typeof simQuote>>> {
   const out = new Map<string, ReturnType<typeof simQuote>>();
   switch (supplier) {
     case 'supplier_a': {
       // supplier_a cannot be told "a child of unknown age": its default age (8) is sent instead.
       const childAges = p.childrenAges ?? new Array<number>(p.children).fill(8);
       const { status, body } = await post(`${sim.urls.supplier_a}/availability/quotes`, {
-        propertyIds: ids.map(Number), checkIn: STAY.checkin, checkOut: STAY.checkout,
+        propertyIds: ids.map(Number),
+        checkIn: STAY.checkin,
+        checkOut: STAY.checkout,
         occupancy: childAges.length > 0 ? { adults: p.adults, childAges, rooms: p.rooms } : { adults: p.adults, rooms: p.rooms },
         currency,
       });
       assert.equal(status, 200);
       const b = body as SupplierAQuoteResponse;
-      for (const q of b.quotes) out.set(String(q.propertyId), q.status === 'AVAILABLE' ? { available: true, total: q.totalPrice, currency: b.currency } : { available: false });
+      for (const q of b.quotes)
+        out.set(
+          String(q.propertyId),
+          q.status === 'AVAILABLE' ? { available: true, total: q.totalPrice, currency: b.currency } : { available: false },
+        );
       return out;
     }
     case 'supplier_b': {
       const ages = p.childrenAges === null ? '' : `&child_ages=${p.childrenAges.join(',')}`;
-      const { status, body } = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids.join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`);
+      const { status, body } = await get(
+        `${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids.join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`,
+      );
       assert.equal(status, 200);
       for (const r of (body as SupplierBRatesResponse).rates) {
-        out.set(r.hotel_id, r.available ? { available: true, total: Math.round(r.nightly.reduce((x, y) => x + y, 0) * 100) / 100, currency: r.currency } : { available: false });
+        out.set(
+          r.hotel_id,
+          r.available
+            ? { available: true, total: Math.round(r.nightly.reduce((x, y) => x + y, 0) * 100) / 100, currency: r.currency }
+            : { available: false },
+        );
       }
       return out;
     }
     case 'supplier_c': {
-      const pax = p.childrenAges === null && p.children > 0 ? { adults: p.adults, childCount: p.children } : { adults: p.adults, children: p.childrenAges ?? [] };
-      const { status, body } = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: ids.map(Number), from: STAY.checkin, to: STAY.checkout, pax, units: p.rooms });
+      const pax =
+        p.childrenAges === null && p.children > 0
+          ? { adults: p.adults, childCount: p.children }
+          : { adults: p.adults, children: p.childrenAges ?? [] };
+      const { status, body } = await post(`${sim.urls.supplier_c}/feed/quote`, {
+        ids: ids.map(Number),
+        from: STAY.checkin,
+        to: STAY.checkout,
+        pax,
+        units: p.rooms,
+      });
       assert.equal(status, 200);
       for (const r of (body as SupplierCQuoteResponse).results) {
-        out.set(String(r.id), r.state === 'OK' ? { available: true, total: r.total_usd_cents / 100, currency: 'USD' } : { available: false });
+        out.set(
+          String(r.id),
+          r.state === 'OK' ? { available: true, total: r.total_usd_cents / 100, currency: 'USD' } : { available: false },
+        );
       }
       return out;
     }
     case 'supplier_d': {
       const ages = p.childrenAges === null ? '' : `&ages=${p.childrenAges.join(',')}`;
-      const { status, body } = await get(`${sim.urls.supplier_d}/api/availability?ids=${ids.join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`);
+      const { status, body } = await get(
+        `${sim.urls.supplier_d}/api/availability?ids=${ids.join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`,
+      );
       assert.equal(status, 200);
       for (const r of (body as SupplierDAvailabilityResponse).data) {
         out.set(r.listing_id, r.bookable ? { available: true, total: r.price.total, currency: r.price.currency } : { available: false });
@@ -86,10 +124,14 @@ async function askApi(sim: SimSuppliers, supplier: SupplierId, ids: string[], p:
 describe('quote APIs over HTTP', () => {
   let world: World;
   let sim: SimSuppliers;
-  const ids = (supplier: SupplierId, n: number, from = 0): string[] => world.listings[supplier].slice(from, from + n).map((l) => l.supplierStayId);
+  const ids = (supplier: SupplierId, n: number, from = 0): string[] =>
+    world.listings[supplier].slice(from, from + n).map((l) => l.supplierStayId);
   /** The first `n` ids of a supplier sleeping two or more that are not sold out on `checkin`. */
   const openIds = (supplier: SupplierId, n: number, checkin = STAY.checkin): string[] =>
-    world.listings[supplier].filter((l) => l.capacity.guests >= 2 && !isSoldOut(world, supplier, l.propertyId, checkin)).slice(0, n).map((l) => l.supplierStayId);
+    world.listings[supplier]
+      .filter((l) => l.capacity.guests >= 2 && !isSoldOut(world, supplier, l.propertyId, checkin))
+      .slice(0, n)
+      .map((l) => l.supplierStayId);
 
   before(async () => {
     world = generateWorld({ seed: 9, stays: 4_000 });
@@ -99,7 +141,13 @@ describe('quote APIs over HTTP', () => {
 
   it('supplier_a: POST /availability/quotes, whole stay in the requested currency, USD for others', async () => {
     const [open] = openIds('supplier_a', 1);
-    const body = { propertyIds: [Number(open), 1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 }, currency: 'EUR' };
+    const body = {
+      propertyIds: [Number(open), 1],
+      checkIn: STAY.checkin,
+      checkOut: STAY.checkout,
+      occupancy: { adults: 1 },
+      currency: 'EUR',
+    };
     const eur = await post(`${sim.urls.supplier_a}/availability/quotes`, body);
     assert.equal(eur.status, 200);
     assert.deepEqual(sorted(Object.keys(eur.body)), ['currency', 'quotes']);
@@ -120,12 +168,17 @@ describe('quote APIs over HTTP', () => {
     const jpy = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'JPY' });
     assert.equal(jpy.body.currency, 'JPY');
     assert.ok(Number.isInteger(jpy.body.quotes[0].totalPrice), 'Number.isInteger(jpy.body.quotes[0].totalPrice)');
-    assert.ok(Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1, 'Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1');
+    assert.ok(
+      Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1,
+      'Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1',
+    );
   });
 
   it('supplier_b: GET /v2/rates, one EUR amount per night', async () => {
     const [open] = openIds('supplier_b', 1, '2027-03-04');
-    const { status, body } = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${open},HB0000000&arrival=2027-03-04&departure=2027-03-08&adults=1`);
+    const { status, body } = await get(
+      `${sim.urls.supplier_b}/v2/rates?hotel_ids=${open},HB0000000&arrival=2027-03-04&departure=2027-03-08&adults=1`,
+    );
     assert.equal(status, 200);
     assert.deepEqual(Object.keys(body), ['rates']);
     const [rate, unknown] = body.rates;
@@ -136,17 +189,28 @@ describe('quote APIs over HTTP', () => {
     assert.equal(rate.nightly.length, 4);
     for (const amount of rate.nightly) assert.equal(Math.round(amount * 100), amount * 100);
     // Thursday, then the dearer Friday and Saturday nights, then Sunday.
-    assert.ok(rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3], 'rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]');
+    assert.ok(
+      rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3],
+      'rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]',
+    );
     assert.equal(rate.nightly[1], rate.nightly[2]);
     assert.deepEqual(unknown, { hotel_id: 'HB0000000', available: false });
     // Without `children`, as many children as `child_ages` lists.
-    const withAges = await get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${open}&arrival=2027-03-04&departure=2027-03-08&adults=1&child_ages=1`);
+    const withAges = await get(
+      `${sim.urls.supplier_b}/v2/rates?hotel_ids=${open}&arrival=2027-03-04&departure=2027-03-08&adults=1&child_ages=1`,
+    );
     assert.deepEqual(withAges.body, { rates: [rate] }, 'an infant is free');
   });
 
   it('supplier_c: POST /feed/quote, totals in whole USD cents', async () => {
     const [open] = openIds('supplier_c', 1);
-    const answer = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open), 1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 }, units: 1 });
+    const answer = await post(`${sim.urls.supplier_c}/feed/quote`, {
+      ids: [Number(open), 1],
+      from: STAY.checkin,
+      to: STAY.checkout,
+      pax: { adults: 1 },
+      units: 1,
+    });
     assert.equal(answer.status, 200);
     assert.deepEqual(Object.keys(answer.body), ['results']);
     const [ok, full] = answer.body.results;
@@ -156,15 +220,27 @@ describe('quote APIs over HTTP', () => {
     assert.ok(Number.isInteger(ok.total_usd_cents), 'Number.isInteger(ok.total_usd_cents)');
     assert.deepEqual(full, { id: 1, state: 'FULL' });
     // `pax.children` lists ages; `pax.childCount` instead counts children of unknown age; absent units: 1 room.
-    const withAges = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open)], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1, children: [6] } });
-    const withCount = await post(`${sim.urls.supplier_c}/feed/quote`, { ids: [Number(open)], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1, childCount: 1 } });
+    const withAges = await post(`${sim.urls.supplier_c}/feed/quote`, {
+      ids: [Number(open)],
+      from: STAY.checkin,
+      to: STAY.checkout,
+      pax: { adults: 1, children: [6] },
+    });
+    const withCount = await post(`${sim.urls.supplier_c}/feed/quote`, {
+      ids: [Number(open)],
+      from: STAY.checkin,
+      to: STAY.checkout,
+      pax: { adults: 1, childCount: 1 },
+    });
     assert.equal(withAges.status, 200);
-    assert.deepEqual(withCount.body, withAges.body, "a child of unknown age is 6 at supplier_c");
+    assert.deepEqual(withCount.body, withAges.body, 'a child of unknown age is 6 at supplier_c');
   });
 
   it('supplier_d: GET /api/availability, USD totals', async () => {
     const [open] = openIds('supplier_d', 1);
-    const { status, body } = await get(`${sim.urls.supplier_d}/api/availability?ids=${open},abc&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`);
+    const { status, body } = await get(
+      `${sim.urls.supplier_d}/api/availability?ids=${open},abc&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`,
+    );
     assert.equal(status, 200);
     assert.deepEqual(Object.keys(body), ['data']);
     const [bookable, unknown] = body.data;
@@ -206,10 +282,28 @@ describe('quote APIs over HTTP', () => {
 
   it('caps the ids per call: a 200, b 100, c 100, d 50 (one more is a 400)', async () => {
     const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
-    const a = (n: number) => post(`${sim.urls.supplier_a}/availability/quotes`, { propertyIds: ids('supplier_a', n).map(Number), checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 2 } });
-    const b = (n: number) => get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids('supplier_b', n).join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=2`);
-    const c = (n: number) => post(`${sim.urls.supplier_c}/feed/quote`, { ids: ids('supplier_c', n).map(Number), from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } });
-    const d = (n: number) => get(`${sim.urls.supplier_d}/api/availability?ids=${ids('supplier_d', n).join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=2`);
+    const a = (n: number) =>
+      post(`${sim.urls.supplier_a}/availability/quotes`, {
+        propertyIds: ids('supplier_a', n).map(Number),
+        checkIn: STAY.checkin,
+        checkOut: STAY.checkout,
+        occupancy: { adults: 2 },
+      });
+    const b = (n: number) =>
+      get(
+        `${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids('supplier_b', n).join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=2`,
+      );
+    const c = (n: number) =>
+      post(`${sim.urls.supplier_c}/feed/quote`, {
+        ids: ids('supplier_c', n).map(Number),
+        from: STAY.checkin,
+        to: STAY.checkout,
+        pax: { adults: 2 },
+      });
+    const d = (n: number) =>
+      get(
+        `${sim.urls.supplier_d}/api/availability?ids=${ids('supplier_d', n).join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=2`,
+      );
     assert.equal((await a(200)).body.quotes.length, 200);
     assertBadRequest(await a(201), 'propertyIds', 'a 201');
     assert.equal((await b(100)).body.rates.length, 100);
@@ -243,7 +337,11 @@ describe('quote APIs over HTTP', () => {
     assertBadRequest(await b('arrival=2027-3-1&departure=2027-03-04&adults=2'), 'arrival', 'b: bad date');
     assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5'), 'child_ages', 'b: ages mismatch');
     assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=two'), 'adults', 'b: not a number');
-    assertBadRequest(await get(`${sim.urls.supplier_b}/v2/rates?arrival=2027-03-01&departure=2027-03-04&adults=2`), 'hotel_ids', 'b: no ids');
+    assertBadRequest(
+      await get(`${sim.urls.supplier_b}/v2/rates?arrival=2027-03-01&departure=2027-03-04&adults=2`),
+      'hotel_ids',
+      'b: no ids',
+    );
 
     const c = (body: unknown) => post(`${sim.urls.supplier_c}/feed/quote`, body);
     const cBody = { ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } };

@@ -16,9 +16,7 @@ export interface SupplierAQuoteBody {
   currency?: string;
 }
 
-export type SupplierAQuote =
-  | { propertyId: number; status: 'AVAILABLE'; totalPrice: number }
-  | { propertyId: number; status: 'SOLD_OUT' };
+export type SupplierAQuote = { propertyId: number; status: 'AVAILABLE'; totalPrice: number } | { propertyId: number; status: 'SOLD_OUT' };
 
 export interface SupplierAQuoteResponse {
   currency: string;
@@ -26,8 +24,13 @@ export interface SupplierAQuoteResponse {
 }
 
 const PARAMS: Record<keyof SimQuoteRequest, string> = {
-  checkin: 'checkIn', checkout: 'checkOut', adults: 'occupancy.adults', children: 'occupancy.childAges',
-  childrenAges: 'occupancy.childAges', rooms: 'occupancy.rooms', currency: 'currency',
+  checkin: 'checkIn',
+  checkout: 'checkOut',
+  adults: 'occupancy.adults',
+  children: 'occupancy.childAges',
+  childrenAges: 'occupancy.childAges',
+  rooms: 'occupancy.rooms',
+  currency: 'currency',
 };
 
 /** `POST /availability/quotes` with a SupplierAQuoteBody. */

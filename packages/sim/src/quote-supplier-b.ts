@@ -15,8 +15,13 @@ export interface SupplierBRatesResponse {
 }
 
 const PARAMS: Record<keyof SimQuoteRequest, string> = {
-  checkin: 'arrival', checkout: 'departure', adults: 'adults', children: 'children', childrenAges: 'child_ages',
-  rooms: 'rooms', currency: 'currency',
+  checkin: 'arrival',
+  checkout: 'departure',
+  adults: 'adults',
+  children: 'children',
+  childrenAges: 'child_ages',
+  rooms: 'rooms',
+  currency: 'currency',
 };
 
 /**

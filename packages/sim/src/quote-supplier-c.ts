@@ -16,17 +16,20 @@ export interface SupplierCQuoteBody {
   units?: number;
 }
 
-export type SupplierCResult =
-  | { id: number; state: 'OK'; total_usd_cents: number }
-  | { id: number; state: 'FULL' };
+export type SupplierCResult = { id: number; state: 'OK'; total_usd_cents: number } | { id: number; state: 'FULL' };
 
 export interface SupplierCQuoteResponse {
   results: SupplierCResult[];
 }
 
 const PARAMS: Record<keyof SimQuoteRequest, string> = {
-  checkin: 'from', checkout: 'to', adults: 'pax.adults', children: 'pax.childCount', childrenAges: 'pax.children',
-  rooms: 'units', currency: 'currency',
+  checkin: 'from',
+  checkout: 'to',
+  adults: 'pax.adults',
+  children: 'pax.childCount',
+  childrenAges: 'pax.children',
+  rooms: 'units',
+  currency: 'currency',
 };
 
 /** `POST /feed/quote` with a SupplierCQuoteBody. */
@@ -42,7 +45,8 @@ export function supplierCQuoteRoute(world: World): SupplierRoute {
       const childCount = pax.childCount === undefined ? null : readJsonCount(pax.childCount, 'pax.childCount', null);
       if (ages !== null && childCount !== null && ages.length !== childCount) {
         throw new SupplierHttpError(400, `pax.children lists ${ages.length} ages but pax.childCount is ${childCount}`, {
-          param: 'pax.childCount', value: String(childCount),
+          param: 'pax.childCount',
+          value: String(childCount),
         });
       }
       const request: SimQuoteRequest = {

@@ -15,7 +15,12 @@ export interface SupplierDAvailabilityResponse {
 }
 
 const PARAMS: Record<keyof SimQuoteRequest, string> = {
-  checkin: 'start', checkout: 'end', adults: 'adults', children: 'children', childrenAges: 'ages', rooms: 'rooms',
+  checkin: 'start',
+  checkout: 'end',
+  adults: 'adults',
+  children: 'children',
+  childrenAges: 'ages',
+  rooms: 'rooms',
   currency: 'currency',
 };
 

@@ -8,8 +8,14 @@ describe('createRandom', () => {
     const b = createRandom(42);
     const c = createRandom(43);
     const seqA = Array.from({ length: 20 }, () => a.next());
-    assert.deepEqual(seqA, Array.from({ length: 20 }, () => b.next()));
-    assert.notDeepEqual(seqA, Array.from({ length: 20 }, () => c.next()));
+    assert.deepEqual(
+      seqA,
+      Array.from({ length: 20 }, () => b.next()),
+    );
+    assert.notDeepEqual(
+      seqA,
+      Array.from({ length: 20 }, () => c.next()),
+    );
   });
 
   it('stays in range and is roughly uniform', () => {
@@ -43,7 +49,11 @@ describe('createRandom', () => {
 
 describe('createWeightedPicker', () => {
   it('picks in proportion to weights and never a zero weight', () => {
-    const pick = createWeightedPicker([['a', 1], ['b', 3], ['z', 0]] as const);
+    const pick = createWeightedPicker([
+      ['a', 1],
+      ['b', 3],
+      ['z', 0],
+    ] as const);
     const rng = createRandom(3);
     const counts: Record<string, number> = { a: 0, b: 0, z: 0 };
     for (let i = 0; i < 40_000; i++) counts[pick(rng)]++;

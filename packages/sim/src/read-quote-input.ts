@@ -8,7 +8,7 @@ import { checkQuoteRequest, type SimQuoteRequest } from './price-stay.ts';
 const DIGITS = /^\d{1,15}$/;
 
 export function badParam(param: string, value: unknown, message: string): SupplierHttpError {
-  return new SupplierHttpError(400, message, { param, value: typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined' });
+  return new SupplierHttpError(400, message, { param, value: typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined') });
 }
 
 function checkIdCount(param: string, count: number, cap: number): void {

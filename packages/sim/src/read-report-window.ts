@@ -48,7 +48,8 @@ export function readReportWindow(
   };
   const from = read(names.from, true)!;
   const to = read(names.to, false) ?? now;
-  if (to < from) throw new SupplierHttpError(400, `${names.to} must not be before ${names.from}`, { param: names.to, value: query.get(names.to) ?? '' });
+  if (to < from)
+    throw new SupplierHttpError(400, `${names.to} must not be before ${names.from}`, { param: names.to, value: query.get(names.to) ?? '' });
   return { from, to };
 }
 

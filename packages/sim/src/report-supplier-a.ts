@@ -34,7 +34,10 @@ export interface SupplierAReportPage {
 }
 
 const STATUS: Record<SimBookingStatus, SupplierABooking['status']> = {
-  pending: 'PENDING', approved: 'CONFIRMED', canceled: 'CANCELLED', no_show: 'CANCELLED',
+  pending: 'PENDING',
+  approved: 'CONFIRMED',
+  canceled: 'CANCELLED',
+  no_show: 'CANCELLED',
 };
 
 /** `GET /affiliate/v1/bookings?updatedFrom=<ISO>&updatedTo=<ISO>&page=<1-based>&pageSize=<1..1000, default 200>`. */

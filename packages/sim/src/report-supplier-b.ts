@@ -32,7 +32,10 @@ export interface SupplierBReportPage {
 }
 
 const STATUS: Record<SimBookingStatus, SupplierBCommission['status']> = {
-  pending: 'booked', approved: 'stayed', canceled: 'cancelled', no_show: 'no_show',
+  pending: 'booked',
+  approved: 'stayed',
+  canceled: 'cancelled',
+  no_show: 'no_show',
 };
 
 /** The cursor is opaque to clients; inside it is the last (modified, booking id) listed. */
@@ -58,7 +61,9 @@ export function supplierBReportRoute(ledger: BookingLedger): SupplierRoute {
       const after = cursorText === null ? null : decodeCursor(cursorText);
       let entries = ledger.report('supplier_b', from, to);
       if (after !== null) {
-        entries = entries.filter(({ booking, state }) => state.at > after.at || (state.at === after.at && booking.bookingId > after.bookingId));
+        entries = entries.filter(
+          ({ booking, state }) => state.at > after.at || (state.at === after.at && booking.bookingId > after.bookingId),
+        );
       }
       const pageEntries = entries.slice(0, limit);
       const last = pageEntries.at(-1);

@@ -9,8 +9,21 @@ import { readReportWindow } from './read-report-window.ts';
 export const SUPPLIER_C_REPORT_PATH = '/feed/commissions.csv';
 
 export const SUPPLIER_C_REPORT_COLUMNS = [
-  'booking_no', 'click', 'aff', 'hotel_id', 'hotel', 'city', 'country', 'booked', 'arrive', 'depart', 'rooms',
-  'guest_country', 'state', 'commission_usd_cents', 'modified',
+  'booking_no',
+  'click',
+  'aff',
+  'hotel_id',
+  'hotel',
+  'city',
+  'country',
+  'booked',
+  'arrive',
+  'depart',
+  'rooms',
+  'guest_country',
+  'state',
+  'commission_usd_cents',
+  'modified',
 ] as const;
 
 const STATE: Record<SimBookingStatus, 'P' | 'A' | 'X'> = { pending: 'P', approved: 'A', canceled: 'X', no_show: 'X' };
@@ -33,14 +46,32 @@ export function supplierCReportRoute(ledger: BookingLedger): SupplierRoute {
       const offset = readIntegerParam(query, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
       const limit = readIntegerParam(query, 'limit', { min: 1, max: 5_000, fallback: 1_000 });
       const entries = ledger.report('supplier_c', from, to);
-      const rows = entries.slice(offset, offset + limit).map(({ booking, state }) => [
-        booking.bookingId, booking.clickId, booking.affiliate ?? '', booking.supplierStayId, booking.propertyName,
-        booking.city, booking.countryCode, dmyTime(booking.bookedAt), dmy(booking.checkin), dmy(booking.checkout),
-        booking.rooms, booking.guestCountry, STATE[state.status], expectedCommissionUsdCents(booking, state.status),
-        dmyTime(state.at),
-      ]);
+      const rows = entries
+        .slice(offset, offset + limit)
+        .map(({ booking, state }) => [
+          booking.bookingId,
+          booking.clickId,
+          booking.affiliate ?? '',
+          booking.supplierStayId,
+          booking.propertyName,
+          booking.city,
+          booking.countryCode,
+          dmyTime(booking.bookedAt),
+          dmy(booking.checkin),
+          dmy(booking.checkout),
+          booking.rooms,
+          booking.guestCountry,
+          STATE[state.status],
+          expectedCommissionUsdCents(booking, state.status),
+          dmyTime(state.at),
+        ]);
       const text = stringify([[...SUPPLIER_C_REPORT_COLUMNS], ...rows], { delimiter: ';', record_delimiter: 'windows' });
-      return { status: 200, body: null, text, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'X-Total-Count': String(entries.length) } };
+      return {
+        status: 200,
+        body: null,
+        text,
+        headers: { 'Content-Type': 'text/csv; charset=utf-8', 'X-Total-Count': String(entries.length) },
+      };
     },
   };
 }

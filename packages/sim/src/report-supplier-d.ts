@@ -30,7 +30,10 @@ export interface SupplierDReportPage {
 }
 
 const STATUS: Record<SimBookingStatus, SupplierDReservation['status']> = {
-  pending: 'pending', approved: 'completed', canceled: 'canceled', no_show: 'no_show',
+  pending: 'pending',
+  approved: 'completed',
+  canceled: 'canceled',
+  no_show: 'no_show',
 };
 
 /**
@@ -58,7 +61,11 @@ export function supplierDReportRoute(ledger: BookingLedger): SupplierRoute {
           units: booking.rooms,
           guest: { country: booking.guestCountry },
           status: STATUS[state.status],
-          payout: { booking_total: centsText(booking.totalUsdCents), commission_rate: `${Math.floor(rate / 10)}.${rate % 10}`, currency: 'USD' },
+          payout: {
+            booking_total: centsText(booking.totalUsdCents),
+            commission_rate: `${Math.floor(rate / 10)}.${rate % 10}`,
+            currency: 'USD',
+          },
           updated_at: isoWithOffset(state.at, SUPPLIER_D_UTC_OFFSET_MINUTES),
         })),
         // Laravel's paginator: last_page is at least 1.

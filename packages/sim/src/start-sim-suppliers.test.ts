@@ -18,9 +18,26 @@ const FIELDS = {
   supplier_b: {
     envelope: ['hotels', 'next_cursor'],
     record: [
-      'hotel_id', 'name', 'kind_id', 'kind', 'lat', 'lon', 'street', 'city', 'country', 'stars', 'review_score',
-      'review_count', 'max_occupancy', 'bedroom_count', 'bed_count', 'bathroom_count', 'instant_confirmation',
-      'free_cancellation', 'photo_url', 'logo_url',
+      'hotel_id',
+      'name',
+      'kind_id',
+      'kind',
+      'lat',
+      'lon',
+      'street',
+      'city',
+      'country',
+      'stars',
+      'review_score',
+      'review_count',
+      'max_occupancy',
+      'bedroom_count',
+      'bed_count',
+      'bathroom_count',
+      'instant_confirmation',
+      'free_cancellation',
+      'photo_url',
+      'logo_url',
     ],
   },
   supplier_c: {
@@ -30,9 +47,23 @@ const FIELDS = {
   supplier_d: {
     envelope: ['data', 'meta'],
     record: [
-      'listing_id', 'headline', 'property_type', 'property_type_label', 'coordinates', 'address', 'star_class',
-      'host_rating', 'ratings_count', 'sleeps', 'bedrooms', 'beds', 'bathrooms', 'instant_book', 'cancellation_policy',
-      'photos', 'brand_logo',
+      'listing_id',
+      'headline',
+      'property_type',
+      'property_type_label',
+      'coordinates',
+      'address',
+      'star_class',
+      'host_rating',
+      'ratings_count',
+      'sleeps',
+      'bedrooms',
+      'beds',
+      'bathrooms',
+      'instant_book',
+      'cancellation_policy',
+      'photos',
+      'brand_logo',
     ],
   },
 } as const;
@@ -100,8 +131,9 @@ function decodeC(i: SupplierCItem): Listing {
   assert.deepEqual(sorted(Object.keys(i.media)), ['square_logo', 'thumb']);
   assert.equal(typeof i.id, 'number');
   assert.ok(Number.isInteger(i.rating.pct), 'Number.isInteger(i.rating.pct)');
-  assert.ok(!i.type_code.includes('_'), '!i.type_code.includes(\'_\')');
-  for (const flag of i.flags) assert.ok(flag === 'instant_book' || flag === 'free_cancellation', 'flag === \'instant_book\' || flag === \'free_cancellation\'');
+  assert.ok(!i.type_code.includes('_'), "!i.type_code.includes('_')");
+  for (const flag of i.flags)
+    assert.ok(flag === 'instant_book' || flag === 'free_cancellation', "flag === 'instant_book' || flag === 'free_cancellation'");
   return {
     supplier: 'supplier_c',
     supplierStayId: String(i.id),
@@ -121,7 +153,10 @@ function decodeC(i: SupplierCItem): Listing {
 function decodeD(l: SupplierDListing): Listing {
   assert.deepEqual(sorted(Object.keys(l)), sorted(FIELDS.supplier_d.record));
   assert.equal(typeof l.listing_id, 'string');
-  assert.ok(['flexible', 'moderate', 'strict'].includes(l.cancellation_policy), '[\'flexible\', \'moderate\', \'strict\'].includes(l.cancellation_policy)');
+  assert.ok(
+    ['flexible', 'moderate', 'strict'].includes(l.cancellation_policy),
+    "['flexible', 'moderate', 'strict'].includes(l.cancellation_policy)",
+  );
   const covers = l.photos.filter((p) => p.is_cover);
   assert.equal(covers.length, 1);
   return {
@@ -162,7 +197,9 @@ async function readFeed(base: string, supplier: SupplierId, pageSize: number): P
     case 'supplier_b': {
       let cursor: string | null = null;
       for (;;) {
-        const { status, type, body } = await getJson(`${base}/v2/hotels?limit=${pageSize}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        const { status, type, body } = await getJson(
+          `${base}/v2/hotels?limit=${pageSize}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+        );
         const b = body as SupplierBPage;
         check(status, type, b);
         out.push(...b.hotels.map(decodeB));
@@ -196,7 +233,8 @@ async function readFeed(base: string, supplier: SupplierId, pageSize: number): P
 
 /** What the feed at `base` says of a listing: the ground truth, its media paths under that address. */
 const asFed = ({ propertyId: _propertyId, ...listing }: SimListing, base: string): Listing => ({
-  ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
+  ...listing,
+  media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
 });
 
 describe('startSimSuppliers', () => {
@@ -244,7 +282,9 @@ describe('startSimSuppliers', () => {
       assert.equal((await fetch(other)).status, 404);
     }
     // supplier_d's extra photos are served too, and differ from the cover.
-    const d = ((await getJson(`${sim.urls.supplier_d}/api/listings?per_page=20`)).body as SupplierDPage).data.find((l) => l.photos.length === 3)!;
+    const d = ((await getJson(`${sim.urls.supplier_d}/api/listings?per_page=20`)).body as SupplierDPage).data.find(
+      (l) => l.photos.length === 3,
+    )!;
     const bodies = await Promise.all(d.photos.map(async (p) => (await fetch(p.url)).text()));
     assert.equal(new Set(bodies).size, 3);
   });
@@ -259,7 +299,12 @@ describe('startSimSuppliers', () => {
     const d = (await getJson(`${sim.urls.supplier_d}/api/listings`)).body as SupplierDPage;
     assert.equal(world.listings.supplier_d.length > 1_000, true);
     assert.equal(d.data.length, 1_000);
-    assert.deepEqual(d.meta, { current_page: 1, last_page: Math.ceil(world.listings.supplier_d.length / 1_000), per_page: 1_000, total: world.listings.supplier_d.length });
+    assert.deepEqual(d.meta, {
+      current_page: 1,
+      last_page: Math.ceil(world.listings.supplier_d.length / 1_000),
+      per_page: 1_000,
+      total: world.listings.supplier_d.length,
+    });
     const a = (await getJson(`${sim.urls.supplier_a}/content/properties`)).body as SupplierAPage;
     assert.equal(a.page, 1);
     assert.equal(a.pageSize, 1_000);
@@ -329,13 +374,16 @@ describe('startSimSuppliers', () => {
 
   it('keeps connections alive', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const get = (): Promise<{ connection: string | undefined; localPort: number | undefined }> => new Promise((resolve, reject) => {
-      http.get(`${sim.urls.supplier_b}/v2/hotels?limit=1`, { agent }, (res) => {
-        const localPort = res.socket.localPort;
-        res.resume();
-        res.on('end', () => resolve({ connection: res.headers.connection, localPort }));
-      }).on('error', reject);
-    });
+    const get = (): Promise<{ connection: string | undefined; localPort: number | undefined }> =>
+      new Promise((resolve, reject) => {
+        http
+          .get(`${sim.urls.supplier_b}/v2/hotels?limit=1`, { agent }, (res) => {
+            const localPort = res.socket.localPort;
+            res.resume();
+            res.on('end', () => resolve({ connection: res.headers.connection, localPort }));
+          })
+          .on('error', reject);
+      });
     const first = await get();
     const second = await get();
     agent.destroy();

@@ -90,16 +90,42 @@ export interface SimSuppliers {
  * booking page (landings go to the ledger), its commission report and its pictures (media.ts).
  */
 const ROUTES: Record<SupplierId, (world: World, ledger: BookingLedger) => SupplierRoute[]> = {
-  supplier_a: (world, ledger) => [supplierAContentRoute(world.listings.supplier_a), { ...supplierAQuoteRoute(world), latency: true }, bookingPageRoute('supplier_a', world, ledger), supplierAReportRoute(ledger), mediaRoute('supplier_a', world)],
-  supplier_b: (world, ledger) => [supplierBContentRoute(world.listings.supplier_b), { ...supplierBQuoteRoute(world), latency: true }, bookingPageRoute('supplier_b', world, ledger), supplierBReportRoute(ledger), mediaRoute('supplier_b', world)],
-  supplier_c: (world, ledger) => [supplierCContentRoute(world.listings.supplier_c), { ...supplierCQuoteRoute(world), latency: true }, bookingPageRoute('supplier_c', world, ledger), supplierCReportRoute(ledger), mediaRoute('supplier_c', world)],
-  supplier_d: (world, ledger) => [supplierDContentRoute(world.listings.supplier_d), { ...supplierDQuoteRoute(world), latency: true }, bookingPageRoute('supplier_d', world, ledger), supplierDReportRoute(ledger), mediaRoute('supplier_d', world)],
+  supplier_a: (world, ledger) => [
+    supplierAContentRoute(world.listings.supplier_a),
+    { ...supplierAQuoteRoute(world), latency: true },
+    bookingPageRoute('supplier_a', world, ledger),
+    supplierAReportRoute(ledger),
+    mediaRoute('supplier_a', world),
+  ],
+  supplier_b: (world, ledger) => [
+    supplierBContentRoute(world.listings.supplier_b),
+    { ...supplierBQuoteRoute(world), latency: true },
+    bookingPageRoute('supplier_b', world, ledger),
+    supplierBReportRoute(ledger),
+    mediaRoute('supplier_b', world),
+  ],
+  supplier_c: (world, ledger) => [
+    supplierCContentRoute(world.listings.supplier_c),
+    { ...supplierCQuoteRoute(world), latency: true },
+    bookingPageRoute('supplier_c', world, ledger),
+    supplierCReportRoute(ledger),
+    mediaRoute('supplier_c', world),
+  ],
+  supplier_d: (world, ledger) => [
+    supplierDContentRoute(world.listings.supplier_d),
+    { ...supplierDQuoteRoute(world), latency: true },
+    bookingPageRoute('supplier_d', world, ledger),
+    supplierDReportRoute(ledger),
+    mediaRoute('supplier_d', world),
+  ],
 };
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {
   const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
   if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 0 && max >= min)) {
-    throw new RangeError(`latencyMs of ${supplier} must be an integer >= 0 or [min, max] with 0 <= min <= max, got ${JSON.stringify(latency)}`);
+    throw new RangeError(
+      `latencyMs of ${supplier} must be an integer >= 0 or [min, max] with 0 <= min <= max, got ${JSON.stringify(latency)}`,
+    );
   }
 }
 
@@ -145,7 +171,16 @@ function saveDay(world: World, file: string): void {
 /** Properties of each world as generated, before any advance appended new ones. */
 const generatedSize = new WeakMap<World, number>();
 
-export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {}, controlPort = 0, latencyMs, faults, now, dataDir }: StartSimSuppliersOptions): Promise<SimSuppliers> {
+export async function startSimSuppliers({
+  world,
+  host = '127.0.0.1',
+  ports = {},
+  controlPort = 0,
+  latencyMs,
+  faults,
+  now,
+  dataDir,
+}: StartSimSuppliersOptions): Promise<SimSuppliers> {
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
@@ -155,10 +190,12 @@ export async function startSimSuppliers({ world, host = '127.0.0.1', ports = {},
   preparePricing(world);
   const ledger = createBookingLedger({ world, now, dataDir });
 
-  const servers = new Map<SupplierId, SupplierServer>(SUPPLIER_IDS.map((supplier, i) => [
-    supplier,
-    createSupplierServer({ supplier, routes: ROUTES[supplier](world, ledger), latencyMs: latencies[i] }),
-  ]));
+  const servers = new Map<SupplierId, SupplierServer>(
+    SUPPLIER_IDS.map((supplier, i) => [
+      supplier,
+      createSupplierServer({ supplier, routes: ROUTES[supplier](world, ledger), latencyMs: latencies[i] }),
+    ]),
+  );
 
   // Not async: a bad supplier or mode throws at the call, and a fault other than `down` (or leaving
   // it) is in force when the call returns, awaited or not.

@@ -34,7 +34,10 @@ const BASE_LABELS: Record<StayType, string> = {
 };
 
 const HOTEL_LABELS_A: Record<HotelStyle, string> = {
-  standard: 'Hotel', boutique: 'Boutique hotel', business: 'Business hotel', design: 'Design hotel',
+  standard: 'Hotel',
+  boutique: 'Boutique hotel',
+  business: 'Business hotel',
+  design: 'Design hotel',
 };
 
 /** supplier_c writes short labels, like a compact feed would. */
@@ -48,8 +51,16 @@ const SHORT_LABELS_C: Partial<Record<StayType, string>> = {
 
 /** supplier_d, a vacation-rental marketplace, says whether the guest gets the whole place. */
 const WHOLE_PLACE_D: ReadonlySet<StayType> = new Set<StayType>([
-  'villa', 'apartment', 'private_vacation_home', 'bungalow', 'cabin', 'house', 'condo', 'chalet',
-  'country_house', 'cottage',
+  'villa',
+  'apartment',
+  'private_vacation_home',
+  'bungalow',
+  'cabin',
+  'house',
+  'condo',
+  'chalet',
+  'country_house',
+  'cottage',
 ]);
 
 export function typeLabel(supplier: SupplierId, type: StayType, style: HotelStyle): string {

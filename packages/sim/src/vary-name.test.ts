@@ -22,7 +22,9 @@ describe('varyName', () => {
       const name = 'Grand Hôtel de la Comète & Spa';
       const words = new Set(nameKey(name).split(' '));
       // nameKey folds case and accents, so only dropped words count as lost.
-      const kept = nameKey(varyName(name, 'Lyon', rng)).split(' ').filter((w) => words.has(w));
+      const kept = nameKey(varyName(name, 'Lyon', rng))
+        .split(' ')
+        .filter((w) => words.has(w));
       assert.ok(kept.length >= words.size - 2, `${kept.join(' ')}`);
     }
   });
@@ -30,7 +32,15 @@ describe('varyName', () => {
   it('produces each kind of variation', () => {
     const rng = createRandom(7);
     const seen = new Set(Array.from({ length: 400 }, () => varyName('Hôtel Rose & Crown', 'Nice', rng)));
-    for (const expected of ['HÔTEL ROSE & CROWN', 'hôtel rose & crown', 'Rose & Crown Hotel', 'Hôtel Rose & Crown Nice', 'Hotel Rose & Crown', 'Hôtel Rose and Crown', 'Rose & Crown']) {
+    for (const expected of [
+      'HÔTEL ROSE & CROWN',
+      'hôtel rose & crown',
+      'Rose & Crown Hotel',
+      'Hôtel Rose & Crown Nice',
+      'Hotel Rose & Crown',
+      'Hôtel Rose and Crown',
+      'Rose & Crown',
+    ]) {
       assert.ok(seen.has(expected), `${expected} among ${[...seen].slice(0, 20).join(' | ')}`);
     }
   });

@@ -18,8 +18,12 @@ function lookup(world: World): Lookup {
   const size = world.properties.length;
   let found = lookups.get(world);
   if (found !== undefined && found.day === world.day && found.size === size) return found;
-  const open = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Map(world.listings[s].map((l) => [l.supplierStayId, l]))])) as Lookup['open'];
-  const ever = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Map([...open[s], ...world.closed[s].map((l) => [l.supplierStayId, l] as const)])])) as Lookup['ever'];
+  const open = Object.fromEntries(
+    SUPPLIER_IDS.map((s) => [s, new Map(world.listings[s].map((l) => [l.supplierStayId, l]))]),
+  ) as Lookup['open'];
+  const ever = Object.fromEntries(
+    SUPPLIER_IDS.map((s) => [s, new Map([...open[s], ...world.closed[s].map((l) => [l.supplierStayId, l] as const)])]),
+  ) as Lookup['ever'];
   found = { day: world.day, size, open, ever };
   lookups.set(world, found);
   return found;

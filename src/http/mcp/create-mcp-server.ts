@@ -30,20 +30,33 @@ const isSerializerHint = (name: string, value: unknown) => name === 'format' && 
 
 /** A TypeBox schema as plain JSON Schema for the tool list, without the arguments an agent never gives. */
 function jsonSchemaOf(schema: TSchema, options: { omit?: boolean } = {}): Tool['inputSchema'] {
-  const plain = JSON.parse(JSON.stringify(schema, (name, value: unknown) => (PARSER_KEYWORDS.has(name) || isSerializerHint(name, value) ? undefined : value))) as Tool['inputSchema'];
+  const plain = JSON.parse(
+    JSON.stringify(schema, (name, value: unknown) => (PARSER_KEYWORDS.has(name) || isSerializerHint(name, value) ? undefined : value)),
+  ) as Tool['inputSchema'];
   if (options.omit === true && plain.properties !== undefined) {
     for (const name of NOT_ARGUMENTS) delete plain.properties[name];
   }
   return plain;
 }
 
-const TRIP_ARGUMENTS = ['checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms', 'currency', 'lang', 'aid', 'campaign'] as const;
+const TRIP_ARGUMENTS = [
+  'checkin',
+  'checkout',
+  'adults',
+  'children',
+  'childrenAges',
+  'rooms',
+  'currency',
+  'lang',
+  'aid',
+  'campaign',
+] as const;
 const unifiedProperties = (unifiedQuerySchema as unknown as { properties: Record<string, TSchema> }).properties;
 
 const getAccommodationSchema = Type.Object({
   id: Type.String({
     maxLength: 200,
-    description: 'The stay: its `id` from a search result, or a supplier\'s own id as `<supplier>:<id>` (e.g. `supplier_a:A100234`).',
+    description: "The stay: its `id` from a search result, or a supplier's own id as `<supplier>:<id>` (e.g. `supplier_a:A100234`).",
   }),
   ...Object.fromEntries(TRIP_ARGUMENTS.map((name) => [name, Type.Optional(unifiedProperties[name])])),
 });
@@ -62,18 +75,27 @@ Same parameters as GET ${TRANSACTIONS_PATH}: startDate and endDate (YYYY-MM-DD) 
 
 const TOOLS: Tool[] = [
   {
-    name: 'search_accommodations', title: 'Search accommodations', description: SEARCH_DESCRIPTION,
-    inputSchema: jsonSchemaOf(unifiedQuerySchema, { omit: true }), outputSchema: jsonSchemaOf(v3ResponseSchema),
+    name: 'search_accommodations',
+    title: 'Search accommodations',
+    description: SEARCH_DESCRIPTION,
+    inputSchema: jsonSchemaOf(unifiedQuerySchema, { omit: true }),
+    outputSchema: jsonSchemaOf(v3ResponseSchema),
     annotations: { readOnlyHint: true, openWorldHint: true },
   },
   {
-    name: 'get_accommodation', title: 'Get one accommodation', description: GET_DESCRIPTION,
-    inputSchema: jsonSchemaOf(getAccommodationSchema), outputSchema: jsonSchemaOf(v3AccommodationSchema),
+    name: 'get_accommodation',
+    title: 'Get one accommodation',
+    description: GET_DESCRIPTION,
+    inputSchema: jsonSchemaOf(getAccommodationSchema),
+    outputSchema: jsonSchemaOf(v3AccommodationSchema),
     annotations: { readOnlyHint: true, openWorldHint: true },
   },
   {
-    name: 'list_transactions', title: 'List commission transactions', description: TRANSACTIONS_DESCRIPTION,
-    inputSchema: jsonSchemaOf(reportingQuerySchema, { omit: true }), outputSchema: jsonSchemaOf(reportingJsonSchema),
+    name: 'list_transactions',
+    title: 'List commission transactions',
+    description: TRANSACTIONS_DESCRIPTION,
+    inputSchema: jsonSchemaOf(reportingQuerySchema, { omit: true }),
+    outputSchema: jsonSchemaOf(reportingJsonSchema),
     annotations: { readOnlyHint: true },
   },
 ];
@@ -101,11 +123,13 @@ function success(structured: Record<string, unknown>): CallToolResult {
  */
 function toQuery(args: Record<string, unknown>, into = new URLSearchParams()): URLSearchParams | string {
   for (const [name, value] of Object.entries(args)) {
-    if (NOT_ARGUMENTS.has(name)) return `${name} is not an argument of this tool: the API key comes with the connection (?key= or X-API-KEY)`;
+    if (NOT_ARGUMENTS.has(name))
+      return `${name} is not an argument of this tool: the API key comes with the connection (?key= or X-API-KEY)`;
     const values = Array.isArray(value) ? value : [value];
     for (const item of values) {
       if (item === undefined || item === null) continue;
-      if (typeof item === 'object') return `${name} must be ${Array.isArray(value) ? 'a list of strings or numbers' : 'a string or a number'}`;
+      if (typeof item === 'object')
+        return `${name} must be ${Array.isArray(value) ? 'a list of strings or numbers' : 'a string or a number'}`;
       into.append(name, String(item));
     }
   }
@@ -149,8 +173,9 @@ export function createMcpServer(rest: RestCall, version: string): Server {
     { name: 'staygate', title: 'staygate accommodation search', version },
     {
       capabilities: { tools: {} },
-      instructions: 'Search accommodations with search_accommodations (a location, and both dates for prices), look one up with get_accommodation, '
-        + 'and, with an API key, list your commission transactions with list_transactions. Give users the suppliers\' links as they are: they are tracked.',
+      instructions:
+        'Search accommodations with search_accommodations (a location, and both dates for prices), look one up with get_accommodation, ' +
+        "and, with an API key, list your commission transactions with list_transactions. Give users the suppliers' links as they are: they are tracked.",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));

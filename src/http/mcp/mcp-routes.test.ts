@@ -18,7 +18,7 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return await client.callTool({ name, arguments: args }) as CallToolResult;
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
 function text(result: CallToolResult): string {
@@ -35,14 +35,34 @@ describe('MCP over Streamable HTTP', () => {
     base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
     key = await t.createKey({ aid: 'aff-mcp', partnerId: 'partner-mcp', thirdParties: ['shop-mcp'] });
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
   it('lists every tool with JSON Schema input and output derived from the REST schemas', async () => {
     const client = await connect(`${base}/mcp`);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_accommodation', 'list_transactions', 'search_accommodations']);
     const search = tools.find((tool) => tool.name === 'search_accommodations')!;
-    for (const name of ['address', 'lat', 'lng', 'radius', 'nelat', 'checkin', 'checkout', 'adults', 'currency', 'provider', 'hotelids', 'hotelsearch', 'page', 'pageSize', 'aid', 'campaign', 'cluster']) {
+    for (const name of [
+      'address',
+      'lat',
+      'lng',
+      'radius',
+      'nelat',
+      'checkin',
+      'checkout',
+      'adults',
+      'currency',
+      'provider',
+      'hotelids',
+      'hotelsearch',
+      'page',
+      'pageSize',
+      'aid',
+      'campaign',
+      'cluster',
+    ]) {
       assert.ok(search.inputSchema.properties?.[name] !== undefined, `search_accommodations takes ${name}`);
     }
     assert.equal(search.inputSchema.properties?.key, undefined, 'the key comes with the connection');
@@ -57,7 +77,11 @@ describe('MCP over Streamable HTTP', () => {
     assert.notEqual(result.isError, true, text(result));
     const page = result.structuredContent as { results: { id: string }[]; meta: { hasMore: boolean } };
     const rest = await t.get('/v3/accommodations?address=Paris&pageSize=3');
-    assert.deepEqual(page.results.map((r) => r.id), rest.body.results.map((r: { id: string }) => r.id), 'the REST page\'s stays');
+    assert.deepEqual(
+      page.results.map((r) => r.id),
+      rest.body.results.map((r: { id: string }) => r.id),
+      "the REST page's stays",
+    );
 
     const one = await call(client, 'get_accommodation', { id: page.results[0].id, checkin: '2026-12-01', checkout: '2026-12-03' });
     assert.notEqual(one.isError, true, text(one));
@@ -72,13 +96,13 @@ describe('MCP over Streamable HTTP', () => {
     await client.close();
   });
 
-  it('keyed (?key= and X-API-KEY): links carry the key\'s aid; transactions are the key\'s partner\'s', async () => {
+  it("keyed (?key= and X-API-KEY): links carry the key's aid; transactions are the key's partner's", async () => {
     for (const client of [await connect(`${base}/mcp?key=${key}`), await connect(`${base}/mcp`, { 'X-API-KEY': key })]) {
       const result = await call(client, 'search_accommodations', { address: 'Paris', pageSize: 2, aid: 'someone-else' });
       assert.notEqual(result.isError, true, text(result));
       const links = JSON.stringify((result.structuredContent as { results: unknown[] }).results);
-      assert.match(links, /aid=aff-mcp/, 'deeplinks carry the key\'s aid');
-      assert.doesNotMatch(links, /someone-else/, 'the key\'s aid wins in deeplinks');
+      assert.match(links, /aid=aff-mcp/, "deeplinks carry the key's aid");
+      assert.doesNotMatch(links, /someone-else/, "the key's aid wins in deeplinks");
       const transactions = await call(client, 'list_transactions', { thirdParty: 'shop-mcp', limit: 5 });
       assert.notEqual(transactions.isError, true, text(transactions));
       assert.equal((transactions.structuredContent as { partnerId: string }).partnerId, 'partner-mcp');
@@ -86,9 +110,13 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
-  it('a bad argument is an error result with the REST 400\'s message', async () => {
+  it("a bad argument is an error result with the REST 400's message", async () => {
     const client = await connect(`${base}/mcp`);
-    for (const [args, query] of [[{ lat: 48 }, 'lat=48'], [{ address: 'Paris', checkin: '2026-13-40', checkout: '2026-12-02' }, 'address=Paris&checkin=2026-13-40&checkout=2026-12-02'], [{}, '']] as const) {
+    for (const [args, query] of [
+      [{ lat: 48 }, 'lat=48'],
+      [{ address: 'Paris', checkin: '2026-13-40', checkout: '2026-12-02' }, 'address=Paris&checkin=2026-13-40&checkout=2026-12-02'],
+      [{}, ''],
+    ] as const) {
       const result = await call(client, 'search_accommodations', args);
       assert.equal(result.isError, true, `${JSON.stringify(args)} is refused`);
       const rest = await t.get(`/v3/accommodations?${query}`);
@@ -102,7 +130,11 @@ describe('MCP over Streamable HTTP', () => {
 
   it('a refused key is a 401 before any tool', async () => {
     await assert.rejects(connect(`${base}/mcp?key=sg_not_a_key`), /401|invalid/i);
-    const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'X-API-KEY': 'sg_not_a_key', 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-KEY': 'sg_not_a_key', 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { code: string }).code, 'INVALID_API_KEY');
   });
@@ -116,9 +148,14 @@ describe('MCP over Streamable HTTP', () => {
 
   it('staygate mcp on stdio answers the same client, through the gateway at --url', async () => {
     const client = new Client({ name: 'staygate-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({
-      command: process.execPath, args: ['bin/staygate.js', 'mcp', '--url', base, '--key', key], cwd: ROOT, stderr: 'inherit',
-    }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/staygate.js', 'mcp', '--url', base, '--key', key],
+        cwd: ROOT,
+        stderr: 'inherit',
+      }),
+    );
     const { tools } = await client.listTools();
     assert.equal(tools.length, 3);
     const result = await call(client, 'search_accommodations', { address: 'Paris', pageSize: 2 });
@@ -138,9 +175,11 @@ describe('MCP rate limits', () => {
     t = await startTestApp({ stays: 500, app: { rateLimits: { ...TEST_RATE_LIMITS, keyless: 2 } } });
     base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
-  it('every tool call counts against the IP\'s search limit; the protocol\'s own requests do not', async () => {
+  it("every tool call counts against the IP's search limit; the protocol's own requests do not", async () => {
     const client = await connect(`${base}/mcp`);
     await client.listTools();
     await client.listTools();

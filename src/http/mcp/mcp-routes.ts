@@ -38,31 +38,35 @@ export function registerMcpRoutes(app: FastifyInstance): void {
   // The key is checked on every request (a refused key is a 401 before any protocol); the request
   // itself spends no allowance: its tool calls do, as the REST requests they are.
   const config = { rateLimit: 'key-only' as const };
-  app.post(MCP_PATH, {
-    schema: { hide: true },
-    config,
-  }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const server = createMcpServer(restCallOf(app, request), VERSION);
-    // JSON answers, not an SSE stream: every tool answers at once, and proxies handle JSON better.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    // The headers set so far (X-Request-Id, caching, Vary) would be lost with the hijack.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'MCP request failed');
-      if (!reply.raw.headersSent) {
-        const body = errorBody(new ApiError('INTERNAL_ERROR', 'The MCP request could not be handled'), request.id);
-        reply.raw.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  app.post(
+    MCP_PATH,
+    {
+      schema: { hide: true },
+      config,
+    },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const server = createMcpServer(restCallOf(app, request), VERSION);
+      // JSON answers, not an SSE stream: every tool answers at once, and proxies handle JSON better.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.hijack();
+      // The headers set so far (X-Request-Id, caching, Vary) would be lost with the hijack.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          const body = errorBody(new ApiError('INTERNAL_ERROR', 'The MCP request could not be handled'), request.id);
+          reply.raw.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+        }
       }
-    }
-  });
+    },
+  );
   // Stateless: no server-sent event stream to open (GET) and no session to end (DELETE).
   app.route({
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
@@ -70,7 +74,10 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     schema: { hide: true },
     config,
     handler: async (request, reply) => {
-      const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here: this MCP endpoint is stateless; POST JSON-RPC messages`);
+      const error = new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed here: this MCP endpoint is stateless; POST JSON-RPC messages`,
+      );
       return reply.code(405).header('Allow', 'POST').send(errorBody(error, request.id));
     },
   });

@@ -44,7 +44,12 @@ export function presentV1(
       rating: listing.rating,
       price: { total },
       // v1 requires numbers: a stay that lists no bedrooms is a studio.
-      capacity: { guests: listing.capacity.guests, bedrooms: listing.capacity.bedrooms ?? 0, bathrooms: listing.capacity.bathrooms, beds: listing.capacity.beds },
+      capacity: {
+        guests: listing.capacity.guests,
+        bedrooms: listing.capacity.bedrooms ?? 0,
+        bathrooms: listing.capacity.bathrooms,
+        beds: listing.capacity.beds,
+      },
       policies: listing.policies,
       media: listing.media,
       links: {

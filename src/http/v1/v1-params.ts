@@ -3,7 +3,15 @@ import type { Violations } from '../../errors/api-error.ts';
 import type { SearchQuery, StayDates } from '../../search/search-query.ts';
 import { RENTAL_TYPES, isSupplierId, type SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
-import { checkLang, parseCalendarDate, parseCurrency, parseLocation, parseStayDates, requireLocation, splitList } from '../search-params.ts';
+import {
+  checkLang,
+  parseCalendarDate,
+  parseCurrency,
+  parseLocation,
+  parseStayDates,
+  requireLocation,
+  splitList,
+} from '../search-params.ts';
 import type { v1QuerySchema } from './v1-query-schema.ts';
 
 type V1Params = Partial<Static<typeof v1QuerySchema>>;
@@ -40,7 +48,14 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
   else if (!isSupplierId(p.provider.toLowerCase())) v.add('provider', `unknown provider "${p.provider}"`, 'INVALID_PROVIDER');
   else provider = p.provider.toLowerCase() as SupplierId;
 
-  for (const [param, limit] of [['lat', 90], ['lng', 180], ['nelat', 90], ['nelng', 180], ['swlat', 90], ['swlng', 180]] as const) {
+  for (const [param, limit] of [
+    ['lat', 90],
+    ['lng', 180],
+    ['nelat', 90],
+    ['nelng', 180],
+    ['swlat', 90],
+    ['swlng', 180],
+  ] as const) {
     const value = p[param];
     if (value !== undefined && Math.abs(value) > limit) {
       v.add(param, `${param} must be between -${limit} and ${limit}`, 'INVALID_COORDINATES');
@@ -60,7 +75,8 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
   let hotelIds: SearchQuery['hotelIds'] = null;
   if (p.hotelids !== undefined) {
     const ids = splitList(p.hotelids);
-    if (ids.length > defaults.maxHotelIds) v.add('hotelids', `hotelids holds ${ids.length} entries; at most ${defaults.maxHotelIds} are allowed`);
+    if (ids.length > defaults.maxHotelIds)
+      v.add('hotelids', `hotelids holds ${ids.length} entries; at most ${defaults.maxHotelIds} are allowed`);
     else if (ids.length > 0) hotelIds = ids.map((id) => ({ raw: id, supplier: provider, id }));
   }
 

@@ -15,7 +15,12 @@ export const v1AccommodationSchema = Type.Object({
   }),
   rating: Type.Object({ value: Type.Number(), hotelStars: Type.Union([Type.Number(), Type.Null()]), count: Type.Number() }),
   price: Type.Object({ total: Type.Number() }),
-  capacity: Type.Object({ guests: Type.Number(), bedrooms: Type.Number(), bathrooms: Type.Number(), beds: Type.Union([Type.Number(), Type.Null()]) }),
+  capacity: Type.Object({
+    guests: Type.Number(),
+    bedrooms: Type.Number(),
+    bathrooms: Type.Number(),
+    beds: Type.Union([Type.Number(), Type.Null()]),
+  }),
   policies: Type.Object({ instantBook: Type.Boolean(), freeCancellation: Type.Boolean() }),
   media: Type.Object({ thumbnail: Type.String(), logoSquare: Type.String() }),
   links: Type.Record(Type.String(), Type.String()),

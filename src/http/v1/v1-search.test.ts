@@ -12,8 +12,12 @@ let now = 1_000_000;
 let t: TestApp;
 // The test app's quote deadlines: every v1 search is dated, and a healthy supplier is never held
 // to a wall-clock budget (test files run concurrently on a shared machine).
-before(async () => { t = await startTestApp({ app: { clock: () => now } }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ app: { clock: () => now } });
+});
+after(async () => {
+  await t.close();
+});
 
 function assertError(res: { status: number; headers: any; body: any }, status: number, code: string): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -64,13 +68,17 @@ describe('v1 parameters', () => {
     assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
     for (const r of res.body.results) assert.ok(r.price.total / 3 <= 150 + 0.01, 'r.price.total / 3 <= 150 + 0.01');
     const eur = await t.get(`${V1}?provider=supplier_b&address=Paris&limit=100&currency=EUR&min=200`);
-    for (const r of eur.body.results) assert.ok(toUsd(r.price.total, 'EUR')! / 3 >= 200 - 0.01, 'toUsd(r.price.total, \'EUR\')! / 3 >= 200 - 0.01');
+    for (const r of eur.body.results)
+      assert.ok(toUsd(r.price.total, 'EUR')! / 3 >= 200 - 0.01, "toUsd(r.price.total, 'EUR')! / 3 >= 200 - 0.01");
   });
 
   test('minstarrating applies only up to 5 and minguestrating only up to 10', async () => {
     const all = await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100`);
     const four = await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minstarrating=4`);
-    assert.ok(four.body.results.every((r: any) => r.rating.hotelStars >= 4), 'four.body.results.every((r: any) => r.rating.hotelStars >= 4)');
+    assert.ok(
+      four.body.results.every((r: any) => r.rating.hotelStars >= 4),
+      'four.body.results.every((r: any) => r.rating.hotelStars >= 4)',
+    );
     assert.ok(four.body.meta.count < all.body.meta.count, 'four.body.meta.count < all.body.meta.count');
     assert.equal((await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minstarrating=6`)).body.meta.count, all.body.meta.count);
     assert.equal((await t.get(`${V1}?provider=supplier_a&address=Paris&limit=100&minguestrating=11`)).body.meta.count, all.body.meta.count);
@@ -83,13 +91,16 @@ describe('v1 parameters', () => {
     assertError(await t.get(`${V1}?provider=supplier_d&address=Paris&type=villa`), 400, 'VALIDATION_ERROR');
   });
 
-  test('hotelids are the provider\'s plain ids', async () => {
+  test("hotelids are the provider's plain ids", async () => {
     const seen = new Map<string, SupplierId>();
     let shared: { id: string; suppliers: SupplierId[] } | null = null;
     for (const s of SUPPLIER_IDS) {
       for (const l of t.world.listings[s]) {
         const other = seen.get(l.supplierStayId);
-        if (other !== undefined && other !== s) { shared = { id: l.supplierStayId, suppliers: [other, s] }; break; }
+        if (other !== undefined && other !== s) {
+          shared = { id: l.supplierStayId, suppliers: [other, s] };
+          break;
+        }
         seen.set(l.supplierStayId, s);
       }
       if (shared) break;
@@ -97,7 +108,10 @@ describe('v1 parameters', () => {
     assert.ok(shared, 'shared');
     for (const s of shared.suppliers) {
       const res = await t.get(`${V1}?provider=${s}&hotelids=${shared.id}&checkin=2027-01-12&checkout=2027-01-13&adults=1`);
-      for (const r of res.body.results) { assert.equal(r.provider, s); assert.equal(r.id, shared.id); }
+      for (const r of res.body.results) {
+        assert.equal(r.provider, s);
+        assert.equal(r.id, shared.id);
+      }
     }
   });
 });
@@ -109,7 +123,8 @@ describe('v1 shape and signals', () => {
       assert.ok(res.body.results.length > 0, 'res.body.results.length > 0');
       for (const r of res.body.results) {
         assert.equal(r.provider, provider);
-        for (const field of ['id', 'provider', 'name', 'type', 'location', 'rating', 'price', 'capacity', 'policies', 'media', 'links']) assert.ok(field in r, field);
+        for (const field of ['id', 'provider', 'name', 'type', 'location', 'rating', 'price', 'capacity', 'policies', 'media', 'links'])
+          assert.ok(field in r, field);
         assert.equal(typeof r.location.distanceInMeters, 'number');
         assert.ok(r.location.distanceInMeters <= 10_000, 'r.location.distanceInMeters <= 10_000');
         assert.equal(typeof r.price.total, 'number');
@@ -131,7 +146,10 @@ describe('v1 shape and signals', () => {
       // RFC 8594: an HTTP date, after the deprecation.
       const sunset = String(res.headers.sunset);
       assert.match(sunset, /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
-      assert.ok(Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000, 'Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000');
+      assert.ok(
+        Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000,
+        'Date.parse(sunset) > Number(String(res.headers.deprecation).slice(1)) * 1000',
+      );
       assert.match(String(res.headers.link), /rel="deprecation"/);
       assert.match(String(res.headers.link), /rel="sunset"/);
       assert.match(String(res.headers.link), /\/v3\/accommodations>; rel="successor-version"/);
@@ -163,7 +181,9 @@ describe('v1 upstream failures', () => {
       now += defaults.breakerOpenMs + defaults.quoteCacheTtlMs;
       await app.sim.setFault('supplier_c', mode);
       try {
-        const res = await app.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-04-${String(day++).padStart(2, '0')}&checkout=2027-04-20`);
+        const res = await app.get(
+          `${V1}?provider=supplier_c&address=Paris&checkin=2027-04-${String(day++).padStart(2, '0')}&checkout=2027-04-20`,
+        );
         assertError(res, status, code);
         assert.equal(res.body.provider, 'supplier_c');
       } finally {
@@ -189,6 +209,10 @@ describe('v1 upstream failures', () => {
     assert.equal(res.body.details.retryAfter, 30);
     assert.match(res.body.message, /Retry after 30 seconds$/);
     now += defaults.breakerOpenMs + 1;
-    assert.equal((await t.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-05-10&checkout=2027-05-12`)).status, 200, 'a trial closes it again');
+    assert.equal(
+      (await t.get(`${V1}?provider=supplier_c&address=Paris&checkin=2027-05-10&checkout=2027-05-12`)).status,
+      200,
+      'a trial closes it again',
+    );
   });
 });

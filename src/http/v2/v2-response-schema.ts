@@ -26,7 +26,6 @@ export const v2AccommodationSchema = Type.Object({
   cellId: Type.Optional(jsonSafeString),
 });
 
-
 export const v2ResponseSchema = Type.Object({
   meta: pageMetaSchema,
   _links: pageLinksSchema,

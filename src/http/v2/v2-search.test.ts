@@ -5,8 +5,12 @@ import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts
 const V2 = '/v2/accommodations';
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 describe('v2', () => {
   test('the v2 shape: rating, policies and media on the accommodation; suppliers carry link and logo', async () => {
@@ -23,9 +27,21 @@ describe('v2', () => {
         assert.deepEqual(Object.keys(entry.media), ['logoSquare']);
       }
       const offered = Object.keys(r.suppliers).map((s) => t.listing(s, decodeURIComponent(r.suppliers[s].link.split('/').pop())));
-      assert.equal(r.policies.instantBook, offered.some((l) => l.policies.instantBook));
+      assert.equal(
+        r.policies.instantBook,
+        offered.some((l) => l.policies.instantBook),
+      );
     }
-    assert.deepEqual(Object.keys(res.body.meta).sort(), ['count', 'currency', 'hasMore', 'lang', 'page', 'pageSize', 'total', 'unresolved']);
+    assert.deepEqual(Object.keys(res.body.meta).sort(), [
+      'count',
+      'currency',
+      'hasMore',
+      'lang',
+      'page',
+      'pageSize',
+      'total',
+      'unresolved',
+    ]);
   });
 
   test('same rules as v3: provider repeated or comma-separated, validation, dated prices', async () => {

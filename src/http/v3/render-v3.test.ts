@@ -13,7 +13,12 @@ import { v3ResponseSchema } from './v3-response-schema.ts';
 // body of a spread of requests is held to the schema, strictly (no property it does not name,
 // every type, every required field) and in the schema's key order.
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; additionalProperties?: boolean } & Record<string, unknown>;
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  additionalProperties?: boolean;
+} & Record<string, unknown>;
 
 /** The schema as plain JSON, every object closed to properties it does not name. */
 function strict(schema: unknown): JsonSchema {
@@ -37,18 +42,27 @@ function keyOrderErrors(value: unknown, schema: JsonSchema, path = ''): string[]
   const order = Object.keys(schema.properties);
   const keys = Object.keys(value);
   const errors = keys.some((k, i) => i > 0 && order.indexOf(keys[i - 1]) > order.indexOf(k)) ? [`${path}: ${keys.join(',')}`] : [];
-  for (const key of keys) errors.push(...keyOrderErrors((value as Record<string, unknown>)[key], schema.properties[key] ?? {}, `${path}/${key}`));
+  for (const key of keys)
+    errors.push(...keyOrderErrors((value as Record<string, unknown>)[key], schema.properties[key] ?? {}, `${path}/${key}`));
   return errors;
 }
 
 const schema = strict(v3ResponseSchema);
 const validator = new Ajv({ allErrors: true, formats: { unsafe: true } }).compile(schema);
 /** Whether a parsed body fits the strict schema (not a type guard: bodies stay `any` for the assertions). */
-const validate = Object.assign((data: unknown): boolean => validator(data), { get errors() { return validator.errors; } });
+const validate = Object.assign((data: unknown): boolean => validator(data), {
+  get errors() {
+    return validator.errors;
+  },
+});
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const V3 = '/v3/accommodations';
 const PARIS = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
@@ -72,7 +86,8 @@ describe('the v3 body written as text', () => {
       'lat=35.68&lng=139.76&radius=5000&pageSize=50',
       'address=Rome&pageSize=50',
       'hotelsearch=hotel&lat=48.85&lng=2.35&pageSize=20',
-    ]) await body(query);
+    ])
+      await body(query);
   });
 
   test('ID lookups say distance 0: v3 types distanceInMeters as a number (docs/decisions.md)', async () => {
@@ -85,7 +100,10 @@ describe('the v3 body written as text', () => {
   test('dated searches carry prices, and null prices for a failing supplier', async () => {
     const priced = await body(`${PARIS}&${DATES}&pageSize=30`);
     const prices = priced.results.flatMap((r: any) => Object.values(r.suppliers).map((e: any) => e.price));
-    assert.ok(prices.some((p: unknown) => p !== null && typeof p === 'object'), 'some prices');
+    assert.ok(
+      prices.some((p: unknown) => p !== null && typeof p === 'object'),
+      'some prices',
+    );
     await t.sim.setFault('supplier_a', 'error');
     try {
       const failing = await body(`${PARIS}&checkin=2027-04-05&checkout=2027-04-07&pageSize=30`);
@@ -100,27 +118,67 @@ describe('the v3 body written as text', () => {
     const auto = await body('nelat=55&nelng=15&swlat=40&swlng=-10&cluster=auto');
     assert.ok(auto.clusters.length > 0, 'auto.clusters.length > 0');
     const top = await body('nelat=55&nelng=15&swlat=40&swlng=-10&cluster=top&pageSize=50');
-    assert.ok(top.results.every((r: any) => typeof r.cellId === 'string'), 'top.results.every((r: any) => typeof r.cellId === \'string\')');
+    assert.ok(
+      top.results.every((r: any) => typeof r.cellId === 'string'),
+      "top.results.every((r: any) => typeof r.cellId === 'string')",
+    );
   });
 
   test('text that JSON escapes survives: quotes, backslashes, control characters and any script', () => {
     const hostile = 'Hôtel "Le \\ Nid"\n\t東京 😀 \u2028';
     const listing = {
-      supplier: 'supplier_b' as const, supplierStayId: 'x"1', name: hostile, typeLabel: hostile, type: 'hotel' as const, address: hostile,
-      lat: 1.5, lng: -2.25, rating: { value: 8.4, hotelStars: null, count: 12 }, capacity: { guests: 2, bedrooms: null, beds: 1, bathrooms: 0.5 },
-      policies: { instantBook: true, freeCancellation: false }, media: { thumbnail: 'https://i.example/t.jpg', logoSquare: 'https://i.example/l.png' },
+      supplier: 'supplier_b' as const,
+      supplierStayId: 'x"1',
+      name: hostile,
+      typeLabel: hostile,
+      type: 'hotel' as const,
+      address: hostile,
+      lat: 1.5,
+      lng: -2.25,
+      rating: { value: 8.4, hotelStars: null, count: 12 },
+      capacity: { guests: 2, bedrooms: null, beds: 1, bathrooms: 0.5 },
+      policies: { instantBook: true, freeCancellation: false },
+      media: { thumbnail: 'https://i.example/t.jpg', logoSquare: 'https://i.example/l.png' },
     };
     const stay = {
-      idx: 0, id: 'st0123456789ab', name: hostile, type: 'hotel' as const, typeLabel: hostile, address: hostile, lat: 1.5, lng: -2.25, h3: '8f0000000000000',
-      capacity: listing.capacity, averageRating: listing.rating, listings: [listing],
+      idx: 0,
+      id: 'st0123456789ab',
+      name: hostile,
+      type: 'hotel' as const,
+      typeLabel: hostile,
+      address: hostile,
+      lat: 1.5,
+      lng: -2.25,
+      h3: '8f0000000000000',
+      capacity: listing.capacity,
+      averageRating: listing.rating,
+      listings: [listing],
     };
-    const query = { providers: null, page: 1, pageSize: 10, dates: { checkin: '2027-03-05', checkout: '2027-03-08', nights: 3 } } as unknown as SearchQuery;
+    const query = {
+      providers: null,
+      page: 1,
+      pageSize: 10,
+      dates: { checkin: '2027-03-05', checkout: '2027-03-08', nights: 3 },
+    } as unknown as SearchQuery;
     const result: SearchResult = {
       hits: [{ stay, distanceMeters: 12.5, offers: new Map([['supplier_b', 301.25]]) as Offers, cellId: '8a1fb46622dffff' }],
-      total: 1, hasMore: false, unresolved: ['a"b'], currency: 'EUR', cache: 'MISS', failures: {}, clusters: null, clustering: null,
+      total: 1,
+      hasMore: false,
+      unresolved: ['a"b'],
+      currency: 'EUR',
+      cache: 'MISS',
+      failures: {},
+      clusters: null,
+      clustering: null,
     };
-    const text = renderV3(result, query, pageLinks('http://gw.test', V3, 'a=1', 1, false), deeplinks('http://gw.test', { aid: 'a"id', campaign: null }), () => '',
-      [{ param: 'min"', reason: 'a "quoted" reason' }]);
+    const text = renderV3(
+      result,
+      query,
+      pageLinks('http://gw.test', V3, 'a=1', 1, false),
+      deeplinks('http://gw.test', { aid: 'a"id', campaign: null }),
+      () => '',
+      [{ param: 'min"', reason: 'a "quoted" reason' }],
+    );
     const parsed = JSON.parse(text) as any;
     assert.ok(validate(parsed), JSON.stringify(validate.errors));
     const [r] = parsed.results;

@@ -26,7 +26,13 @@ export function renderV3(
   ignored: readonly IgnoredParam[],
   contentUnavailable: readonly SupplierId[] = [],
 ): string {
-  const parts: string[] = ['{"meta":', JSON.stringify(pageMeta(result, query, result.hits.length, ignored, contentUnavailable)), ',"_links":', JSON.stringify(links), ',"results":['];
+  const parts: string[] = [
+    '{"meta":',
+    JSON.stringify(pageMeta(result, query, result.hits.length, ignored, contentUnavailable)),
+    ',"_links":',
+    JSON.stringify(links),
+    ',"results":[',
+  ];
   result.hits.forEach(({ stay, distanceMeters, offers, cellId }, i) => {
     const written = fragmentsOf(stay);
     if (i > 0) parts.push(',');
@@ -35,7 +41,14 @@ export function renderV3(
     let first = true;
     for (const listing of shownListings(stay, query.providers, offers)) {
       const at = stay.listings.indexOf(listing);
-      parts.push(first ? '' : ',', written.entryOpen[at], '"', go.supplier(listing.supplier, listing.supplierStayId), '"', written.entryRest[at]);
+      parts.push(
+        first ? '' : ',',
+        written.entryOpen[at],
+        '"',
+        go.supplier(listing.supplier, listing.supplierStayId),
+        '"',
+        written.entryRest[at],
+      );
       const { price } = priceOf(offers, listing.supplier);
       if (price !== undefined) parts.push(',"price":', price === null ? 'null' : `{"total":${JSON.stringify(price.total)}}`);
       parts.push('}');
@@ -90,12 +103,30 @@ function writeFragments(stay: Stay): StayFragments {
     entryOpen: stay.listings.map((l) => [json(l.supplier), ':{"link":'].join('')),
     entryRest: stay.listings.map(supplierEntryRest),
     middle: [
-      '},"name":', json(stay.name), ',"type":', json(displayType(stay.typeLabel)),
-      ',"location":{"address":', json(stay.address), ',"coordinates":{"lat":', json(lat), ',"lng":', json(lng), '},"distanceInMeters":',
+      '},"name":',
+      json(stay.name),
+      ',"type":',
+      json(displayType(stay.typeLabel)),
+      ',"location":{"address":',
+      json(stay.address),
+      ',"coordinates":{"lat":',
+      json(lat),
+      ',"lng":',
+      json(lng),
+      '},"distanceInMeters":',
     ].join(''),
     close: [
-      '},"averageRatings":', rating(stay.averageRating),
-      ',"capacity":{"guests":', json(guests), ',"bedrooms":', json(bedrooms), ',"beds":', json(beds), ',"bathrooms":', json(bathrooms), '}',
+      '},"averageRatings":',
+      rating(stay.averageRating),
+      ',"capacity":{"guests":',
+      json(guests),
+      ',"bedrooms":',
+      json(bedrooms),
+      ',"beds":',
+      json(beds),
+      ',"bathrooms":',
+      json(bathrooms),
+      '}',
     ].join(''),
   };
 }
@@ -103,8 +134,17 @@ function writeFragments(stay: Stay): StayFragments {
 function supplierEntryRest(listing: Listing): string {
   const { media, policies } = listing;
   return [
-    ',"media":{"thumbnail":', json(media.thumbnail), ',"logoSquare":', json(media.logoSquare), '},"rating":', rating(listing.rating),
-    ',"policies":{"instantBook":', json(policies.instantBook), ',"freeCancellation":', json(policies.freeCancellation), '}',
+    ',"media":{"thumbnail":',
+    json(media.thumbnail),
+    ',"logoSquare":',
+    json(media.logoSquare),
+    '},"rating":',
+    rating(listing.rating),
+    ',"policies":{"instantBook":',
+    json(policies.instantBook),
+    ',"freeCancellation":',
+    json(policies.freeCancellation),
+    '}',
   ].join('');
 }
 

@@ -10,17 +10,23 @@ let t: TestApp;
 before(async () => {
   // Calls take 20-40 ms and a search may wait 150 ms for its prices: sixty searches at once
   // queue far past that. The calls' own deadline is long, so nothing here is the suppliers' fault.
-  t = await startTestApp({ sim: { latencyMs: Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [20, 40]])) }, app: { quoteBudgetMs: 150, quoteCallTimeoutMs: 60_000 } });
+  t = await startTestApp({
+    sim: { latencyMs: Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [20, 40]])) },
+    app: { quoteBudgetMs: 150, quoteCallTimeoutMs: 60_000 },
+  });
 });
-after(async () => { await t.close(); });
+after(async () => {
+  await t.close();
+});
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 const day = (n: number) => new Date(Date.UTC(2027, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 
 describe('a burst of dated searches', () => {
   test('opens no breaker on healthy suppliers; what did not fit the budget is named busy', async () => {
-    const burst = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      t.get(`/v3/accommodations?${PARIS_BOX}&checkin=${day(i)}&checkout=${day(i + 2)}&pageSize=20`)));
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => t.get(`/v3/accommodations?${PARIS_BOX}&checkin=${day(i)}&checkout=${day(i + 2)}&pageSize=20`)),
+    );
     const reasons = new Set<string>();
     for (const res of burst) {
       assert.equal(res.status, 200);
@@ -46,6 +52,9 @@ describe('a burst of dated searches', () => {
         assert.notEqual(entry.price, null, `${r.id} ${supplier}`);
       }
     }
-    assert.deepEqual([...shown].sort(), [...SUPPLIER_IDS].filter((s) => shown.has(s)));
+    assert.deepEqual(
+      [...shown].sort(),
+      [...SUPPLIER_IDS].filter((s) => shown.has(s)),
+    );
   });
 });

@@ -20,10 +20,19 @@ const DATES = 'checkin=2027-03-05&checkout=2027-03-08';
 
 let now = 0;
 let t: TestApp;
-before(async () => { t = await startTestApp({ app: { clock: () => now } }); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp({ app: { clock: () => now } });
+});
+after(async () => {
+  await t.close();
+});
 
-interface Box { north: number; south: number; east: number; west: number }
+interface Box {
+  north: number;
+  south: number;
+  east: number;
+  west: number;
+}
 function boxOf(query: string): Box {
   const p = new URLSearchParams(query);
   return { north: Number(p.get('nelat')), east: Number(p.get('nelng')), south: Number(p.get('swlat')), west: Number(p.get('swlng')) };
@@ -85,7 +94,10 @@ describe('cluster=false', () => {
     const off = await get(`${V3}?${FRANCE}&cluster=false`);
     assertFlat(omitted);
     assertFlat(off);
-    assert.deepEqual(off.results.map((r: any) => r.id), omitted.results.map((r: any) => r.id));
+    assert.deepEqual(
+      off.results.map((r: any) => r.id),
+      omitted.results.map((r: any) => r.id),
+    );
     assert.equal(off.meta.total, omitted.meta.total);
   });
 });
@@ -93,7 +105,10 @@ describe('cluster=false', () => {
 describe('cluster=auto and cluster=true', () => {
   test('a dense viewport is summarised: meta.clustering, clusters with every field, resolution from the documented rule', async () => {
     const body = await get(`${V3}?${WESTERN_EUROPE}&cluster=auto`);
-    const expected = chooseResolution(boxOf(WESTERN_EUROPE), { targetCells: defaults.clusterTargetCells, maxResolution: defaults.clusterMaxResolution });
+    const expected = chooseResolution(boxOf(WESTERN_EUROPE), {
+      targetCells: defaults.clusterTargetCells,
+      maxResolution: defaults.clusterMaxResolution,
+    });
     assert.equal(expected, 3);
     assert.deepEqual(body.meta.clustering, { strategy: 'h3', precision: 3, mode: 'auto' });
     assert.ok(body.clusters.length > 5, 'body.clusters.length > 5');
@@ -104,8 +119,14 @@ describe('cluster=auto and cluster=true', () => {
       assert.ok(c.count >= defaults.autoClusterMinStays, 'c.count >= defaults.autoClusterMinStays');
       const { coordinates, bounds } = c.location;
       assert.ok(bounds.sw.lat <= coordinates.lat && coordinates.lat <= bounds.ne.lat, 'centre inside the bounds');
-      assert.ok(bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng, 'bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng');
-      assert.ok(inBox(boxOf(WESTERN_EUROPE), bounds.sw.lat, bounds.sw.lng) && inBox(boxOf(WESTERN_EUROPE), bounds.ne.lat, bounds.ne.lng), 'bounds within the viewport');
+      assert.ok(
+        bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng,
+        'bounds.sw.lng <= coordinates.lng && coordinates.lng <= bounds.ne.lng',
+      );
+      assert.ok(
+        inBox(boxOf(WESTERN_EUROPE), bounds.sw.lat, bounds.sw.lng) && inBox(boxOf(WESTERN_EUROPE), bounds.ne.lat, bounds.ne.lng),
+        'bounds within the viewport',
+      );
       assert.match(c._links.expand.href, /^http:\/\/gw\.test\/v3\/accommodations\?/);
     }
     for (let i = 1; i < body.clusters.length; i++) assert.ok(body.clusters[i - 1].count >= body.clusters[i].count, 'biggest first');
@@ -113,7 +134,12 @@ describe('cluster=auto and cluster=true', () => {
   });
 
   for (const mode of ['auto', 'true'] as const) {
-    for (const [name, box] of [['Western Europe', WESTERN_EUROPE], ['France', FRANCE], ['Paris', PARIS], ...(mode === 'true' ? [['a box across 180', ACROSS_180]] : [])]) {
+    for (const [name, box] of [
+      ['Western Europe', WESTERN_EUROPE],
+      ['France', FRANCE],
+      ['Paris', PARIS],
+      ...(mode === 'true' ? [['a box across 180', ACROSS_180]] : []),
+    ]) {
       test(`${mode}, ${name}: clusters and sparse results partition the flat list; total counts only the sparse stays`, async () => {
         const flat = await allPages(`${V3}?${box}`);
         const clustered = await allPages(`${V3}?${box}&cluster=${mode}`);
@@ -141,8 +167,12 @@ describe('cluster=auto and cluster=true', () => {
     }
   }
 
-  test('expand links list exactly count stays, inside the cluster\'s cell and bounds, disjoint from the sparse results', async () => {
-    for (const [box, mode] of [[PARIS, 'true'], [FRANCE, 'auto'], [ACROSS_180, 'true']] as const) {
+  test("expand links list exactly count stays, inside the cluster's cell and bounds, disjoint from the sparse results", async () => {
+    for (const [box, mode] of [
+      [PARIS, 'true'],
+      [FRANCE, 'auto'],
+      [ACROSS_180, 'true'],
+    ] as const) {
       const clustered = await allPages(`${V3}?${box}&cluster=${mode}`);
       const sparse = new Set(clustered.results.map((r: any) => r.id));
       const flat = new Set((await allPages(`${V3}?${box}`)).results.map((r: any) => r.id));
@@ -172,7 +202,7 @@ describe('cluster=auto and cluster=true', () => {
     }
   });
 
-  test('expand links keep the request\'s filters', async () => {
+  test("expand links keep the request's filters", async () => {
     const body = await get(`${V3}?${FRANCE}&cluster=true&type=hotel&minguestrating=7&pageSize=5&page=1`);
     const c = body.clusters[0];
     const params = new URL(c._links.expand.href).searchParams;
@@ -210,7 +240,10 @@ describe('cluster=auto and cluster=true', () => {
     const v3 = await get(`${V3}?${FRANCE}&cluster=auto`);
     const v2 = await get(`/v2/accommodations?${FRANCE}&cluster=auto`);
     assert.deepEqual(v2.meta.clustering, v3.meta.clustering);
-    assert.deepEqual(v2.clusters.map((c: any) => [c.id, c.count, c.location]), v3.clusters.map((c: any) => [c.id, c.count, c.location]));
+    assert.deepEqual(
+      v2.clusters.map((c: any) => [c.id, c.count, c.location]),
+      v3.clusters.map((c: any) => [c.id, c.count, c.location]),
+    );
     assert.match(v2.clusters[0]._links.expand.href, /^http:\/\/gw\.test\/v2\/accommodations\?.*cell=/);
   });
 });
@@ -220,7 +253,10 @@ describe('cluster=top', () => {
     const top = await allPages(`${V3}?${FRANCE}&cluster=top`);
     const { meta } = top.first;
     assert.equal(meta.clustering.mode, 'top');
-    assert.equal(meta.clustering.precision, chooseResolution(boxOf(FRANCE), { targetCells: defaults.clusterTargetCells, maxResolution: defaults.topMaxResolution }));
+    assert.equal(
+      meta.clustering.precision,
+      chooseResolution(boxOf(FRANCE), { targetCells: defaults.clusterTargetCells, maxResolution: defaults.topMaxResolution }),
+    );
     assert.equal(top.first.clusters, undefined, 'no clusters in top mode');
     const cells = top.results.map((r: any) => r.cellId);
     assert.equal(new Set(cells).size, cells.length, 'one stay per cell');
@@ -260,7 +296,10 @@ describe('cluster=top', () => {
     const p2 = await get(`${V3}?${WESTERN_EUROPE}&cluster=top&pageSize=10&page=2`);
     assert.equal(p1.meta.hasMore, true);
     const cells1 = new Set(p1.results.map((r: any) => r.cellId));
-    assert.ok(p2.results.every((r: any) => !cells1.has(r.cellId)), 'p2.results.every((r: any) => !cells1.has(r.cellId))');
+    assert.ok(
+      p2.results.every((r: any) => !cells1.has(r.cellId)),
+      'p2.results.every((r: any) => !cells1.has(r.cellId))',
+    );
     const last = Math.ceil(p1.meta.total / 10);
     const pl = await get(`${V3}?${WESTERN_EUROPE}&cluster=top&pageSize=10&page=${last}`);
     assert.equal(pl.meta.hasMore, false);
@@ -282,14 +321,18 @@ describe('cluster=top', () => {
     assert.equal(meta.clustering.mode, 'top');
     assert.equal(meta.nights, 3);
     assert.equal(meta.total, dated.results.length);
-    assert.ok(meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates, 'meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates');
+    assert.ok(
+      meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates,
+      'meta.total > 0 && meta.total <= staticTop.meta.total && meta.total <= defaults.pricedCandidates',
+    );
     const cells = dated.results.map((r: any) => r.cellId);
     assert.equal(new Set(cells).size, cells.length, 'one stay per cell');
     for (const r of dated.results) {
       assert.equal(cellOf(r, meta.clustering.precision), r.cellId);
       const entries = Object.values<any>(r.suppliers);
       assert.ok(entries.length > 0, 'a survivor is sold by someone');
-      for (const e of entries) assert.ok(e.price === null || typeof e.price.total === 'number', 'e.price === null || typeof e.price.total === \'number\'');
+      for (const e of entries)
+        assert.ok(e.price === null || typeof e.price.total === 'number', "e.price === null || typeof e.price.total === 'number'");
     }
   });
 });
@@ -317,7 +360,8 @@ describe('precision', () => {
   });
 
   test('out of range is a 400 VALIDATION_ERROR', async () => {
-    for (const bad of ['16', 'r16', '-1', 'abc', '1.5']) assertError(await t.get(`${V3}?${FRANCE}&precision=${bad}`), 400, 'VALIDATION_ERROR');
+    for (const bad of ['16', 'r16', '-1', 'abc', '1.5'])
+      assertError(await t.get(`${V3}?${FRANCE}&precision=${bad}`), 400, 'VALIDATION_ERROR');
   });
 });
 
@@ -352,7 +396,11 @@ describe('cell filter', () => {
       const cell = latLngToCell(48.8566, 2.3522, r);
       const filtered = await allPages(`${V3}?${FRANCE}&cell=${cell}`);
       const expected = flat.filter((s: any) => cellOf(s, r) === cell).map((s: any) => s.id);
-      assert.deepEqual(filtered.results.map((s: any) => s.id), expected, `r${r}: same stays, same order`);
+      assert.deepEqual(
+        filtered.results.map((s: any) => s.id),
+        expected,
+        `r${r}: same stays, same order`,
+      );
       assert.equal(filtered.first.meta.total, expected.length);
     }
     const upper = await get(`${V3}?${FRANCE}&cell=${latLngToCell(48.8566, 2.3522, 5).toUpperCase()}`);
@@ -363,11 +411,17 @@ describe('cell filter', () => {
     const cell = latLngToCell(48.8566, 2.3522, 5);
     const alone = await allPages(`${V3}?cell=${cell}`);
     const inEurope = (await allPages(`${V3}?${WESTERN_EUROPE}&cell=${cell}`)).results;
-    assert.deepEqual(alone.results.map((r: any) => r.id), inEurope.map((r: any) => r.id));
+    assert.deepEqual(
+      alone.results.map((r: any) => r.id),
+      inEurope.map((r: any) => r.id),
+    );
     const [clat, clng] = cellToLatLng(cell);
     for (const r of alone.results) {
       assert.equal(cellOf(r, 5), cell);
-      assert.ok(Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1, 'Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1');
+      assert.ok(
+        Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1,
+        'Math.abs(r.location.distanceInMeters - distanceMeters(clat, clng, ...coords(r))) <= 1',
+      );
     }
   });
 
@@ -376,12 +430,18 @@ describe('cell filter', () => {
     const hotels = (await allPages(`${V3}?lat=48.8566&lng=2.3522&radius=8000&type=hotel`)).results;
     const both = (await allPages(`${V3}?lat=48.8566&lng=2.3522&radius=8000&type=hotel&cell=${cell}`)).results;
     assert.ok(both.length > 0 && both.length < hotels.length, 'both.length > 0 && both.length < hotels.length');
-    assert.deepEqual(both.map((r: any) => r.id), hotels.filter((r: any) => cellOf(r, 6) === cell).map((r: any) => r.id));
+    assert.deepEqual(
+      both.map((r: any) => r.id),
+      hotels.filter((r: any) => cellOf(r, 6) === cell).map((r: any) => r.id),
+    );
 
     const inside = both[0].id;
     const outside = hotels.find((r: any) => cellOf(r, 6) !== cell).id;
     const lookup = await get(`${V3}?hotelids=${inside},${outside}&cell=${cell}`);
-    assert.deepEqual(lookup.results.map((r: any) => r.id), [inside]);
+    assert.deepEqual(
+      lookup.results.map((r: any) => r.id),
+      [inside],
+    );
     assert.deepEqual(lookup.meta.unresolved, [], 'filtered out is not unresolved');
   });
 
@@ -403,8 +463,14 @@ describe('cell filter', () => {
     assert.deepEqual([...params.keys()].sort(), ['cell', 'nelat', 'nelng', 'swlat', 'swlng', 'type']);
     assert.equal(params.get('cell'), coarse);
     const fine = latLngToCell(48.8566, 2.3522, 9);
-    assert.equal(new URL(expandLink('http://gw.test', '/v3/accommodations', `${FRANCE}&cell=${fine}`, coarse)).searchParams.get('cell'), fine);
-    assert.equal(new URL(expandLink('http://gw.test', '/v3/accommodations', `${FRANCE}&cell=${coarse}`, fine)).searchParams.get('cell'), fine);
+    assert.equal(
+      new URL(expandLink('http://gw.test', '/v3/accommodations', `${FRANCE}&cell=${fine}`, coarse)).searchParams.get('cell'),
+      fine,
+    );
+    assert.equal(
+      new URL(expandLink('http://gw.test', '/v3/accommodations', `${FRANCE}&cell=${coarse}`, fine)).searchParams.get('cell'),
+      fine,
+    );
   });
 });
 
@@ -420,7 +486,8 @@ describe('clustering with dates', () => {
     const ids = new Set<string>(clusters.map((c: any) => c.id));
     for (const r of clustered.results) {
       assert.ok(!ids.has(cellOf(r, meta.clustering.precision)), '!ids.has(cellOf(r, meta.clustering.precision))');
-      for (const e of Object.values<any>(r.suppliers)) assert.ok(e.price === null || typeof e.price.total === 'number', 'e.price === null || typeof e.price.total === \'number\'');
+      for (const e of Object.values<any>(r.suppliers))
+        assert.ok(e.price === null || typeof e.price.total === 'number', "e.price === null || typeof e.price.total === 'number'");
     }
   });
 
@@ -442,12 +509,21 @@ describe('clustering with dates', () => {
 // The issue these pin down: stays were placed in the parent of their res-15 cell, which near an
 // edge is a neighbour of the hexagon holding them. h3-js latLngToCell is the oracle here, and each
 // test first checks that its stays include some for which the two differ, so it can tell.
-describe('cells are latLngToCell of the stays\' coordinates', () => {
+describe("cells are latLngToCell of the stays' coordinates", () => {
   const PARIS_6KM = 'nelat=48.885&nelng=2.37&swlat=48.845&swlng=2.32'; // ~6 km diagonal
 
   test('cluster=top: every cellId is latLngToCell of its stay at the precision; total counts those cells', async () => {
     let off = 0;
-    for (const query of [PARIS, FRANCE, `${PARIS}&precision=2`, `${PARIS}&precision=5`, `${PARIS}&precision=7`, `${PARIS}&precision=10`, `${PARIS_CENTRE}&precision=12`, `${PARIS_CENTRE}&precision=14`]) {
+    for (const query of [
+      PARIS,
+      FRANCE,
+      `${PARIS}&precision=2`,
+      `${PARIS}&precision=5`,
+      `${PARIS}&precision=7`,
+      `${PARIS}&precision=10`,
+      `${PARIS_CENTRE}&precision=12`,
+      `${PARIS_CENTRE}&precision=14`,
+    ]) {
       const box = query.split('&precision')[0];
       const top = await allPages(`${V3}?${query}&cluster=top`);
       const res = top.first.meta.clustering.precision;
@@ -470,7 +546,11 @@ describe('cells are latLngToCell of the stays\' coordinates', () => {
       for (const cell of cells) {
         const expected = flat.filter((s: any) => cellOf(s, res) === cell).map((s: any) => s.id);
         const got = await allPages(`${V3}?${PARIS}&cell=${cell}`);
-        assert.deepEqual(got.results.map((s: any) => s.id), expected, `r${res} ${cell}: the stays of the box inside the cell, in rank order`);
+        assert.deepEqual(
+          got.results.map((s: any) => s.id),
+          expected,
+          `r${res} ${cell}: the stays of the box inside the cell, in rank order`,
+        );
         assert.equal(got.first.meta.total, expected.length);
       }
     }
@@ -480,11 +560,19 @@ describe('cells are latLngToCell of the stays\' coordinates', () => {
     for (const res of [6, 8, 9, 11]) {
       const cell = cellOf(flat.find((s: any) => offHierarchy(s, res)) ?? flat[0], res);
       const alone = await allPages(`${V3}?cell=${cell}`);
-      assert.deepEqual(alone.results.map((s: any) => s.id), europe.filter((s: any) => cellOf(s, res) === cell).map((s: any) => s.id), `${cell} alone`);
+      assert.deepEqual(
+        alone.results.map((s: any) => s.id),
+        europe.filter((s: any) => cellOf(s, res) === cell).map((s: any) => s.id),
+        `${cell} alone`,
+      );
     }
   });
 
-  for (const [mode, box] of [['auto', PARIS_6KM], ['auto', FRANCE], ['true', PARIS]] as const) {
+  for (const [mode, box] of [
+    ['auto', PARIS_6KM],
+    ['auto', FRANCE],
+    ['true', PARIS],
+  ] as const) {
     test(`cluster=${mode} over ${box}: a cluster counts exactly the stays in its hexagon, and no sparse stay lies in one`, async () => {
       const flat = (await allPages(`${V3}?${box}`)).results;
       // Pages of 10: with pages of 100, auto finds the 6 km box's stays fit on one and stays flat.
@@ -492,7 +580,10 @@ describe('cells are latLngToCell of the stays\' coordinates', () => {
       const { meta, clusters } = clustered.first;
       assert.ok(meta.clustering, 'clustered');
       const res = meta.clustering.precision;
-      assert.ok(flat.some((s: any) => offHierarchy(s, res)), 'some stays lie off the hierarchy');
+      assert.ok(
+        flat.some((s: any) => offHierarchy(s, res)),
+        'some stays lie off the hierarchy',
+      );
       const ids = new Set<string>(clusters.map((c: any) => c.id));
       for (const r of clustered.results) assert.ok(!ids.has(cellOf(r, res)), `sparse ${r.id} lies in cluster ${cellOf(r, res)}`);
       for (const c of clusters) assert.equal(c.count, flat.filter((s: any) => cellOf(s, res) === c.id).length, `${c.id}: count`);

@@ -34,12 +34,22 @@ function idOf(entry: any): string {
   return decodeURIComponent(new URL(entry.link).pathname.split('/').pop()!);
 }
 
-interface Party { adults?: number; children?: number; childrenAges?: number[] | null; rooms?: number }
+interface Party {
+  adults?: number;
+  children?: number;
+  childrenAges?: number[] | null;
+  rooms?: number;
+}
 
 /** What the gateway must show for one supplier entry: the simulator's own answer, converted. */
 function expected(supplier: SupplierId, id: string, currency: string, party: Party = {}): number | 'sold out' {
   const q = simQuote(t.world, supplier, id, {
-    ...DATES, adults: party.adults ?? 2, children: party.children ?? 0, childrenAges: party.childrenAges ?? null, rooms: party.rooms ?? 1, currency,
+    ...DATES,
+    adults: party.adults ?? 2,
+    children: party.children ?? 0,
+    childrenAges: party.childrenAges ?? null,
+    rooms: party.rooms ?? 1,
+    currency,
   });
   if (!q.available) return 'sold out';
   return q.currency === currency ? q.total : fromUsd(toUsd(q.total, q.currency)!, currency);
@@ -112,7 +122,7 @@ describe('dated search', () => {
     assert.equal(meta.checkout, DATES.checkout);
     assert.equal(meta.nights, 3);
     assert.equal(meta.currency, 'USD');
-    assert.ok(assertPricesMatch(res.body, 'USD') >= 30, 'assertPricesMatch(res.body, \'USD\') >= 30');
+    assert.ok(assertPricesMatch(res.body, 'USD') >= 30, "assertPricesMatch(res.body, 'USD') >= 30");
     assert.ok(meta.total <= defaults.pricedCandidates, 'only a bounded number of candidates is priced');
   });
 
@@ -130,9 +140,10 @@ describe('dated search', () => {
     assertPricesMatch(eur.body, 'EUR');
     const jpy = await t.get(`${V3}?${DATED}&currency=JPY&pageSize=20`);
     assertPricesMatch(jpy.body, 'JPY');
-    for (const r of jpy.body.results) for (const e of Object.values<any>(r.suppliers)) assert.ok(Number.isInteger(e.price.total), 'Number.isInteger(e.price.total)');
+    for (const r of jpy.body.results)
+      for (const e of Object.values<any>(r.suppliers)) assert.ok(Number.isInteger(e.price.total), 'Number.isInteger(e.price.total)');
     assert.equal(ratePerUsd('MNT'), undefined);
-    assert.ok(Intl.supportedValuesOf('currency').includes('MNT'), 'Intl.supportedValuesOf(\'currency\').includes(\'MNT\')');
+    assert.ok(Intl.supportedValuesOf('currency').includes('MNT'), "Intl.supportedValuesOf('currency').includes('MNT')");
     const mnt = await t.get(`${V3}?${DATED}&currency=MNT`);
     assert.equal(mnt.status, 200);
     assert.equal(mnt.body.meta.currency, 'USD');
@@ -150,8 +161,11 @@ describe('dated search', () => {
       const res = await t.get(`${V3}?${DATED}&pageSize=10&${params}`);
       assert.equal(res.status, 200, params);
       assertPricesMatch(res.body, 'USD', party);
-      assert.notDeepEqual(res.body.results.map((r: any) => Object.values<any>(r.suppliers).map((e) => e.price.total)),
-        base.body.results.map((r: any) => Object.values<any>(r.suppliers).map((e) => e.price.total)), params);
+      assert.notDeepEqual(
+        res.body.results.map((r: any) => Object.values<any>(r.suppliers).map((e) => e.price.total)),
+        base.body.results.map((r: any) => Object.values<any>(r.suppliers).map((e) => e.price.total)),
+        params,
+      );
     }
     const crowd = await t.get(`${V3}?${DATED}&adults=30`);
     assert.equal(crowd.body.meta.total, 0, 'no stay sleeps 30 in one room');
@@ -182,10 +196,16 @@ describe('dated search', () => {
   test('min/max keep stays with a supplier priced within the per-night USD bounds', async () => {
     const res = await t.get(`${V3}?${DATED}&min=100&max=220&pageSize=100`);
     const all = await t.get(`${V3}?${DATED}`);
-    assert.ok(res.body.meta.total > 0 && res.body.meta.total < all.body.meta.total, 'res.body.meta.total > 0 && res.body.meta.total < all.body.meta.total');
+    assert.ok(
+      res.body.meta.total > 0 && res.body.meta.total < all.body.meta.total,
+      'res.body.meta.total > 0 && res.body.meta.total < all.body.meta.total',
+    );
     for (const r of res.body.results) {
       const perNight = Object.values<any>(r.suppliers).map((e) => e.price.total / 3);
-      assert.ok(perNight.some((p) => p >= 100 && p <= 220), `${r.id}: ${perNight}`);
+      assert.ok(
+        perNight.some((p) => p >= 100 && p <= 220),
+        `${r.id}: ${perNight}`,
+      );
     }
   });
 });
@@ -201,7 +221,10 @@ describe('supplier failures', () => {
       let nulls = 0;
       for (const r of res.body.results) {
         for (const [supplier, e] of Object.entries<any>(r.suppliers)) {
-          if (supplier === 'supplier_b') { assert.equal(e.price, null); nulls++; } else assert.equal(typeof e.price.total, 'number');
+          if (supplier === 'supplier_b') {
+            assert.equal(e.price, null);
+            nulls++;
+          } else assert.equal(typeof e.price.total, 'number');
         }
       }
       assert.ok(nulls > 0, 'supplier_b entries are present with price null');
@@ -217,7 +240,11 @@ describe('supplier failures', () => {
     const res = await withFault('supplier_c', 'slow:150', () => t.get(`${V3}?${DATED}&pageSize=50&rooms=1&adults=2&currency=GBP`));
     assert.ok(performance.now() - started >= 150, 'performance.now() - started >= 150');
     let priced = 0;
-    for (const r of res.body.results) if (r.suppliers.supplier_c) { assert.equal(typeof r.suppliers.supplier_c.price.total, 'number'); priced++; }
+    for (const r of res.body.results)
+      if (r.suppliers.supplier_c) {
+        assert.equal(typeof r.suppliers.supplier_c.price.total, 'number');
+        priced++;
+      }
     assert.ok(priced > 0, 'priced > 0');
   });
 

@@ -36,7 +36,6 @@ export const v3AccommodationSchema = Type.Object({
   cellId: Type.Optional(jsonSafeString),
 });
 
-
 /** A dense H3 cell of `cluster=auto`/`true`; `_links.expand` lists exactly its stays. */
 
 export const v3ResponseSchema = Type.Object({

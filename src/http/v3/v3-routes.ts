@@ -18,16 +18,24 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext, op
   const route = {
     summary: 'Search stays (v3, current)',
     errorStatuses: [400, 401, 429, 503],
-    description: 'Unified multi-supplier search: each result carries its suppliers with their own `rating`, `media`, `policies` and, on dated searches, `price`; `averageRatings` sums them up. '
-      + 'Static without both dates (no prices), dated with both. Pages: follow `_links.next` while `meta.hasMore`. '
-      + '`meta.ignored` lists parameters given but not applied (unknown ones, a lone date, `min`/`max` without dates). '
-      + 'Answers carry `ETag` (a matching `If-None-Match` is a 304), `X-Cache`, `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit`.',
+    description:
+      'Unified multi-supplier search: each result carries its suppliers with their own `rating`, `media`, `policies` and, on dated searches, `price`; `averageRatings` sums them up. ' +
+      'Static without both dates (no prices), dated with both. Pages: follow `_links.next` while `meta.hasMore`. ' +
+      '`meta.ignored` lists parameters given but not applied (unknown ones, a lone date, `min`/`max` without dates). ' +
+      'Answers carry `ETag` (a matching `If-None-Match` is a 304), `X-Cache`, `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit`.',
     responseSchema: v3ResponseSchema,
-    present: (result: SearchResult, query: SearchQuery, { base, path, rawQuery, link, ignored, contentUnavailable }: PresentContext) => renderV3(
-      result, query, pageLinks(base, path, rawQuery, query.page, result.hasMore), deeplinks(base, link),
-      (cellId) => expandLink(base, path, rawQuery, cellId), ignored, contentUnavailable,
-    ),
+    present: (result: SearchResult, query: SearchQuery, { base, path, rawQuery, link, ignored, contentUnavailable }: PresentContext) =>
+      renderV3(
+        result,
+        query,
+        pageLinks(base, path, rawQuery, query.page, result.hasMore),
+        deeplinks(base, link),
+        (cellId) => expandLink(base, path, rawQuery, cellId),
+        ignored,
+        contentUnavailable,
+      ),
   };
   registerUnifiedSearch(app, context, { url: '/v3/accommodations', ...route });
-  if (options.mapKeylessPerMinute !== undefined) registerUnifiedSearch(app, context, { url: MAP_SEARCH_PATH, ...route, keylessPerMinute: options.mapKeylessPerMinute });
+  if (options.mapKeylessPerMinute !== undefined)
+    registerUnifiedSearch(app, context, { url: MAP_SEARCH_PATH, ...route, keylessPerMinute: options.mapKeylessPerMinute });
 }

@@ -6,8 +6,12 @@ import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts
 import { defaults } from '../../defaults.ts';
 
 let t: TestApp;
-before(async () => { t = await startTestApp(); });
-after(async () => { await t.close(); });
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => {
+  await t.close();
+});
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 const V3 = '/v3/accommodations';
@@ -40,7 +44,10 @@ describe('location rule', () => {
   test('a partial bounding box names the missing corners, as LOCATION_REQUIRED', async () => {
     const res = await t.get(`${V3}?nelat=48.9&nelng=2.4`);
     assertError(res, 400, 'LOCATION_REQUIRED');
-    assert.ok(res.body.details.params.swlat && res.body.details.params.swlng, 'res.body.details.params.swlat && res.body.details.params.swlng');
+    assert.ok(
+      res.body.details.params.swlat && res.body.details.params.swlng,
+      'res.body.details.params.swlat && res.body.details.params.swlng',
+    );
   });
   test('lat without lng is LOCATION_REQUIRED', async () => {
     const res = await t.get(`${V3}?lat=48.85`);
@@ -65,8 +72,14 @@ describe('bounding box search', () => {
     assert.equal(meta.currency, 'USD');
     assert.deepEqual(meta.unresolved, []);
     for (const r of results) {
-      assert.ok(r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90, 'r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90');
-      assert.ok(r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42, 'r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42');
+      assert.ok(
+        r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.9,
+        'r.location.coordinates.lat >= 48.82 && r.location.coordinates.lat <= 48.90',
+      );
+      assert.ok(
+        r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42,
+        'r.location.coordinates.lng >= 2.27 && r.location.coordinates.lng <= 2.42',
+      );
     }
     const scores = results.map((r: any) => score(r.averageRatings));
     for (let i = 1; i < scores.length; i++) assert.ok(scores[i - 1] >= scores[i] - 1e-9, `rank order broken at ${i}`);
@@ -81,7 +94,10 @@ describe('bounding box search', () => {
     const p1 = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=1`)).body;
     const p2 = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=2`)).body;
     const ids1 = new Set(p1.results.map((r: any) => r.id));
-    assert.ok(p2.results.every((r: any) => !ids1.has(r.id)), 'p2.results.every((r: any) => !ids1.has(r.id))');
+    assert.ok(
+      p2.results.every((r: any) => !ids1.has(r.id)),
+      'p2.results.every((r: any) => !ids1.has(r.id))',
+    );
     assert.match(p2._links.prev.href, /page=1/);
     const last = Math.ceil(p1.meta.total / 10);
     const pl = (await t.get(`${V3}?${PARIS_BOX}&pageSize=10&page=${last}`)).body;
@@ -149,10 +165,16 @@ describe('filters', () => {
     for (const r of single.results) assert.deepEqual(Object.keys(r.suppliers), ['supplier_b']);
     const comma = (await t.get(`${V3}?${PARIS_BOX}&provider=supplier_a,supplier_d&pageSize=30`)).body;
     const repeated = (await t.get(`${V3}?${PARIS_BOX}&provider=supplier_a&provider=supplier_d&pageSize=30`)).body;
-    assert.deepEqual(repeated.results.map((r: any) => r.id), comma.results.map((r: any) => r.id));
+    assert.deepEqual(
+      repeated.results.map((r: any) => r.id),
+      comma.results.map((r: any) => r.id),
+    );
     for (const r of comma.results) {
       const keys = Object.keys(r.suppliers);
-      assert.ok(keys.length > 0 && keys.every((k) => k === 'supplier_a' || k === 'supplier_d'), 'keys.length > 0 && keys.every((k) => k === \'supplier_a\' || k === \'supplier_d\')');
+      assert.ok(
+        keys.length > 0 && keys.every((k) => k === 'supplier_a' || k === 'supplier_d'),
+        "keys.length > 0 && keys.every((k) => k === 'supplier_a' || k === 'supplier_d')",
+      );
     }
     const all = (await t.get(`${V3}?${PARIS_BOX}`)).body;
     assert.ok(single.meta.total < all.meta.total, 'single.meta.total < all.meta.total');
@@ -168,7 +190,8 @@ describe('filters', () => {
     for (const r of hotels.results) assert.equal(typeOf(r), 'hotel');
     const rentals = (await t.get(`${V3}?${PARIS_BOX}&type=rental&pageSize=50`)).body;
     assert.ok(rentals.results.length > 0, 'rentals.results.length > 0');
-    for (const r of rentals.results) assert.ok((RENTAL_TYPES as readonly string[]).includes(typeOf(r)), '(RENTAL_TYPES as readonly string[]).includes(typeOf(r))');
+    for (const r of rentals.results)
+      assert.ok((RENTAL_TYPES as readonly string[]).includes(typeOf(r)), '(RENTAL_TYPES as readonly string[]).includes(typeOf(r))');
     const apartments = (await t.get(`${V3}?${PARIS_BOX}&type=apartment&pageSize=50`)).body;
     for (const r of apartments.results) assert.equal(typeOf(r), 'apartment');
     const both = (await t.get(`${V3}?${PARIS_BOX}&type=hotel,apartment`)).body;
@@ -182,12 +205,17 @@ describe('filters', () => {
 
   test('minstarrating, minguestrating and minratingcount filter; 0 means no filter', async () => {
     const all = (await t.get(`${V3}?${PARIS_BOX}`)).body.meta.total;
-    for (const [param, value] of [['minstarrating', 4], ['minguestrating', 8.5], ['minratingcount', 200]] as const) {
+    for (const [param, value] of [
+      ['minstarrating', 4],
+      ['minguestrating', 8.5],
+      ['minratingcount', 200],
+    ] as const) {
       const res = (await t.get(`${V3}?${PARIS_BOX}&${param}=${value}&pageSize=100`)).body;
       assert.ok(res.meta.total > 0 && res.meta.total < all, `${param} filters something`);
       for (const r of res.results) {
         const a = r.averageRatings;
-        if (param === 'minstarrating') assert.ok(a.hotelStars !== null && a.hotelStars >= value, 'a.hotelStars !== null && a.hotelStars >= value');
+        if (param === 'minstarrating')
+          assert.ok(a.hotelStars !== null && a.hotelStars >= value, 'a.hotelStars !== null && a.hotelStars >= value');
         if (param === 'minguestrating') assert.ok(a.value >= value, 'a.value >= value');
         if (param === 'minratingcount') assert.ok(a.count >= value, 'a.count >= value');
       }
@@ -209,7 +237,10 @@ describe('result shape', () => {
       assert.equal(typeof r.type, 'string');
       assert.ok(r.type.length > 0, 'r.type.length > 0');
       assert.equal(typeof r.location.address, 'string');
-      assert.ok(typeof r.capacity.guests === 'number' && typeof r.capacity.bathrooms === 'number', 'typeof r.capacity.guests === \'number\' && typeof r.capacity.bathrooms === \'number\'');
+      assert.ok(
+        typeof r.capacity.guests === 'number' && typeof r.capacity.bathrooms === 'number',
+        "typeof r.capacity.guests === 'number' && typeof r.capacity.bathrooms === 'number'",
+      );
       const entries = Object.entries<any>(r.suppliers);
       assert.ok(entries.length >= 1, 'entries.length >= 1');
       for (const [supplier, e] of entries) {
@@ -222,9 +253,10 @@ describe('result shape', () => {
         assert.equal('price' in e, false, 'static searches carry no price');
       }
       const count = entries.reduce((s, [, e]) => s + e.rating.count, 0);
-      const weighted = count === 0
-        ? entries.reduce((s, [, e]) => s + e.rating.value, 0) / entries.length
-        : entries.reduce((s, [, e]) => s + e.rating.value * e.rating.count, 0) / count;
+      const weighted =
+        count === 0
+          ? entries.reduce((s, [, e]) => s + e.rating.value, 0) / entries.length
+          : entries.reduce((s, [, e]) => s + e.rating.value * e.rating.count, 0) / count;
       assert.equal(r.averageRatings.count, count);
       assert.ok(Math.abs(r.averageRatings.value - weighted) <= 0.051, `${r.averageRatings.value} vs ${weighted}`);
       if (entries.length > 1) multi++;
@@ -284,7 +316,7 @@ describe('hotelids', () => {
     assert.deepEqual(mixed.meta.unresolved, ['nope-123', 'supplier_c:0']);
   });
 
-  test('with a single provider, bare ids are read in that supplier\'s namespace', async () => {
+  test("with a single provider, bare ids are read in that supplier's namespace", async () => {
     const { id, suppliers } = overlappingId();
     const res = (await t.get(`${V3}?hotelids=${id}&provider=${suppliers[1]}`)).body;
     assert.equal(res.meta.total, 1);
@@ -308,13 +340,17 @@ describe('hotelids', () => {
 
 describe('hotelsearch', () => {
   function hotelNear(): { name: string; lat: number; lng: number } {
-    const l = t.world.listings.supplier_a.find((x) => x.type === 'hotel' && Math.abs(x.lat - 48.86) < 0.03 && Math.abs(x.lng - 2.35) < 0.04);
+    const l = t.world.listings.supplier_a.find(
+      (x) => x.type === 'hotel' && Math.abs(x.lat - 48.86) < 0.03 && Math.abs(x.lng - 2.35) < 0.04,
+    );
     assert.ok(l, 'a Paris hotel exists');
     return l;
   }
 
   test('finds hotels by name, ordered by distance', async () => {
-    const word = hotelNear().name.split(' ').sort((a, b) => b.length - a.length)[0];
+    const word = hotelNear()
+      .name.split(' ')
+      .sort((a, b) => b.length - a.length)[0];
     const res = (await t.get(`${V3}?hotelsearch=${encodeURIComponent(word.toUpperCase())}&lat=48.8566&lng=2.3522&pageSize=50`)).body;
     assert.ok(res.results.length > 0, 'res.results.length > 0');
     for (const r of res.results) assert.equal(typeOf(r), 'hotel');
