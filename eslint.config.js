@@ -88,7 +88,7 @@ export default tseslint.config(
     rules: {
       'staygate/folder-imports': [
         'error',
-        { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'simulator-address.ts'] },
+        { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'simulator-address.ts'] },
       ],
     },
   },

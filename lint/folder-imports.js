@@ -9,15 +9,26 @@ import path from 'node:path';
 /**
  * Parses the "May import:" paragraph of a README: backticked entries, each a folder (`search/`), a
  * file inside one (`store/open-sqlite.ts`) or a top-level file (`types.ts`); a leading `../` is
- * dropped. `(types)` right after an entry allows type-only imports of it. The single entry
- * `nothing` allows none. Returns null when the README has no such paragraph.
+ * dropped. `(types)` or `(types: why)` right after an entry allows type-only imports of it. The
+ * list is the paragraph's first sentence. The single entry `nothing` allows none. Returns null when
+ * the README has no such paragraph.
  */
 export function parseMayImport(readme) {
   const start = readme.search(/^May import:/m);
   if (start < 0) return null;
-  const paragraph = readme.slice(start).split(/\n[ \t]*\n/)[0];
+  const paragraph = readme.slice(start + 'May import:'.length).split(/\n[ \t]*\n/)[0];
+  // The list is the paragraph's first sentence: it ends at a '.' or ';' outside backticks, so
+  // what follows ("Never `http/`", "its tests also `test-support/`") allows nothing.
+  let end = paragraph.length;
+  for (let i = 0, quoted = false; i < paragraph.length; i++) {
+    if (paragraph[i] === '`') quoted = !quoted;
+    else if (!quoted && (paragraph[i] === ';' || (paragraph[i] === '.' && /\s/.test(paragraph[i + 1] ?? ' ')))) {
+      end = i;
+      break;
+    }
+  }
   const entries = [];
-  for (const token of paragraph.matchAll(/`([^`]+)`(\s*\(types\))?/g)) {
+  for (const token of paragraph.slice(0, end).matchAll(/`([^`]+)`(\s*\(types[):])?/g)) {
     const name = token[1].replace(/^(\.\.\/)+/, '');
     if (name === 'nothing') continue;
     entries.push({ name, typesOnly: Boolean(token[2]) });

@@ -23,6 +23,13 @@ describe('parseMayImport', () => {
       { name: 'kdbush', typesOnly: false },
     ]);
   });
+  it('lists only in its first sentence: "Never `http/`" after it allows nothing; `(types: why)` is types-only', () => {
+    assert.deepEqual(parseMayImport('May import: `a/` (types: the interface), `b.ts`. Never `http/`; its tests also `c/`.'), [
+      { name: 'a/', typesOnly: true },
+      { name: 'b.ts', typesOnly: false },
+    ]);
+    assert.deepEqual(parseMayImport('May import: `a/`; its contract suite also `t/`.'), [{ name: 'a/', typesOnly: false }]);
+  });
   it('`nothing` allows nothing; a README without the paragraph has no rules', () => {
     assert.deepEqual(parseMayImport('May import: `nothing`.'), []);
     assert.equal(parseMayImport('# y/\n\nImports nothing.\n'), null);
