@@ -429,7 +429,7 @@ function readAlternateNames(all: readonly GazetteerCity[], cities: Map<string, G
     if (city.population >= MIN_ALTERNATE_POPULATION && !EXCLUDED_FEATURE_CODES.has(city.featureCode)) byId.set(city.cityId, city);
   const alternates = new Map<string, GazetteerCity[]>();
   const text = readFileSync(file, 'utf8');
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const idEnd = text.indexOf('\t', start);

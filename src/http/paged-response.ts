@@ -121,15 +121,13 @@ export function pageMeta(
 
 /** `clusters[]` of a clustered answer, or undefined for a flat list (the field is then absent). */
 export function presentClusters(result: SearchResult, expand: (cellId: string) => string): Cluster[] | undefined {
-  return result.clusters?.map(
-    (c): Cluster => ({
-      id: c.id,
-      type: 'Cluster',
-      location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
-      count: c.count,
-      _links: { expand: { href: expand(c.id) } },
-    }),
-  );
+  return result.clusters?.map((c): Cluster => ({
+    id: c.id,
+    type: 'Cluster',
+    location: { coordinates: { lat: c.lat, lng: c.lng }, bounds: c.bounds },
+    count: c.count,
+    _links: { expand: { href: expand(c.id) } },
+  }));
 }
 
 /** Generic label when a supplier gives no display type (the spec's "generic fallback label"). */

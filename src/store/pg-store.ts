@@ -299,7 +299,7 @@ function versionReader(pool: PgPool, no: number): VersionReader {
           batch = [];
         }
       };
-      for (let from = 0; ; ) {
+      for (let from = 0; ;) {
         const { rows } = await pool.query<{ first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
           `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
           [from],

@@ -347,7 +347,7 @@ function versionReader(db: Database.Database, no: number): VersionReader {
           batch = [];
         }
       };
-      for (let from = 0; ; ) {
+      for (let from = 0; ;) {
         const chunk = selectChunk.get(from);
         if (chunk === undefined) break;
         decodeIndexChunk(

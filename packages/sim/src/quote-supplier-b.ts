@@ -7,8 +7,7 @@ import { checkStay, readQueryAges, readQueryCount, readQueryIds, readQueryString
 export const SUPPLIER_B_QUOTE_PATH = '/v2/rates';
 
 export type SupplierBRate =
-  | { hotel_id: string; available: true; currency: 'EUR'; nightly: number[] }
-  | { hotel_id: string; available: false };
+  { hotel_id: string; available: true; currency: 'EUR'; nightly: number[] } | { hotel_id: string; available: false };
 
 export interface SupplierBRatesResponse {
   rates: SupplierBRate[];

@@ -7,8 +7,7 @@ import { checkStay, readQueryAges, readQueryCount, readQueryIds, readQueryString
 export const SUPPLIER_D_QUOTE_PATH = '/api/availability';
 
 export type SupplierDAvailability =
-  | { listing_id: string; bookable: true; price: { total: number; currency: 'USD' } }
-  | { listing_id: string; bookable: false };
+  { listing_id: string; bookable: true; price: { total: number; currency: 'USD' } } | { listing_id: string; bookable: false };
 
 export interface SupplierDAvailabilityResponse {
   data: SupplierDAvailability[];
