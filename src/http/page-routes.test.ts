@@ -1,7 +1,7 @@
 // The pages' routes (page-routes.ts) on a stand-in build, and the map's own search allowance
 // (docs/decisions.md 39). The pages themselves are tested in a browser (web/*.browser.test.ts).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -100,5 +100,12 @@ describe('page routes', () => {
     const bad = await t.app.http.inject({ url: '/map/v3/accommodations?nelat=49', ...from('10.0.0.6') });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'LOCATION_REQUIRED');
+  });
+});
+
+describe('the map page template', () => {
+  it('holds the configuration placeholder byte for byte (a formatter that respaced it left the page without its settings)', () => {
+    const template = readFileSync(new URL('../../web/map/map.html', import.meta.url), 'utf8');
+    assert.ok(template.includes('{"config":"here"}'), 'web/map/map.html has {"config":"here"}, which page-routes.ts replaces');
   });
 });

@@ -116,6 +116,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
       searchPath: MAP_SEARCH_PATH,
       tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
     };
+    // The placeholder is matched byte for byte (page-routes.test.ts checks the template has it).
     const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));
     reply.header(
       'Content-Security-Policy',
