@@ -220,10 +220,12 @@ async function serve(): Promise<void> {
   process.on('disconnect', () => process.exit(0));
 }
 
-function child<T>(args: string[]): Promise<{ message: T; done: Promise<void> }> {
+function child<T>(args: string[]): Promise<{ message: T; done: Promise<void>; stop(): void }> {
   const proc = fork(new URL(import.meta.url).pathname, args, { execArgv: ['--import', 'tsx'] });
   return new Promise((resolve, reject) => {
-    proc.once('message', (message) => resolve({ message: message as T, done: new Promise((r) => proc.once('exit', () => r())) }));
+    proc.once('message', (message) =>
+      resolve({ message: message as T, done: new Promise((r) => proc.once('exit', () => r())), stop: () => proc.disconnect() }),
+    );
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
 }
@@ -274,6 +276,9 @@ async function drive(): Promise<void> {
     );
   }
   console.log(`median ratio in-memory/PostgreSQL: ${median(ratios).toFixed(2)}`);
+  // The server child exits when its channel closes; without this the benchmark never ended.
+  server.stop();
+  await server.done;
 }
 
 const mode = process.argv[2];
