@@ -3,10 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { defaults } from '../defaults.ts';
 import { inPgTransaction, type PgClient, type PgPool } from '../store/pg-pool.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
-import type { DeviceClass, TallyDimension } from '../clicks/click-store.ts';
+import type { TallyDimension } from '../clicks/click-store.ts';
 import type { BookingStatus } from '../suppliers/supplier.ts';
 import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
-import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
+import { fromColumns, toRecord, versionKey, type DateFilter, type TransactionColumns, type TransactionRow } from './transaction.ts';
 import type {
   ApplyReportResult,
   SupplierSyncState,
@@ -55,48 +55,6 @@ const WRITE_BATCH = 2_000;
 // Any fixed 32-bit number: applying one supplier's report is serialised across processes (the
 // scheduled sync of one gateway and `staygate transactions sync` elsewhere), so its counts are exact.
 const REPORT_LOCK = 734_920_156;
-
-interface Row {
-  supplier: SupplierId;
-  booking_id: string;
-  click_id: string | null;
-  aid: string | null;
-  partner_id: string | null;
-  campaign: string | null;
-  device: DeviceClass;
-  booked_at: string;
-  start_date: string;
-  end_date: string;
-  status: BookingStatus;
-  commission_cents: string;
-  quantity: number;
-  information: string;
-  destination: string;
-  user_country: string;
-  last_updated: string;
-}
-
-function toRow(row: Row): TransactionRow {
-  return {
-    supplier: row.supplier,
-    bookingId: row.booking_id,
-    clickId: row.click_id,
-    aid: row.aid,
-    partnerId: row.partner_id,
-    campaign: row.campaign,
-    device: row.device,
-    bookedAt: row.booked_at,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    status: row.status,
-    commissionCents: Number(row.commission_cents),
-    quantity: row.quantity,
-    information: row.information,
-    destination: row.destination,
-    userCountry: row.user_country,
-    lastUpdated: row.last_updated,
-  };
-}
 
 /** Byte order of UTF-8 text, as COLLATE "C" (and SQLite) compare it. */
 function compareText(a: string, b: string): number {
@@ -331,11 +289,11 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       });
     },
     async query(query) {
-      const rows = await readPage<Row & Keyed>(query, ROW_COLUMNS, 1);
+      const rows = await readPage<TransactionColumns & Keyed>(query, ROW_COLUMNS, 1);
       const hasMore = rows.length > query.limit;
       if (hasMore) rows.pop();
       if (rows.length === query.limit) remember(query, rows[rows.length - 1]);
-      return { records: rows.map((row) => toRecord(toRow(row))), hasMore };
+      return { records: rows.map((row) => toRecord(fromColumns(row))), hasMore };
     },
     csvPage,
     async tally({ partnerId, startDate, endDate, by }) {
@@ -347,19 +305,19 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       return rows.map((r): TransactionTally => ({ key: r.key, status: r.status, bookings: r.bookings, commissionCents: Number(r.cents) }));
     },
     async latest({ partnerId, startDate, endDate, limit }) {
-      const { rows } = await pool.query<Row>(
+      const { rows } = await pool.query<TransactionColumns>(
         `SELECT ${ROW_COLUMNS} FROM transactions
         WHERE partner_id = $1 AND booked_at >= $2 AND booked_at < $3 ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT $4`,
         [partnerId, ...bounds(startDate, endDate), limit],
       );
-      return rows.map((row) => toRecord(toRow(row)));
+      return rows.map((row) => toRecord(fromColumns(row)));
     },
     async get(supplier, bookingId) {
-      const { rows } = await pool.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = $1 AND booking_id = $2`, [
-        supplier,
-        bookingId,
-      ]);
-      return rows.length === 0 ? null : toRow(rows[0]);
+      const { rows } = await pool.query<TransactionColumns>(
+        `SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = $1 AND booking_id = $2`,
+        [supplier, bookingId],
+      );
+      return rows.length === 0 ? null : fromColumns(rows[0]);
     },
     async stats(): Promise<TransactionStats> {
       const { rows } = await pool.query<{ supplier: string; n: number; unattributed: number }>(
@@ -392,8 +350,8 @@ async function rerenderCsv(pool: PgPool): Promise<void> {
   await inPgTransaction(pool, async (client) => {
     const locked = await client.query<{ value: string }>("SELECT value FROM transactions_meta WHERE name = 'csv_format' FOR UPDATE");
     if (Number(locked.rows[0]?.value) === CSV_FORMAT) return;
-    const { rows } = await client.query<Row>(`SELECT ${ROW_COLUMNS} FROM transactions`);
-    const lines = rows.map((row) => csvLine(toRecord(toRow(row))));
+    const { rows } = await client.query<TransactionColumns>(`SELECT ${ROW_COLUMNS} FROM transactions`);
+    const lines = rows.map((row) => csvLine(toRecord(fromColumns(row))));
     for (let start = 0; start < rows.length; start += WRITE_BATCH) {
       const batch = rows.slice(start, start + WRITE_BATCH);
       await client.query(

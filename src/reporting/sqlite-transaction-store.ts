@@ -3,10 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { defaults } from '../defaults.ts';
 import { openSqlite } from '../store/open-sqlite.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
-import type { DeviceClass } from '../clicks/click-store.ts';
-import type { BookingStatus } from '../suppliers/supplier.ts';
 import { CSV_FORMAT, csvLine } from './transaction-csv.ts';
-import { toRecord, versionKey, type DateFilter, type TransactionRow } from './transaction.ts';
+import { fromColumns, toRecord, versionKey, type DateFilter, type TransactionColumns, type TransactionRow } from './transaction.ts';
 import type { TallyDimension } from '../clicks/click-store.ts';
 import type {
   ApplyReportResult,
@@ -74,48 +72,6 @@ const COLUMN: Record<DateFilter, string> = {
   endDate: 'end_date',
   lastUpdatedDate: 'last_updated',
 };
-
-interface Row {
-  supplier: SupplierId;
-  booking_id: string;
-  click_id: string | null;
-  aid: string | null;
-  partner_id: string | null;
-  campaign: string | null;
-  device: DeviceClass;
-  booked_at: string;
-  start_date: string;
-  end_date: string;
-  status: BookingStatus;
-  commission_cents: number;
-  quantity: number;
-  information: string;
-  destination: string;
-  user_country: string;
-  last_updated: string;
-}
-
-function toRow(row: Row): TransactionRow {
-  return {
-    supplier: row.supplier,
-    bookingId: row.booking_id,
-    clickId: row.click_id,
-    aid: row.aid,
-    partnerId: row.partner_id,
-    campaign: row.campaign,
-    device: row.device,
-    bookedAt: row.booked_at,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    status: row.status,
-    commissionCents: row.commission_cents,
-    quantity: row.quantity,
-    information: row.information,
-    destination: row.destination,
-    userCountry: row.user_country,
-    lastUpdated: row.last_updated,
-  };
-}
 
 const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
   commission_cents, quantity, information, destination, user_country, last_updated`;
@@ -197,7 +153,9 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
     WHERE excluded.last_updated > transactions.last_updated
        OR (excluded.last_updated = transactions.last_updated AND excluded.version_key > transactions.version_key)`);
   const exists = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM transactions WHERE supplier = ? AND booking_id = ?');
-  const selectOne = db.prepare<[string, string], Row>(`SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = ? AND booking_id = ?`);
+  const selectOne = db.prepare<[string, string], TransactionColumns>(
+    `SELECT ${ROW_COLUMNS} FROM transactions WHERE supplier = ? AND booking_id = ?`,
+  );
   const saveSync = db.prepare(`INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES (?, ?, ?)
     ON CONFLICT (supplier) DO UPDATE SET synced_through = max(synced_through, excluded.synced_through), synced_at = excluded.synced_at`);
   const selectSync = db.prepare<[string], { synced_through: string; synced_at: string }>(
@@ -215,7 +173,7 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
       ),
     ]),
   ) as Record<TallyDimension, Database.Statement<[string, string, string], TransactionTally>>;
-  const selectLatest = db.prepare<[string, string, string, number], Row>(`SELECT ${ROW_COLUMNS} FROM transactions
+  const selectLatest = db.prepare<[string, string, string, number], TransactionColumns>(`SELECT ${ROW_COLUMNS} FROM transactions
     WHERE partner_id = ? AND booked_at >= ? AND booked_at < ? ORDER BY booked_at DESC, supplier DESC, booking_id DESC LIMIT ?`);
   // As bounds() above: the days' own text, the end day followed by 'T24'.
   const bookedBounds = (startDate: string, endDate: string): [string, string] => [startDate, `${endDate}T24`];
@@ -226,8 +184,8 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   if (format?.value !== CSV_FORMAT) {
     db.transaction(() => {
       const rerender = db.prepare('UPDATE transactions SET csv_line = ? WHERE supplier = ? AND booking_id = ?');
-      for (const row of db.prepare<[], Row>(`SELECT ${ROW_COLUMNS} FROM transactions`).all()) {
-        rerender.run(csvLine(toRecord(toRow(row))), row.supplier, row.booking_id);
+      for (const row of db.prepare<[], TransactionColumns>(`SELECT ${ROW_COLUMNS} FROM transactions`).all()) {
+        rerender.run(csvLine(toRecord(fromColumns(row))), row.supplier, row.booking_id);
       }
       db.prepare("INSERT OR REPLACE INTO transactions_meta (name, value) VALUES ('csv_format', ?)").run(CSV_FORMAT);
       bump.run();
@@ -299,7 +257,7 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
         : { partner: query.partnerId, lo, hi, limit, offset: offset + query.page * query.limit };
     return {
       /** The page's rows, and `extra` more. */
-      rows: (extra: number) => statementsOf('rows').all(params(query.limit + extra, 0)) as Row[],
+      rows: (extra: number) => statementsOf('rows').all(params(query.limit + extra, 0)) as TransactionColumns[],
       /** The CSV lines of `size` rows from `offset` within the page, as one string. */
       csv: (offset: number, size: number) => statementsOf('csv').get(params(size, offset)) as { lines: string | null; n: number },
       /** Keeps where this page ended, for the next page (once read, and only when it was full). */
@@ -374,7 +332,7 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
         const hasMore = rows.length > query.limit;
         if (hasMore) rows.pop();
         if (rows.length === query.limit) page.remember();
-        return { records: rows.map((row) => toRecord(toRow(row))), hasMore };
+        return { records: rows.map((row) => toRecord(fromColumns(row))), hasMore };
       })();
     },
     csvPage,
@@ -382,11 +340,11 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
       return tallies[by].all(partnerId, ...bookedBounds(startDate, endDate));
     },
     async latest({ partnerId, startDate, endDate, limit }) {
-      return selectLatest.all(partnerId, ...bookedBounds(startDate, endDate), limit).map((row) => toRecord(toRow(row)));
+      return selectLatest.all(partnerId, ...bookedBounds(startDate, endDate), limit).map((row) => toRecord(fromColumns(row)));
     },
     async get(supplier, bookingId) {
       const row = selectOne.get(supplier, bookingId);
-      return row === undefined ? null : toRow(row);
+      return row === undefined ? null : fromColumns(row);
     },
     async stats(): Promise<TransactionStats> {
       const counts = db

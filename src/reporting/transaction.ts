@@ -144,3 +144,50 @@ export function versionKey(row: TransactionRow): string {
     row.device,
   ]);
 }
+
+/**
+ * A transaction as a database row (snake_case columns), as both stores read it back: PostgreSQL
+ * returns a bigint's `commission_cents` as a string, SQLite as a number.
+ */
+export interface TransactionColumns {
+  supplier: SupplierId;
+  booking_id: string;
+  click_id: string | null;
+  aid: string | null;
+  partner_id: string | null;
+  campaign: string | null;
+  device: DeviceClass;
+  booked_at: string;
+  start_date: string;
+  end_date: string;
+  status: BookingStatus;
+  commission_cents: number | string;
+  quantity: number;
+  information: string;
+  destination: string;
+  user_country: string;
+  last_updated: string;
+}
+
+/** A row read from either store as a TransactionRow. */
+export function fromColumns(row: TransactionColumns): TransactionRow {
+  return {
+    supplier: row.supplier,
+    bookingId: row.booking_id,
+    clickId: row.click_id,
+    aid: row.aid,
+    partnerId: row.partner_id,
+    campaign: row.campaign,
+    device: row.device,
+    bookedAt: row.booked_at,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    status: row.status,
+    commissionCents: Number(row.commission_cents),
+    quantity: row.quantity,
+    information: row.information,
+    destination: row.destination,
+    userCountry: row.user_country,
+    lastUpdated: row.last_updated,
+  };
+}
