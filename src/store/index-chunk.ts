@@ -141,3 +141,44 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
     });
   }
 }
+
+/** A stored chunk's columns as both engines read them back. */
+export interface StoredIndexChunk {
+  first_idx: number;
+  row_count: number;
+  numbers: Uint8Array;
+  h3: string;
+  names: string;
+}
+
+/**
+ * The index rows of a version in batches of `batchSize`, from its stored chunks read one at a time
+ * (`chunkFrom(idx)`: the first chunk at or after idx, or undefined past the last), so no cursor is
+ * held across yields and other calls may run meanwhile. Both stores' `indexRows`.
+ */
+export async function* indexRowsFromChunks(
+  chunkFrom: (idx: number) => Promise<StoredIndexChunk | undefined> | StoredIndexChunk | undefined,
+  batchSize: number,
+): AsyncGenerator<IndexRow[]> {
+  if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
+  let batch: IndexRow[] = [];
+  const full: IndexRow[][] = [];
+  const emit = (row: IndexRow): void => {
+    batch.push(row);
+    if (batch.length === batchSize) {
+      full.push(batch);
+      batch = [];
+    }
+  };
+  for (let from = 0; ;) {
+    const chunk = await chunkFrom(from);
+    if (chunk === undefined) break;
+    decodeIndexChunk(
+      { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
+      emit,
+    );
+    yield* full.splice(0);
+    from = chunk.first_idx + chunk.row_count;
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -5,9 +5,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
 import { checkDense } from './check-dense.ts';
-import { decodeIndexChunk, encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
+import { encodeIndexChunk, INDEX_CHUNK_ROWS, indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
 import { inPgTransaction, type PgClient, type PgPool } from './pg-pool.ts';
-import type { IndexRow, RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
+import type { RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
 import { versionsToPrune } from './versions-to-prune.ts';
 
 export interface PgStoreOptions {
@@ -287,33 +287,15 @@ function versionReader(pool: PgPool, no: number): VersionReader {
   };
   return {
     no,
-    async *indexRows(batchSize = defaults.indexRowsBatchSize) {
-      if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
-      // One chunk per query (no cursor held across yields): ~60 reads for a million stays.
-      let batch: IndexRow[] = [];
-      const full: IndexRow[][] = [];
-      const emit = (row: IndexRow): void => {
-        batch.push(row);
-        if (batch.length === batchSize) {
-          full.push(batch);
-          batch = [];
-        }
-      };
-      for (let from = 0; ;) {
-        const { rows } = await pool.query<{ first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
+    indexRows(batchSize = defaults.indexRowsBatchSize) {
+      // One chunk per query: ~60 reads for a million stays.
+      return indexRowsFromChunks(async (from) => {
+        const { rows } = await pool.query<StoredIndexChunk>(
           `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
           [from],
         );
-        const chunk = rows[0];
-        if (chunk === undefined) break;
-        decodeIndexChunk(
-          { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
-          emit,
-        );
-        yield* full.splice(0);
-        from = chunk.first_idx + chunk.row_count;
-      }
-      if (batch.length > 0) yield batch;
+        return rows[0];
+      }, batchSize);
     },
     async getStays(idxs) {
       const wanted = idxs.filter((idx) => Number.isInteger(idx) && idx >= 0 && idx <= 0x7fffffff);

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
 import { checkDense } from './check-dense.ts';
-import { decodeIndexChunk, encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
-import type { IndexRow, RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
+import { encodeIndexChunk, INDEX_CHUNK_ROWS, indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
+import type { RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
 import { versionsToPrune } from './versions-to-prune.ts';
 
 export interface SqliteStoreOptions {
@@ -323,7 +323,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
 /** The reads of one content version: its tables never change once published. */
 function versionReader(db: Database.Database, no: number): VersionReader {
-  const selectChunk = db.prepare<[number], { first_idx: number; row_count: number; numbers: Buffer; h3: string; names: string }>(
+  const selectChunk = db.prepare<[number], StoredIndexChunk>(
     `SELECT first_idx, row_count, numbers, h3, names FROM index_chunks_${no} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`,
   );
   const selectDoc = db.prepare<[number], { doc: string }>(`SELECT doc FROM stays_${no} WHERE idx = ?`);
@@ -335,29 +335,8 @@ function versionReader(db: Database.Database, no: number): VersionReader {
   );
   return {
     no,
-    async *indexRows(batchSize = defaults.indexRowsBatchSize) {
-      if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
-      // One chunk per read (no cursor held across yields, so other calls may run meanwhile).
-      let batch: IndexRow[] = [];
-      const full: IndexRow[][] = [];
-      const emit = (row: IndexRow): void => {
-        batch.push(row);
-        if (batch.length === batchSize) {
-          full.push(batch);
-          batch = [];
-        }
-      };
-      for (let from = 0; ;) {
-        const chunk = selectChunk.get(from);
-        if (chunk === undefined) break;
-        decodeIndexChunk(
-          { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
-          emit,
-        );
-        yield* full.splice(0);
-        from = chunk.first_idx + chunk.row_count;
-      }
-      if (batch.length > 0) yield batch;
+    indexRows(batchSize = defaults.indexRowsBatchSize) {
+      return indexRowsFromChunks((from) => selectChunk.get(from), batchSize);
     },
     async getStays(idxs) {
       const stays: Stay[] = [];
