@@ -157,6 +157,9 @@ export function buildStreetBasemap(outDir: string): BuiltStreets {
     } catch {
       rmSync(temp, { recursive: true, force: true }); // another build got there first: same content
     }
+    // Sets cut by an older version of this file or of the package are never read again.
+    for (const old of readdirSync(path.dirname(cache)))
+      if (old !== key && !old.endsWith('.tmp')) rmSync(path.join(path.dirname(cache), old), { recursive: true, force: true });
   }
   cpSync(path.join(cache, 'basemap'), path.join(outDir, 'basemap'), { recursive: true });
   return JSON.parse(readFileSync(path.join(cache, 'built.json'), 'utf8')) as BuiltStreets;

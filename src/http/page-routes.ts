@@ -177,6 +177,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     if (
       version !== set.version ||
       !/^\d{1,2}$/.test(z) ||
+      Number(z) > 24 ||
       !/^\d{1,7}$/.test(x) ||
       y === undefined ||
       Number(x) >= 2 ** Number(z) ||
