@@ -4,11 +4,12 @@
 // `npm start` and `npm test` run it first (prestart, pretest); it takes about a second.
 //   npx tsx web/build.ts            -> web/dist, and prints the size of each file
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { buildStreetBasemap } from './basemap-build.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_DIR = path.join(here, 'dist');
@@ -67,14 +68,19 @@ export async function buildWeb(outDir: string = DEFAULT_WEB_DIR): Promise<BuiltF
   for (const file of ['countries-110m.json', 'countries-50m.json'])
     writeFileSync(path.join(outDir, file), readFileSync(path.join(atlas, file)));
   writeFileSync(path.join(outDir, 'cities.json'), JSON.stringify(cityLabels()));
+  // Street detail for the cities an OSM extract on npm covers (basemap-build.ts): tiles in basemap/.
+  const streets = buildStreetBasemap(outDir);
+  writeFileSync(path.join(outDir, 'basemap.json'), JSON.stringify(streets.basemap));
 
   const files: BuiltFile[] = [];
   for (const name of readdirSync(outDir).sort()) {
+    if (statSync(path.join(outDir, name)).isDirectory()) continue;
     const body = readFileSync(path.join(outDir, name));
     const gzip = gzipSync(body, { level: 9 });
     writeFileSync(path.join(outDir, `${name}.gz`), gzip);
     files.push({ name, bytes: body.length, gzipBytes: gzip.length });
   }
+  files.push({ name: `basemap/ (${streets.tiles} tiles)`, bytes: streets.bytes, gzipBytes: streets.gzipBytes });
   return files;
 }
 

@@ -110,6 +110,63 @@ describe('the map page', () => {
     assert.deepEqual(watch.problems, []);
   });
 
+  it('draws streets, water and names offline at city zoom where the build has them, and says so where it has not', async () => {
+    const watch = await rig.open();
+    const { page } = watch;
+    // Chicago's Loop at city zoom: the river, the lake shore, the street grid, the names.
+    await page.goto(`${rig.base}/map?lat=41.8837&lng=-87.6300&zoom=14&${PARAMS}`);
+    await searched(page, 0);
+    await page.waitForFunction(() => Number(document.body.dataset.streetsLoaded ?? 0) > 0);
+    // Pixels of each colour the street style paints (web/map/basemap.ts STREET_COLOURS), read
+    // from the street layer's canvas tiles: polled, since labels are placed after the tiles.
+    const counts = () =>
+      page.evaluate(() => {
+        const want: Record<string, [number, number, number]> = {
+          water: [0x9e, 0xc5, 0xe0],
+          road: [0xff, 0xff, 0xff],
+          major: [0xf6, 0xcf, 0x8d],
+          label: [0x33, 0x40, 0x4c],
+        };
+        const found: Record<string, number> = { water: 0, road: 0, major: 0, label: 0, tiles: 0 };
+        for (const canvas of document.querySelectorAll<HTMLCanvasElement>('.leaflet-streets-pane canvas')) {
+          found.tiles++;
+          const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+          for (let i = 0; i < data.length; i += 4)
+            for (const [name, [r, g, b]] of Object.entries(want))
+              if (data[i] === r && data[i + 1] === g && data[i + 2] === b) found[name]++;
+        }
+        return found;
+      });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.leaflet-streets-pane canvas').length > 0 && document.querySelector('.basemap-note') !== null,
+    );
+    let seen = await counts();
+    for (let tries = 0; seen.label < 50 && tries < 50; tries++) {
+      await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => resolve(true)))); // the next frame
+      seen = await counts();
+    }
+    assert.ok(seen.tiles > 0, `street tiles drawn: ${JSON.stringify(seen)}`);
+    assert.ok(seen.water > 5_000, `water drawn (the river, the lake): ${JSON.stringify(seen)}`);
+    assert.ok(seen.road > 5_000 && seen.major > 1_000, `streets drawn: ${JSON.stringify(seen)}`);
+    assert.ok(seen.label >= 50, `names drawn: ${JSON.stringify(seen)}`);
+    assert.equal(await page.locator('.basemap-note').isVisible(), false, 'no "no streets here" note where there are streets');
+    assert.ok(
+      watch.requests.some((u) => /\/assets\/basemap\/[\w-]+\/13\/\d+\/\d+\.mvt$/.test(u)),
+      'the tiles come from the gateway',
+    );
+    await rig.screenshot(page, 'map-city-streets');
+
+    // Paris has no street tiles in the offline map: the page says so and names the setting.
+    await page.goto(`${rig.base}/map?lat=48.8566&lng=2.3522&zoom=13&${PARAMS}`);
+    await searched(page, 0);
+    const note = page.locator('.basemap-note');
+    await note.waitFor({ state: 'visible' });
+    assert.match((await note.textContent()) ?? '', /no streets here.*STAYGATE_MAP_TILES_URL/);
+    assert.equal(await page.locator('.leaflet-streets-pane canvas').count(), 0, 'no street tiles asked for outside their areas');
+    await rig.screenshot(page, 'map-city-no-streets');
+    assert.deepEqual(watch.problems, []);
+  });
+
   it('opens on an address, and fits a phone', async () => {
     const watch = await rig.open({ width: 390, height: 780, isMobile: true });
     const { page } = watch;

@@ -1,7 +1,7 @@
 // The pages' routes (page-routes.ts) on a stand-in build, and the map's own search allowance
 // (docs/decisions.md 39). The pages themselves are tested in a browser (web/*.browser.test.ts).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 let t: TestApp;
 let web: string;
 const JS = 'console.log("map");'.repeat(50);
+const TILE = Buffer.from('a street tile '.repeat(40));
 
 before(async () => {
   web = mkdtempSync(path.join(tmpdir(), 'staygate-web-'));
@@ -18,6 +19,11 @@ before(async () => {
   writeFileSync(path.join(web, 'hub.html'), '<h1>hub</h1>');
   writeFileSync(path.join(web, 'map.js'), JS);
   writeFileSync(path.join(web, 'map.js.gz'), gzipSync(JS));
+  // A stand-in street tile set of one tile (web/basemap-build.ts writes the real one).
+  writeFileSync(path.join(web, 'basemap.json'), JSON.stringify({ tiles: '/assets/basemap/v1abc/{z}/{x}/{y}.mvt' }));
+  mkdirSync(path.join(web, 'basemap'));
+  writeFileSync(path.join(web, 'basemap', '13-2101-3045.mvt'), TILE);
+  writeFileSync(path.join(web, 'basemap', '13-2101-3045.mvt.gz'), gzipSync(TILE));
   t = await startTestApp({ stays: 1_500, app: { webDir: web, rateLimits: { keyless: 2, keyed: 100, goKeyless: 100, mapKeyless: 3 } } });
 });
 after(async () => {
@@ -75,6 +81,33 @@ describe('page routes', () => {
       const missing = await t.app.http.inject({ url: `/assets/${name}`, ...from('10.0.0.3') });
       assert.equal(missing.statusCode, 404, name);
       assert.equal(missing.json().code, 'NOT_FOUND');
+    }
+  });
+
+  it("/assets/basemap: street tiles under the set's version, cached for good, empty where the set has none, a JSON 404 for any other name", async () => {
+    const tile = await t.app.http.inject({ url: '/assets/basemap/v1abc/13/2101/3045.mvt', ...from('10.0.0.4') });
+    assert.equal(tile.statusCode, 200);
+    assert.deepEqual(tile.rawPayload, TILE);
+    assert.equal(tile.headers['content-type'], 'application/vnd.mapbox-vector-tile');
+    assert.equal(tile.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(tile.headers['x-ratelimit-limit'], undefined);
+    const gz = await t.app.http.inject({
+      url: '/assets/basemap/v1abc/13/2101/3045.mvt',
+      headers: { 'accept-encoding': 'gzip' },
+      ...from('10.0.0.4'),
+    });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.deepEqual(gz.rawPayload, gzipSync(TILE));
+    // A tile of the world the set has no data for: an empty tile (a valid one), cached the same.
+    const empty = await t.app.http.inject({ url: '/assets/basemap/v1abc/13/4000/2000.mvt', ...from('10.0.0.4') });
+    assert.equal(empty.statusCode, 200);
+    assert.equal(empty.rawPayload.length, 0);
+    assert.equal(empty.headers['cache-control'], 'public, max-age=31536000, immutable');
+    for (const name of ['v0old/13/2101/3045.mvt', 'v1abc/13/8192/1.mvt', 'v1abc/x/1/1.mvt', 'v1abc/13/2101/3045.png', 'v1abc/99/1/1.mvt']) {
+      const missing = await t.app.http.inject({ url: `/assets/basemap/${name}`, ...from('10.0.0.4') });
+      assert.equal(missing.statusCode, 404, name);
+      assert.equal(missing.json().code, 'NOT_FOUND', name);
+      assert.ok(missing.json().requestId, `${name}: the error body has its requestId`);
     }
   });
 

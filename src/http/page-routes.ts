@@ -31,6 +31,36 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+/**
+ * The offline street tiles (web/basemap-build.ts), read on first use like the other assets. Their
+ * URL carries the version of the whole set (basemap.json names it), so a browser keeps them for
+ * good; a tile of the set that has no data is an empty tile, which is a valid one (the map asks
+ * for every tile of a covered area, and a 404 would be a console error in every browser).
+ */
+function streetTilesOf(dir: string): () => { version: string; tiles: Map<string, { body: Buffer; gzip: Buffer }> } {
+  let loaded: { version: string; tiles: Map<string, { body: Buffer; gzip: Buffer }> } | null = null;
+  return () => {
+    if (loaded !== null) return loaded;
+    const tiles = new Map<string, { body: Buffer; gzip: Buffer }>();
+    let version: string;
+    try {
+      const basemap = JSON.parse(readFileSync(path.join(dir, 'basemap.json'), 'utf8')) as { tiles: string };
+      version = basemap.tiles.split('/')[3];
+      for (const name of readdirSync(path.join(dir, 'basemap'))) {
+        if (!name.endsWith('.mvt')) continue;
+        tiles.set(name, {
+          body: readFileSync(path.join(dir, 'basemap', name)),
+          gzip: readFileSync(path.join(dir, 'basemap', `${name}.gz`)),
+        });
+      }
+    } catch {
+      throw new ApiError('NOT_READY', `The pages are not built (no ${dir}/basemap): run npm run build`);
+    }
+    loaded = { version, tiles };
+    return loaded;
+  };
+}
+
 interface Asset {
   type: string;
   body: Buffer;
@@ -88,6 +118,7 @@ const number = (text: unknown, min: number, max: number): number | null => {
 
 export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
   const assets = assetsOf(pages.dir);
+  const streetTiles = streetTilesOf(pages.dir);
   const config = { rateLimit: { keyless: pages.keylessPerMinute } };
   const page = (name: string) => {
     const asset = assets().get(name);
@@ -136,6 +167,32 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cache-Control', 'no-cache');
     return send(request, reply, page('hub.html'));
+  });
+
+  // The offline street tiles: /assets/basemap/{version}/{z}/{x}/{y}.mvt, immutable under their version.
+  app.get('/assets/basemap/:version/:z/:x/:tile', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
+    const { version, z, x, tile } = request.params as Record<string, string>;
+    const set = streetTiles();
+    const y = /^(\d{1,7})\.mvt$/.exec(tile)?.[1];
+    if (
+      version !== set.version ||
+      !/^\d{1,2}$/.test(z) ||
+      Number(z) > 24 ||
+      !/^\d{1,7}$/.test(x) ||
+      y === undefined ||
+      Number(x) >= 2 ** Number(z) ||
+      Number(y) >= 2 ** Number(z)
+    )
+      throw new ApiError('NOT_FOUND', `No street tile "${version}/${z}/${x}/${tile}" (the map names the tiles of its own build)`);
+    const found = set.tiles.get(`${Number(z)}-${Number(x)}-${Number(y)}.mvt`);
+    reply
+      .type('application/vnd.mapbox-vector-tile')
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .header('Vary', 'Accept-Encoding')
+      .header('X-Content-Type-Options', 'nosniff');
+    if (found === undefined) return reply.send(Buffer.alloc(0));
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(found.gzip);
+    return reply.send(found.body);
   });
 
   // Static and small: not rate limited (a page load asks for five or six of them at once).

@@ -4,9 +4,8 @@
 // booking link is the stay's tracked /go deeplink, carrying the page's aid and campaign.
 import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
 import { ApiFailure, escapeHtml, formatCount, formatMoney, formatShort, getJson } from '../shared/api.ts';
+import { addOfflineBasemap } from './basemap.ts';
 import './map.css';
 
 interface Settings {
@@ -51,8 +50,6 @@ const DEBOUNCE_MS = 250;
 /** Stays drawn as markers, and listed. */
 const MARKERS = 50;
 const LISTED = 20;
-/** From this zoom on the finer outlines are drawn (1:50m; 1:110m below). */
-const FINE_ZOOM = 5;
 /** Labels drawn at most at once. */
 const MAX_LABELS = 80;
 
@@ -80,34 +77,9 @@ labelPane.style.pointerEvents = 'none';
 if (settings.tiles !== null) {
   L.tileLayer(settings.tiles.url, { attribution: settings.tiles.attribution, maxZoom: 19, pane: 'basemap' }).addTo(map);
 } else {
-  // Offline: Natural Earth country outlines drawn on a canvas (no GPU, no tiles, no other host).
-  map.attributionControl.addAttribution('Outlines: Natural Earth');
-  const renderer = L.canvas({ pane: 'basemap', padding: 0.3 });
-  const style: L.PathOptions = { color: '#a3aeb7', weight: 0.8, fillColor: '#f3f0e8', fillOpacity: 1 };
-  const layers = new Map<string, Promise<L.GeoJSON>>();
-  const outlines = (file: string) => {
-    let layer = layers.get(file);
-    if (layer === undefined) {
-      layer = getJson<Topology>(`/assets/${file}`).then((topo) =>
-        L.geoJSON(
-          feature(topo, topo.objects.countries as GeometryCollection),
-          { style, interactive: false, renderer } as L.GeoJSONOptions, // each path gets the options: renderer too
-        ),
-      );
-      layers.set(file, layer);
-    }
-    return layer;
-  };
-  let shown: L.GeoJSON | null = null;
-  const drawBasemap = async () => {
-    const layer = await outlines(map.getZoom() >= FINE_ZOOM ? 'countries-50m.json' : 'countries-110m.json');
-    if (layer === shown) return;
-    layer.addTo(map);
-    shown?.remove();
-    shown = layer;
-  };
-  map.on('zoomend', () => void drawBasemap().catch(() => banner('The basemap could not be loaded.')));
-  void drawBasemap().catch(() => banner('The basemap could not be loaded.'));
+  // Offline: Natural Earth outlines, and streets where the build has them (basemap.ts).
+  map.createPane('streets').style.zIndex = '160';
+  addOfflineBasemap(map, banner);
 }
 
 // City labels from the gazetteer, the most populous first: fewer and bigger as the map zooms out.
