@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
   RATE_LIMIT_EXCEEDED: 429,
+  /** An address's failed key checks spent their allowance: new keys from it are not checked for a while. */
+  TOO_MANY_INVALID_KEYS: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,
   BAD_GATEWAY: 502,

@@ -94,6 +94,15 @@ function setRateHeaders(
   reply.header('RateLimit', `"${policy}";r=${remaining};t=${Math.ceil(resetMs / 1_000)}`);
 }
 
+/**
+ * How to leave the keyless (demo) allowance, as its 429 says (README, "API keys"): the demo
+ * partner's key that the first start writes, or a key the operator creates.
+ */
+export const KEY_HINT =
+  '. This is the keyless demo allowance of an address: send an API key in the X-API-KEY header for more. ' +
+  "Trying the gateway? The first start wrote the demo partner's key to data/demo-key.txt (in the data folder). " +
+  'Operators create keys with `npx staygate keys create --aid <affiliate id>`.';
+
 /** The bucket of an IP's failed key checks, on every endpoint at once. */
 const FAILED_KEYS = '(failed key checks)';
 
@@ -120,10 +129,17 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
         // A key already seen valid still works (a partner behind the same address as a guesser).
         verified = await access.keys.verifyKnown(key);
         if (verified === null) {
+          // Not a 401: this key was not checked, and may well be valid (a partner's new key after
+          // its server tried an old one a few times). Told to fix a key that is fine, a partner
+          // would; told to wait, it waits (docs/decisions.md 84).
           const seconds = String(Math.max(1, Math.ceil((lockedUntil - clock()) / 1_000)));
-          throw new ApiError('INVALID_API_KEY', `Too many invalid API keys from this address: new keys are not checked for ${seconds} s`, {
-            headers: { 'Retry-After': seconds },
-          });
+          throw new ApiError(
+            'TOO_MANY_INVALID_KEYS',
+            `Too many unknown API keys came from this address (${access.limits.keyless} within a minute): ` +
+              `new keys from it are not checked for ${seconds} s, so even a valid one is refused until then. ` +
+              `A valid key will be served again in ${seconds} s (Retry-After); a key this gateway has already served keeps working meanwhile.`,
+            { details: { limit: access.limits.keyless, retryAfter: seconds }, headers: { 'Retry-After': seconds } },
+          );
         }
       } else {
         guessing.delete(request.ip);
@@ -145,10 +161,8 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
       // One bucket per endpoint (the route's URL pattern; every unknown path shares one).
       const endpoint = request.routeOptions.url ?? '(no route)';
       const subject = verified !== null ? `key:${verified.id}` : `ip:${request.ip}`;
-      const limit =
-        verified !== null
-          ? (verified.limitPerMinute ?? access.limits.keyed)
-          : ((typeof config.rateLimit === 'object' ? config.rateLimit.keyless : undefined) ?? access.limits.keyless);
+      const ownKeyless = typeof config.rateLimit === 'object' ? config.rateLimit.keyless : undefined;
+      const limit = verified !== null ? (verified.limitPerMinute ?? access.limits.keyed) : (ownKeyless ?? access.limits.keyless);
       const decision = await access.limiter.hit(`${endpoint}|${subject}`, limit);
       setRateHeaders(reply, verified !== null ? 'key' : 'keyless', decision.limit, decision.remaining, decision.resetMs, windowSeconds);
       // An invalid key is told so even when the IP's allowance is spent: a 429 would hide that
@@ -156,10 +170,17 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
       if (!decision.allowed && !(key !== null && verified === null)) {
         access.onRefused?.(endpoint);
         const seconds = String(Math.max(1, Math.ceil(decision.resetMs / 1_000)));
-        throw new ApiError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s`, {
-          details: { limit, retryAfter: seconds },
-          headers: { 'Retry-After': seconds },
-        });
+        // The demo allowance says how to get more: a key (routes with their own keyless allowance,
+        // clicks and the map, serve travellers, who have no use for one).
+        const demo = verified === null && key === null && ownKeyless === undefined;
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `Rate limit of ${limit} requests per minute exceeded; retry in ${seconds} s${demo ? KEY_HINT : ''}`,
+          {
+            details: { limit, retryAfter: seconds },
+            headers: { 'Retry-After': seconds },
+          },
+        );
       }
     }
 

@@ -127,8 +127,14 @@ class ProbeAwareLogController extends LogController {
     else super.incomingRequest(request, reply, metadata);
   }
 
-  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
-    if (error === null && request.routeOptions.config?.probe === true)
+  // Fastify passes `undefined`, not null, when the answer went out without an error: any falsy error is none.
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
+    if (!error && request.routeOptions.config?.probe === true)
       reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
     else super.requestCompleted(error, request, reply, metadata);
   }
@@ -146,6 +152,12 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
             },
           },
     genReqId: requestIdOf,
+    // `format: 'unsafe'` is fast-json-stringify's "write unscanned" hint (json-schema.ts
+    // `jsonSafeString`). When a response schema holds an anyOf (meta.unavailableSuppliers' reason),
+    // the serialiser compiles the whole schema with Ajv, which does not know that format and says
+    // so on the console: a plain-text line in a JSON log. Known to Ajv as a format that accepts
+    // any string, it is compiled silently.
+    serializerOpts: { ajv: { formats: { unsafe: true } } },
     // A missing Host is answered by our hook below (JSON body, request id), not by Node's bare 400.
     http: {
       requireHostHeader: false,

@@ -29,6 +29,10 @@ const PATHS = [
   '/v2/accommodations',
   '/v3/accommodations',
   '/v1/reporting/transactions',
+  '/v1/reporting/summary',
+  '/map',
+  '/map/v3/accommodations',
+  '/mcp',
   '/go/supplier_a/1000001',
   '/go/stnotastay00000',
   '/health',
@@ -77,6 +81,7 @@ const PARAMS = [
   'endDate',
   'dateFilter',
   'format',
+  'top',
 ];
 /** Values a parameter plausibly or implausibly takes: numbers, dates, ids, lists, and any text at all. */
 const value = fc.oneof(
@@ -124,6 +129,12 @@ const value = fc.oneof(
     'csv',
     'bookedDate',
     '4,17',
+    // Lists of no items (issue 25): whitespace, commas only, empty items.
+    ' ',
+    ',',
+    ' , ,',
+    ',,,',
+    '\t',
     '%00',
     '%E0%A4%A',
     '=HYPERLINK()',
@@ -159,6 +170,15 @@ function sendable(h: Record<string, string | undefined>): Record<string, string>
   return out;
 }
 
+/** A JSON-RPC error answer of `/mcp` (mcp-routes.ts): its own body, as JSON-RPC clients expect. */
+function assertJsonRpcError(body: Record<string, unknown>, label: string): void {
+  assert.equal(body.jsonrpc, '2.0', label);
+  assert.equal(body.id, null, label);
+  const error = body.error as { code?: unknown; message?: unknown };
+  assert.equal(typeof error.code, 'number', `${label}: error.code`);
+  assert.equal(typeof error.message, 'string', `${label}: error.message`);
+}
+
 function assertWellFormed(
   res: { statusCode: number; headers: Record<string, unknown>; body: string },
   label: string,
@@ -174,6 +194,7 @@ function assertWellFormed(
   if (res.statusCode >= 400) {
     assert.match(type, /application\/json/, label);
     const body = JSON.parse(res.body);
+    if (body.jsonrpc !== undefined && label.includes('/mcp')) return assertJsonRpcError(body, label);
     assert.equal(body.statusCode, res.statusCode, label);
     for (const field of ['error', 'code', 'message', 'requestId']) assert.equal(typeof body[field], 'string', `${label}: ${field}`);
     assert.equal(body.requestId, res.headers['x-request-id'], label);
@@ -202,6 +223,50 @@ describe('fuzz: every endpoint', () => {
     );
   });
 
+  test('random bodies POSTed to /mcp answer JSON-RPC or the error body, never a 5xx', async () => {
+    const json = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+            id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+            method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping'), fc.string()),
+            params: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
+      fc.constantFrom(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_accommodations","arguments":{"hotelids":" , "}}}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_accommodation","arguments":{"id":"%00"}}}',
+        '[]',
+        '{',
+        '',
+      ),
+      fc.string({ maxLength: 60 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        json,
+        fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', undefined),
+        fc.constantFrom('application/json, text/event-stream', 'application/json', undefined),
+        async (payload, contentType, accept) => {
+          const headers: Record<string, string> = {};
+          if (contentType !== undefined) headers['content-type'] = contentType;
+          if (accept !== undefined) headers.accept = accept;
+          const res = await t.app.http.inject({ method: 'POST', url: '/mcp', headers, payload });
+          const label = `POST /mcp ${JSON.stringify(headers)} ${payload.slice(0, 200)}`;
+          assertWellFormed(res, label);
+          // A body the gateway cannot take as JSON-RPC is told so in JSON-RPC (docs/decisions.md 87).
+          if ([400, 406, 413, 415].includes(res.statusCode)) assertJsonRpcError(JSON.parse(res.body), label);
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
   test('random paths, percent-encoding included, answer well-formed', async () => {
     const segment = fc.oneof(
       fc.string({ maxLength: 12 }).map(encodeURIComponent),
@@ -215,6 +280,40 @@ describe('fuzz: every endpoint', () => {
       { numRuns: RUNS, seed: SEED },
     );
   });
+});
+
+/** The list parameters of every version (issue 25): each may be given and still list nothing. */
+const LIST_PARAMS: Record<string, string[]> = {
+  '/v1/accommodations': ['hotelids'],
+  '/v2/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
+  '/v3/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
+  '/map/v3/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
+};
+/** A list of no items as a query string writes it: spaces (`+`, `%20`), a tab, commas only, empty items. */
+const NO_ITEMS = ['+', '%20', '%09', ',', ',,,', '+,+', '%20,%20,', ',%20,'];
+
+describe('fuzz corpus: list parameters that list nothing', () => {
+  for (const [url, params] of Object.entries(LIST_PARAMS)) {
+    test(`${url}: each list parameter of no items is a 400 naming it`, async () => {
+      for (const param of params) {
+        for (const shape of NO_ITEMS) {
+          // A location besides, unless the list is the lookup itself: the 400 is about the list alone.
+          const rest = param === 'hotelids' ? '' : '&address=Paris';
+          const provider = url.startsWith('/v1/') ? '&provider=supplier_a' : '';
+          const target = `${url}?${encodeURIComponent(param)}=${shape}${rest}${provider}`;
+          for (const headers of [{}, { 'x-api-key': demoKey }]) {
+            const res = await t.app.http.inject({ method: 'GET', url: target, headers });
+            assertWellFormed(res, target);
+            assert.equal(res.statusCode, 400, `${target}: ${res.body}`);
+            const body = JSON.parse(res.body);
+            const name = param.replace('[]', '');
+            assert.deepEqual(Object.keys(body.details.params), [name], `${target}: ${res.body}`);
+            assert.match(body.message, new RegExp(`^${name}\\b`), `${target}: the message names ${name}`);
+          }
+        }
+      }
+    });
+  }
 });
 
 describe('fuzz: the CLI', () => {

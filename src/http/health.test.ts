@@ -52,7 +52,8 @@ test(
       }
       assert.equal(status, 200);
       assert.ok(existsSync(path.join(dataDir, 'demo-key.txt')), 'ready means the demo partner exists');
-      const body = (await app.http.inject('/health')).json();
+      const probe = await app.http.inject('/health');
+      const body = probe.json();
       assert.equal(body.status, 'ok');
       assert.ok(
         body.inventory.stays > 0 && body.inventory.version && body.inventory.builtAt,
@@ -67,6 +68,13 @@ test(
         );
       }
       assert.ok(!lines.some((line) => line.includes('/health')), 'no probe at info level');
+      // The completed line names no URL, only the request id: looked for by it.
+      const probeId = String(probe.headers['x-request-id']);
+      assert.deepEqual(
+        lines.filter((line) => line.includes(probeId)),
+        [],
+        'no line of a probe at info level, neither the incoming nor the completed one',
+      );
       // A supplier's breaker open: degraded, still 200.
       await sim.setFault('supplier_c', 'error');
       for (let i = 0; i < 6 && app.health().suppliers.supplier_c?.breaker !== 'open'; i++) {

@@ -33,19 +33,30 @@ export function unknownParams(ignored: readonly { param: string; reason: string 
   return new Set(ignored.filter((i) => i.reason === UNKNOWN_PARAMETER).map((i) => i.param));
 }
 
+/** Where a page stands among the pages of its search. */
+export interface PagePosition {
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+  /** The results the pages run over (`meta.total`). */
+  total: number;
+}
+
 /**
  * `_links` for a paginated search: absolute URLs carrying the request's own query with `page`
  * replaced. The `key` parameter (in any spelling) is dropped: a link is often logged or shared,
- * a key must not be.
+ * a key must not be. `prev` of a page past the end is the last page that has results, not
+ * another empty page (docs/decisions.md 86); without any result there is none, `first` remains.
  */
-export function pageLinks(base: string, path: string, rawQuery: string, page: number, hasMore: boolean): PageLinks {
+export function pageLinks(base: string, path: string, rawQuery: string, { page, pageSize, hasMore, total }: PagePosition): PageLinks {
   const params = withoutKeyParams(rawQuery);
   const at = (p: number): Href => {
     params.set('page', String(p));
     return { href: `${base}${path}?${params.toString()}` };
   };
   const links: PageLinks = { self: at(page), first: at(1) };
-  if (page > 1) links.prev = at(page - 1);
+  const prev = Math.min(page - 1, Math.ceil(total / pageSize));
+  if (prev >= 1) links.prev = at(prev);
   if (hasMore) links.next = at(page + 1);
   return links;
 }

@@ -114,7 +114,8 @@ describe('GET /metrics', () => {
 });
 
 describe('request logs', () => {
-  async function linesAt(level: string): Promise<Array<Record<string, any>>> {
+  /** Every line logged at `level` while a probe, a scrape and a search are answered, and the probes' request ids. */
+  async function linesAt(level: string): Promise<{ lines: Array<Record<string, any>>; probeIds: string[] }> {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -134,23 +135,28 @@ describe('request logs', () => {
       logger: { level, stream },
       metrics: { metrics: createMetrics({ processMetrics: false }), allow: ['loopback'] },
     });
-    await app.inject('/health');
-    await app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' });
+    const health = await app.inject('/health');
+    const metrics = await app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' });
     await app.inject('/v3/accommodations');
     await app.close();
-    return lines.map((line) => JSON.parse(line));
+    return { lines: lines.map((line) => JSON.parse(line)), probeIds: [health, metrics].map((r) => String(r.headers['x-request-id'])) };
   }
 
-  it('health probes and scrapes are debug lines; other requests info', async () => {
+  it('health probes and scrapes are debug lines, both the incoming and the completed one; other requests info', async () => {
     const info = await linesAt('info');
-    const urls = info.filter((l) => l.req !== undefined).map((l) => l.req.url);
+    const urls = info.lines.filter((l) => l.req !== undefined).map((l) => l.req.url);
     assert.deepEqual(urls, ['/v3/accommodations']);
     assert.ok(
-      info.some((l) => l.res?.statusCode === 400),
-      'info.some((l) => l.res?.statusCode === 400)',
+      info.lines.some((l) => l.res?.statusCode === 400),
+      'the search is logged at info when it completes',
     );
+    // "request completed" names no URL, only the request id: every line of a probe is looked for by its id.
+    const probeLines = info.lines.filter((l) => info.probeIds.includes(l.reqId));
+    assert.deepEqual(probeLines, [], 'no info line of a probe');
     const debug = await linesAt('debug');
-    const probes = debug.filter((l) => l.level === 20 && l.req !== undefined).map((l) => l.req.url);
+    const probes = debug.lines.filter((l) => l.level === 20 && l.req !== undefined).map((l) => l.req.url);
     assert.deepEqual(probes, ['/health', '/metrics']);
+    const completed = debug.lines.filter((l) => debug.probeIds.includes(l.reqId) && l.msg === 'request completed').map((l) => l.level);
+    assert.deepEqual(completed, [20, 20], 'each probe completes in one debug line');
   });
 });

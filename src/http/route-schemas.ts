@@ -38,7 +38,7 @@ const STATUS_MEANINGS: Record<number, string> = {
   401: '`INVALID_API_KEY` (unknown, revoked or not yet granted) or `MISSING_API_KEY`.',
   403: 'Not allowed from this address.',
   404: 'No such stay, supplier or path.',
-  429: '`RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds.',
+  429: '`RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed.',
   502: 'A supplier failed (v1: `UPSTREAM_ERROR`, `BAD_GATEWAY`); v2 while the index is loading.',
   503: "v1: the supplier's circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`).",
   504: '`UPSTREAM_TIMEOUT`: the supplier did not answer in time (v1).',

@@ -95,10 +95,22 @@ export function splitList(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+/**
+ * The items of a list parameter that was given (compile-query.ts drops an empty value as not
+ * given). Empty items between commas are skipped (`a,,b` is a and b), but a list of none at all
+ * (whitespace, commas only: `hotelids=+`, `type=,`) is a 400 naming the parameter: taking it as
+ * "not given" would widen the search to everything, or leave it with nothing to look up.
+ */
+export function listItems(param: string, texts: string | readonly string[], what: string, v: Violations): string[] {
+  const items = (typeof texts === 'string' ? [texts] : texts).flatMap(splitList);
+  if (items.length === 0) v.add(param, `${param} lists no ${what}: give at least one, comma-separated`);
+  return items;
+}
+
 function parseProviders(values: string[] | undefined, v: Violations): SupplierId[] | null {
   if (values === undefined) return null;
   const providers = new Set<SupplierId>();
-  for (const value of values.flatMap(splitList)) {
+  for (const value of listItems('provider', values, 'supplier', v)) {
     const id = value.toLowerCase();
     if (isSupplierId(id)) providers.add(id);
     else if (!v.has('provider'))
@@ -110,7 +122,7 @@ function parseProviders(values: string[] | undefined, v: Violations): SupplierId
 function parseTypes(text: string | undefined, v: Violations): StayType[] | null {
   if (text === undefined) return null;
   const types = new Set<StayType>();
-  for (const value of splitList(text)) {
+  for (const value of listItems('type', text, 'stay type', v)) {
     const t = value.toLowerCase();
     if (t === 'rental')
       for (const r of RENTAL_TYPES) types.add(r); // rental absorbs the concrete rental types
@@ -122,7 +134,8 @@ function parseTypes(text: string | undefined, v: Violations): StayType[] | null 
 
 function parseHotelIds(text: string | undefined, v: Violations): HotelIdRef[] | null {
   if (text === undefined) return null;
-  const entries = splitList(text);
+  const entries = listItems('hotelids', text, 'id', v);
+  if (entries.length === 0) return null;
   if (entries.length > defaults.maxHotelIds) {
     v.add('hotelids', `hotelids holds ${entries.length} entries; at most ${defaults.maxHotelIds} are allowed`);
     return null;

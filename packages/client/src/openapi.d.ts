@@ -346,7 +346,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -768,7 +768,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1206,7 +1206,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1331,7 +1331,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1451,7 +1451,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1671,7 +1671,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1978,7 +1978,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2014,7 +2014,7 @@ export interface components {
              */
             error: string;
             /** @description Machine-readable code (docs/api.md, "Errors"). */
-            code: "LOCATION_REQUIRED" | "INVALID_DATE_FORMAT" | "INVALID_PROVIDER" | "INVALID_COORDINATES" | "VALIDATION_ERROR" | "INVALID_API_KEY" | "MISSING_API_KEY" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "UPSTREAM_TIMEOUT";
+            code: "LOCATION_REQUIRED" | "INVALID_DATE_FORMAT" | "INVALID_PROVIDER" | "INVALID_COORDINATES" | "VALIDATION_ERROR" | "INVALID_API_KEY" | "MISSING_API_KEY" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "RATE_LIMIT_EXCEEDED" | "TOO_MANY_INVALID_KEYS" | "INTERNAL_ERROR" | "UPSTREAM_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "UPSTREAM_TIMEOUT";
             /**
              * @description What went wrong, for a person.
              * @example lat must be at most 90

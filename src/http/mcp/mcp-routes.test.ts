@@ -1,11 +1,15 @@
 // `/mcp` through the official MCP SDK client against a running gateway, and `staygate mcp` on
 // stdio answering the same client (docs/decisions.md 54).
 import assert from 'node:assert/strict';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, TEST_RATE_LIMITS, type TestApp } from '../../test-support/start-test-app.ts';
 
@@ -139,6 +143,68 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(((await res.json()) as { code: string }).code, 'INVALID_API_KEY');
   });
 
+  it('a body that is not JSON is -32700 Parse error, JSON that is not JSON-RPC -32600 Invalid Request: HTTP 400, id null, as the SDK transport answers', async () => {
+    // The MCP SDK's own Streamable HTTP transport, bare (no framework parsing the body first): what
+    // it answers a body that is not JSON is what a JSON-RPC client of /mcp expects too.
+    const bare: HttpServer = createServer((req, res) => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: {} });
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body,
+      });
+    try {
+      const sdk = await post(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, '{"jsonrpc": "2.0", "method"');
+      const sdkBody = (await sdk.json()) as { jsonrpc: string; id: unknown; error: { code: number } };
+      assert.deepEqual([sdk.status, sdkBody.jsonrpc, sdkBody.id, sdkBody.error.code], [400, '2.0', null, -32700], 'the SDK transport');
+
+      for (const [body, code] of [
+        ['{"jsonrpc": "2.0", "method"', -32700],
+        ['', -32700],
+        ['{"jsonrpc":"2.0","id":1,"method":"tools/list"', -32700],
+        ['{"hello": "world"}', -32600],
+        ['{"jsonrpc":"1.0","id":1,"method":"tools/list"}', -32600],
+        ['42', -32600],
+        ['null', -32600],
+        ['[]', -32600],
+        ['[{"jsonrpc":"2.0","id":1,"method":"tools/list"}, {"nope":true}]', -32600],
+      ] as const) {
+        const res = await post(`${base}/mcp`, body);
+        assert.equal(res.status, sdk.status, `${body}: the transport's status`);
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+        const answer = (await res.json()) as {
+          jsonrpc: string;
+          id: unknown;
+          error: { code: number; message: string; data: { requestId: string } };
+        };
+        assert.equal(answer.jsonrpc, '2.0', body);
+        assert.equal(answer.id, null, body);
+        assert.equal(answer.error.code, code, `${body}: ${answer.error.message}`);
+        assert.match(answer.error.message, code === -32700 ? /^Parse error/ : /^Invalid Request/);
+        assert.equal(answer.error.data.requestId, res.headers.get('x-request-id'), 'the request id, as in every error body');
+      }
+      // Another media type: 415 in JSON-RPC, as the transport answers it.
+      const xml = await post(`${base}/mcp`, '<a/>', { 'content-type': 'application/xml' });
+      assert.equal(xml.status, 415);
+      assert.equal(((await xml.json()) as { error: { code: number } }).error.code, -32000);
+      // A well-formed message still works after all that.
+      const ping = await post(`${base}/mcp`, '{"jsonrpc":"2.0","id":7,"method":"ping"}');
+      assert.equal(ping.status, 200);
+      assert.deepEqual(await ping.json(), { result: {}, jsonrpc: '2.0', id: 7 });
+      // A refused key is refused before any protocol: the REST 401, whatever the body.
+      const refused = await post(`${base}/mcp`, '{', { 'x-api-key': 'sg_not_a_key' });
+      assert.equal(refused.status, 401);
+      assert.equal(((await refused.json()) as { code: string }).code, 'INVALID_API_KEY');
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+
   it('GET /mcp is a 405 with the JSON error body (stateless: no event stream)', async () => {
     const res = await fetch(`${base}/mcp`);
     assert.equal(res.status, 405);
@@ -190,7 +256,7 @@ describe('MCP rate limits', () => {
     }
     const limited = await call(client, 'get_accommodation', { id: 'supplier_a:A1' });
     assert.equal(limited.isError, true, 'the third call is over the limit');
-    assert.match(text(limited), /^Rate limit of 2 requests per minute exceeded; retry in \d+ s$/);
+    assert.match(text(limited), /^Rate limit of 2 requests per minute exceeded; retry in \d+ s\. .*X-API-KEY/);
     const rest = await t.get('/v3/accommodations?address=Paris');
     assert.equal(rest.status, 429, 'the REST search shares the allowance');
     await client.close();

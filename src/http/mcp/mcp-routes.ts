@@ -4,7 +4,8 @@
 // it is counted, keyed and linked exactly as that REST request would be.
 import { readFileSync } from 'node:fs';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.ts';
 import { presentedKey } from '../access-control.ts';
 import { errorBody } from '../error-body.ts';
@@ -34,6 +35,56 @@ function restCallOf(app: FastifyInstance, request: FastifyRequest): RestCall {
   };
 }
 
+/**
+ * A JSON-RPC error answer as the SDK's Streamable HTTP transport writes its own (HTTP 400 for a
+ * parse error or an invalid request, `id: null` since no request id could be read), with the
+ * request id in `error.data`, as every error body of this gateway carries it.
+ */
+function sendJsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', error: { code, message, data: { requestId: reply.request.id } }, id: null });
+}
+
+/**
+ * A body Fastify could not read, answered as JSON-RPC (the REST error body means nothing to a
+ * JSON-RPC client); null for any other error (a refused key, a limit), which keeps the REST body.
+ */
+function bodyError(error: FastifyError): { status: number; code: number; message: string } | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: -32000, message: 'Payload Too Large: the body is over the limit' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: the body does not match its Content-Length' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Why a parsed JSON body is not a JSON-RPC message (or a batch of them), or null when it is one.
+ * Checked here because the SDK's transport answers such a body -32700 Parse error, while JSON-RPC
+ * 2.0 says well-formed JSON that is not a valid Request object is -32600 Invalid Request.
+ */
+function invalidRequest(body: unknown): string | null {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return 'Invalid Request: an empty batch';
+  for (const message of messages) {
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      return 'Invalid Request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method", or a response)';
+    }
+  }
+  return null;
+}
+
+const isJson = (contentType: string | undefined) => /^application\/json\s*(;|$)/i.test(contentType ?? '');
+
 export function registerMcpRoutes(app: FastifyInstance): void {
   // The key is checked on every request (a refused key is a 401 before any protocol); the request
   // itself spends no allowance: its tool calls do, as the REST requests they are.
@@ -43,8 +94,18 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     {
       schema: { hide: true },
       config,
+      // JSON-RPC clients read JSON-RPC errors: a body that is not JSON is -32700 Parse error, as
+      // the MCP SDK's own transport answers it (docs/decisions.md 87).
+      errorHandler: (error: FastifyError, request, reply) => {
+        const rpc = bodyError(error);
+        if (rpc === null) throw error; // the app's error handler: the REST body
+        return sendJsonRpcError(reply, rpc.status, rpc.code, rpc.message);
+      },
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
+      // (Another media type is left to the transport, which answers it 415 in JSON-RPC.)
+      const invalid = isJson(request.headers['content-type']) ? invalidRequest(request.body) : null;
+      if (invalid !== null) return sendJsonRpcError(reply, 400, ErrorCode.InvalidRequest, invalid);
       const server = createMcpServer(restCallOf(app, request), VERSION);
       // JSON answers, not an SSE stream: every tool answers at once, and proxies handle JSON better.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -61,7 +122,15 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       } catch (error) {
         request.log.error({ err: error }, 'MCP request failed');
         if (!reply.raw.headersSent) {
-          const body = errorBody(new ApiError('INTERNAL_ERROR', 'The MCP request could not be handled'), request.id);
+          const body = {
+            jsonrpc: '2.0',
+            error: {
+              code: ErrorCode.InternalError,
+              message: 'Internal error: the MCP request could not be handled',
+              data: { requestId: request.id },
+            },
+            id: null,
+          };
           reply.raw.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
         }
       }

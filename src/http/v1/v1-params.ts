@@ -9,8 +9,8 @@ import {
   parseCurrency,
   parseLocation,
   parseStayDates,
+  listItems,
   requireLocation,
-  splitList,
 } from '../search-params.ts';
 import type { v1QuerySchema } from './v1-query-schema.ts';
 
@@ -74,7 +74,7 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
   // v1 ids are the supplier's own, plain: no prefix, read in the provider's namespace.
   let hotelIds: SearchQuery['hotelIds'] = null;
   if (p.hotelids !== undefined) {
-    const ids = splitList(p.hotelids);
+    const ids = listItems('hotelids', p.hotelids, 'id', v);
     if (ids.length > defaults.maxHotelIds)
       v.add('hotelids', `hotelids holds ${ids.length} entries; at most ${defaults.maxHotelIds} are allowed`);
     else if (ids.length > 0) hotelIds = ids.map((id) => ({ raw: id, supplier: provider, id }));

@@ -174,7 +174,7 @@ describe('the v3 body written as text', () => {
     const text = renderV3(
       result,
       query,
-      pageLinks('http://gw.test', V3, 'a=1', 1, false),
+      pageLinks('http://gw.test', V3, 'a=1', { page: 1, pageSize: 10, hasMore: false, total: 1 }),
       deeplinks('http://gw.test', { aid: 'a"id', campaign: null }),
       () => '',
       [{ param: 'min"', reason: 'a "quoted" reason' }],

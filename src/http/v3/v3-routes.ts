@@ -28,7 +28,7 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext, op
       renderV3(
         result,
         query,
-        pageLinks(base, path, rawQuery, query.page, result.hasMore),
+        pageLinks(base, path, rawQuery, { page: query.page, pageSize: query.pageSize, hasMore: result.hasMore, total: result.total }),
         deeplinks(base, link),
         (cellId) => expandLink(base, path, rawQuery, cellId),
         ignored,

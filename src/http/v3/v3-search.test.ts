@@ -106,6 +106,28 @@ describe('bounding box search', () => {
     assert.equal(pl.meta.count, p1.meta.total - (last - 1) * 10);
   });
 
+  test('a page far past the end links prev to the last page with results, on v2 and v3; none without results', async () => {
+    for (const path of [V3, '/v2/accommodations']) {
+      const far = (await t.get(`${path}?${PARIS_BOX}&pageSize=10&page=9999`)).body;
+      assert.equal(far.results.length, 0, `${path}: page 9999 is empty`);
+      assert.equal(far._links.next, undefined);
+      const last = Math.ceil(far.meta.total / 10);
+      assert.ok(last >= 2, `${path}: the box holds several pages (${far.meta.total} stays)`);
+      assert.match(far._links.prev.href, new RegExp(`[?&]page=${last}(&|$)`), `${path}: prev is page ${last}`);
+      const prev = (await t.get(far._links.prev.href.replace('http://gw.test', ''))).body;
+      assert.ok(prev.results.length > 0, `${path}: the page prev links to has results`);
+      assert.equal(prev.meta.hasMore, false, `${path}: and it is the last one`);
+      // The page just past the end: its prev is the one before it, as always.
+      const next = (await t.get(`${path}?${PARIS_BOX}&pageSize=10&page=${last + 1}`)).body;
+      assert.match(next._links.prev.href, new RegExp(`[?&]page=${last}(&|$)`));
+      // Nothing at all: no page has results to go back to; first remains.
+      const none = (await t.get(`${path}?${PARIS_BOX}&minratingcount=100000000&page=3`)).body;
+      assert.equal(none.meta.total, 0);
+      assert.equal(none._links.prev, undefined, `${path}: no prev without any result`);
+      assert.match(none._links.first.href, /[?&]page=1(&|$)/);
+    }
+  });
+
   test('page below 1 is clamped to 1; pageSize outside 1-100 is refused', async () => {
     const res = await t.get(`${V3}?${PARIS_BOX}&page=0`);
     assert.equal(res.status, 200);
