@@ -1,18 +1,18 @@
-# staygate gateway image: Node 20, production dependencies only, non-root.
+# staygate gateway image: Node 24 (the line .nvmrc names), production dependencies only, non-root.
 # Build: docker build -t staygate .   Run: see compose.yaml (PostgreSQL, Redis, simulator, two gateways, nginx).
 
 # Stage 1: everything, to build the pages (web/dist) and the client SDK (packages/*/dist).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY packages ./packages
-RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3 esbuild
+# No compiler: better-sqlite3 13 (Node-API) ships its Linux x64/arm64 binaries (glibc 2.34; bookworm has 2.36).
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild esbuild
 COPY . .
 RUN npm run build
 
 # Stage 2: production dependencies and what the build made.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 STAYGATE_DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
