@@ -640,7 +640,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -651,7 +653,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -662,7 +666,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -673,7 +679,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1055,7 +1063,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1077,7 +1087,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1099,7 +1111,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1121,7 +1135,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
