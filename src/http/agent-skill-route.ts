@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { defaults } from '../defaults.ts';
+import { errorResponses, textResponse } from './route-schemas.ts';
 
 export const AGENT_SKILL_PATH = '/.well-known/agent-skills/accommodation-search/SKILL.md';
 
@@ -13,7 +14,12 @@ export function registerAgentSkillRoute(app: FastifyInstance): void {
   app.get(
     AGENT_SKILL_PATH,
     {
-      schema: { tags: ['agents'], summary: 'The agent skill for accommodation search (Markdown with YAML frontmatter)', hide: true },
+      schema: {
+        tags: ['agents'],
+        summary: 'The agent skill for accommodation search (Markdown with YAML frontmatter)',
+        description: 'Teaches an AI agent the MCP tools and the REST search: parameters, paging, limits, prices, deeplinks and errors.',
+        response: { 200: textResponse('The skill, SKILL.md.', 'text/markdown'), ...errorResponses(429) },
+      },
       config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
     },
     async (_request, reply) => reply.type('text/markdown; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(SKILL),

@@ -18,10 +18,10 @@ import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './docs-routes.ts';
-import { registerMetrics, type MetricsOptions } from './metrics-route.ts';
+import { registerMetrics, registerMetricsRoute, type MetricsOptions } from './metrics-route.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
 import { registerAgentSkillRoute } from './agent-skill-route.ts';
-import { registerOpenApi } from './openapi.ts';
+import { registerOpenApi, registerOpenApiRoute } from './openapi.ts';
 import { registerHealthRoutes, type HealthReport } from './health-routes.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
 import { registerV2Routes } from './v2/v2-routes.ts';
@@ -282,6 +282,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
             : { status: 'ok', inventory: { ...services.inventory, builtAt: '' }, suppliers: {} };
         }),
     );
+    registerOpenApiRoute(api);
+    if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
     registerDocsRoutes(api);
     registerV1Routes(api, context);
     registerV2Routes(api, context);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { marked } from 'marked';
 import { defaults } from '../defaults.ts';
 import { OPENAPI_PATH } from './openapi.ts';
+import { errorResponses, textResponse } from './route-schemas.ts';
 
 export const DOCS_PATH = '/docs';
 export const MIGRATION_GUIDE_PATH = '/docs/migrating-v1-to-v3';
@@ -86,20 +87,29 @@ export function registerDocsRoutes(app: FastifyInstance): void {
   const pageConfig = { rateLimit: { keyless: defaults.docsKeylessPerMinute } };
   // Static files a browser fetches with every page: not limited (a page must not half-load).
   const assetConfig = { rateLimit: false as const };
+  // Static files are left out of the OpenAPI document: they serve the pages, no client calls them.
   const hidden = { hide: true };
+  const pageSchema = (summary: string, ...mediaTypes: string[]) => ({
+    tags: ['documentation'],
+    summary,
+    response: { 200: textResponse('The page.', ...mediaTypes), ...errorResponses(429) },
+  });
 
   const reference = page(
     'API reference',
     `<link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css">`,
     `<div id="reference"></div><script src="${DOCS_PATH}/assets/swagger-ui-bundle.js"></script><script src="${DOCS_PATH}/assets/init.js"></script>`,
   );
-  app.get(DOCS_PATH, { schema: hidden, config: pageConfig }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(reference),
+  app.get(
+    DOCS_PATH,
+    { schema: pageSchema('The interactive reference (Swagger UI over /openapi.json)', 'text/html'), config: pageConfig },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(reference),
   );
 
   const rendered = new Map<string, { html: string; markdown: string }>();
   for (const name of Object.keys(PAGES)) {
-    app.get(`${DOCS_PATH}/${name}`, { schema: hidden, config: pageConfig }, async (request, reply) => {
+    const schema = pageSchema(`${PAGES[name]} (HTML; Markdown when \`Accept\` prefers text/markdown)`, 'text/html', 'text/markdown');
+    app.get(`${DOCS_PATH}/${name}`, { schema, config: pageConfig }, async (request, reply) => {
       const doc = rendered.get(name) ?? renderPage(name);
       rendered.set(name, doc);
       return wantsMarkdown(request)

@@ -10,9 +10,43 @@ import { createResponseValidator } from '../test-support/openapi-validator.ts';
 let t: TestApp;
 let document: any;
 let key: string;
+/** Every route the server registered (Fastify's onRoute, hooked before the routes are loaded): its method(s) and URL. */
+const routes: { method: string | string[]; url: string }[] = [];
+
+/**
+ * Routes the document leaves out on purpose, each with why: static files the pages load, which no
+ * client calls and which a reader of the reference has no use for.
+ */
+const STATIC_FILES: Record<string, string> = {
+  '/assets/:name': "the map's and the hub's scripts and styles (web/dist)",
+  '/assets/basemap/:version/:z/:x/:tile': "the offline map's street tiles, which the map page loads",
+  '/docs/assets/:file': "Swagger UI's script, style and icon for /docs",
+  '/favicon.ico': 'the icon browsers ask for with every page',
+};
+
+/**
+ * The full paths of Fastify's route tree as `printRoutes({ commonPrefix: false })` draws it: one
+ * node a line (`├── /health (GET, HEAD)`), its depth in the 4-character columns before it.
+ */
+function routedPaths(tree: string): { path: string; methods: string[] }[] {
+  const stack: string[] = [];
+  const paths: { path: string; methods: string[] }[] = [];
+  for (const line of tree.split('\n')) {
+    const node = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (node === null) continue;
+    stack.length = node[1].length / 4;
+    stack.push(node[2]);
+    if (node[3] !== undefined && node[2] !== '*') paths.push({ path: stack.join(''), methods: node[3].split(', ') });
+  }
+  return paths;
+}
 
 before(async () => {
   t = await startTestApp({ stays: 2_000 });
+  // Added before the first request loads the route plugin, so it sees every route as it is added.
+  t.app.http.addHook('onRoute', (route) => {
+    routes.push({ method: route.method, url: route.url });
+  });
   const res = await t.app.http.inject('/openapi.json');
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /application\/json/);
@@ -34,10 +68,21 @@ describe('the OpenAPI document', () => {
 
   it('covers every endpoint, with the error body and both ways of sending a key', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), [
+      '/.well-known/agent-skills/accommodation-search/SKILL.md',
+      '/docs',
+      '/docs/api',
+      '/docs/decisions',
+      '/docs/migrating-v1-to-v3',
       '/go/{id}',
       '/go/{supplier}/{supplierStayId}',
       '/health',
       '/health/live',
+      '/hub',
+      '/map',
+      '/map/v3/accommodations',
+      '/mcp',
+      '/metrics',
+      '/openapi.json',
       '/v1/accommodations',
       '/v1/reporting/summary',
       '/v1/reporting/transactions',
@@ -70,6 +115,41 @@ describe('the OpenAPI document', () => {
         }
       }
     }
+  });
+
+  it('the route list is complete: every method and path Fastify routes (printRoutes) was seen by the hook', async () => {
+    await t.app.http.ready();
+    // One parameter name or another at the same place is the same path to the router (/go/:supplier|:id).
+    const shape = (url: string) => url.replace(/:[^/]+/g, ':');
+    const seen = new Set(routes.flatMap((r) => [r.method].flat().map((method) => `${method} ${shape(r.url)}`)));
+    const routed = routedPaths(t.app.http.printRoutes({ commonPrefix: false })).flatMap(({ path, methods }) =>
+      methods.map((method) => `${method} ${shape(path)}`),
+    );
+    assert.ok(routed.length >= 60, `printRoutes was read (${routed.join(', ')})`);
+    assert.deepEqual(
+      routed.filter((route) => !seen.has(route)),
+      [],
+      'routes registered where the hook (and the OpenAPI generator) cannot see them',
+    );
+  });
+
+  it('documents every route the server answers, but for the static files it names', () => {
+    // What a client calls is a route of one method, GET or POST; the others follow from them (the
+    // HEAD twin of each GET, the 405 answers registered for several methods at once).
+    const called = routes.flatMap(({ method, url }) =>
+      (method === 'GET' || method === 'POST') && !Object.hasOwn(STATIC_FILES, url) ? [{ method, url }] : [],
+    );
+    assert.ok(called.length >= 15, `the hook saw the routes (${called.map((r) => r.url).join(' ')})`);
+    const missing = called
+      .map(({ method, url }) => ({ method: method.toLowerCase(), path: url.replace(/:(\w+)/g, '{$1}') }))
+      .filter(({ method, path }) => document.paths[path]?.[method] === undefined)
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    assert.deepEqual(missing, [], 'routes the OpenAPI document lacks');
+    for (const url of Object.keys(STATIC_FILES))
+      assert.ok(
+        routes.some((r) => r.url === url && r.method === 'GET'),
+        `${url} is still a route (else drop it from STATIC_FILES)`,
+      );
   });
 
   it('describes every parameter, with an example', () => {
@@ -156,5 +236,20 @@ describe('real responses match the published schemas', () => {
     await holds('/go/supplier_a/nothing-here', 404);
     await holds('/go/unknown-stay', 404);
     await holds('/health', 200);
+    await holds('/health/live', 200);
+  });
+
+  it('the pages, the map search, documentation, metrics and the agent skill', async () => {
+    for (const url of [
+      '/map?address=Paris&aid=aff',
+      '/hub',
+      '/map/v3/accommodations?nelat=49.2&nelng=2.9&swlat=48.4&swlng=1.8&cluster=auto',
+      '/openapi.json',
+      '/docs',
+      '/docs/api',
+      '/metrics',
+      '/.well-known/agent-skills/accommodation-search/SKILL.md',
+    ])
+      await holds(url, 200);
   });
 });

@@ -6,13 +6,14 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { defaults } from '../defaults.ts';
-import { ERROR_BODY_ID, errorBodySchema } from './route-schemas.ts';
+import { Type } from 'typebox';
+import { ERROR_BODY_ID, errorBodySchema, errorResponses } from './route-schemas.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** Registers the generator; call before any route is registered (it collects them as they come). */
+/** Registers the generator; call before any route is registered (it collects them as they come, once it has loaded). */
 export function registerOpenApi(app: FastifyInstance): void {
   app.addSchema(errorBodySchema);
   void app.register(swagger, {
@@ -30,7 +31,10 @@ export function registerOpenApi(app: FastifyInstance): void {
         { name: 'search', description: 'Accommodation search: v3 (current), v2 (planned for deprecation), v1 (deprecated).' },
         { name: 'reporting', description: "The partner's commission transactions." },
         { name: 'deeplinks', description: 'Tracked redirects every result links to.' },
-        { name: 'operations', description: 'Health.' },
+        { name: 'operations', description: 'Health and metrics, for load balancers and monitoring.' },
+        { name: 'pages', description: 'The pages the gateway serves: the embeddable stays map, its search, and the partner hub.' },
+        { name: 'agents', description: 'AI agents: the Model Context Protocol endpoint and the agent skill.' },
+        { name: 'documentation', description: 'This document, the interactive reference and the guides.' },
       ],
       components: {
         securitySchemes: {
@@ -52,12 +56,25 @@ export function registerOpenApi(app: FastifyInstance): void {
     // Shared schemas keep their own names in components.schemas (ErrorBody, not def-0).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+}
 
+/**
+ * GET /openapi.json. Registered with the other routes, after the generator has loaded: a route
+ * registered before it (on the root instance, as this one was) is left out of the document.
+ */
+export function registerOpenApiRoute(app: FastifyInstance): void {
   let document: string | undefined;
   app.get(
     OPENAPI_PATH,
     {
-      schema: { hide: true },
+      schema: {
+        tags: ['documentation'],
+        summary: 'This OpenAPI 3.1 document',
+        response: {
+          200: Type.Object({}, { additionalProperties: true, description: 'The OpenAPI 3.1 document of every route.' }),
+          ...errorResponses(429),
+        },
+      },
       // Read by tools and the docs page, not by a partner's searches: the documentation allowance.
       config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
     },

@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.ts';
 import type { GeocodedPlace } from '../geo/geocoder.ts';
+import { Type } from 'typebox';
+import { errorResponses, textResponse } from './route-schemas.ts';
 import { MAP_SEARCH_PATH } from './v3/v3-routes.ts';
 
 export interface Pages {
@@ -116,6 +118,29 @@ const number = (text: unknown, min: number, max: number): number | null => {
   return value >= min && value <= max ? value : null;
 };
 
+/**
+ * What `/map` reads: its start view here, and the search parameters its page passes on to every
+ * search (web/map/map.ts `PASSED`), described as the v3 search describes them.
+ */
+const mapQuerySchema = Type.Object({
+  lat: Type.Optional(Type.Number({ description: 'Latitude of the start view, -85 to 85 (with `lng`).', examples: [48.8566] })),
+  lng: Type.Optional(Type.Number({ description: 'Longitude of the start view, -180 to 180 (with `lat`).', examples: [2.3522] })),
+  zoom: Type.Optional(Type.Integer({ description: 'Zoom of the start view, 1 to 18; default 13 (12 with `address`).', examples: [13] })),
+  address: Type.Optional(
+    Type.String({ description: 'A place in any script to start at, when `lat`/`lng` are not given.', examples: ['Paris'] }),
+  ),
+  aid: Type.Optional(Type.String({ description: 'Affiliate id written into every booking link of the map.', examples: ['your-aid'] })),
+  campaign: Type.Optional(Type.String({ description: 'Campaign label written into every booking link.', examples: ['blog'] })),
+  checkin: Type.Optional(
+    Type.String({ description: 'Check-in date `YYYY-MM-DD`: with `checkout`, the map shows prices.', examples: ['2027-03-01'] }),
+  ),
+  checkout: Type.Optional(Type.String({ description: 'Check-out date `YYYY-MM-DD`, after `checkin`.', examples: ['2027-03-04'] })),
+  adults: Type.Optional(Type.Integer({ description: 'Adults the prices are for, as the search reads it.', examples: [2] })),
+  currency: Type.Optional(Type.String({ description: 'ISO 4217 code of the prices, as the search reads it.', examples: ['EUR'] })),
+  type: Type.Optional(Type.String({ description: 'Stay types shown, as the search reads them.', examples: ['hotel'] })),
+  provider: Type.Optional(Type.String({ description: 'Suppliers shown, as the search reads them.', examples: ['supplier_a'] })),
+});
+
 export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
   const assets = assetsOf(pages.dir);
   const streetTiles = streetTilesOf(pages.dir);
@@ -128,7 +153,14 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
 
   // The map is meant to be framed by partners' sites (frame-ancestors *). Its scripts, styles and
   // searches come from here only; pictures may come from any supplier's host.
-  app.get('/map', { config, schema: { hide: true } }, async (request, reply) => {
+  const mapSchema = {
+    tags: ['pages'],
+    summary: 'The embeddable stays map (HTML)',
+    description: `Searches the viewport through \`${MAP_SEARCH_PATH}\` as the traveller pans; meant to be framed by partners' sites.`,
+    querystring: mapQuerySchema,
+    response: { 200: textResponse('The map page.', 'text/html'), ...errorResponses(429, 503) },
+  };
+  app.get('/map', { config, schema: mapSchema }, async (request, reply) => {
     const q = request.query as Record<string, unknown>;
     const lat = number(q.lat, -85, 85);
     const lng = number(q.lng, -180, 180);
@@ -158,7 +190,13 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
   });
 
   // The hub holds a partner's key: never framed (clickjacking), never leaking its URL elsewhere.
-  app.get('/hub', { config, schema: { hide: true } }, async (request, reply) => {
+  const hubSchema = {
+    tags: ['pages'],
+    summary: 'The partner hub (HTML)',
+    description: 'Sign in with your key (or open `/hub#key=<key>`): the page reads the reporting summary and transactions with it.',
+    response: { 200: textResponse('The hub page.', 'text/html'), ...errorResponses(429, 503) },
+  };
+  app.get('/hub', { config, schema: hubSchema }, async (request, reply) => {
     reply.header(
       'Content-Security-Policy',
       "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
@@ -195,7 +233,8 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     return reply.send(found.body);
   });
 
-  // Static and small: not rate limited (a page load asks for five or six of them at once).
+  // Static and small: not rate limited (a page load asks for five or six of them at once). Not in
+  // the OpenAPI document: the pages load them, no client calls them.
   app.get('/assets/:name', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const asset = name.endsWith('.html') ? undefined : assets().get(name);

@@ -51,6 +51,17 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   );
 }
 
+/**
+ * A 200 that is not JSON (a page, Markdown, Prometheus text), described with its media types: the
+ * OpenAPI document lists them under `content`, and Fastify leaves such bodies unserialised.
+ */
+export function textResponse(description: string, ...mediaTypes: string[]): TSchema {
+  return Type.Unsafe({
+    description,
+    content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' } }])),
+  });
+}
+
 /** Security requirements: keyless demo access, or a key in the header or the query. */
 type SecurityRequirement = Record<string, string[]>;
 export const OPTIONAL_KEY: SecurityRequirement[] = [{}, { apiKeyHeader: [] }, { apiKeyQuery: [] }];

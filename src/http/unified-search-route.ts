@@ -43,6 +43,8 @@ export interface UnifiedSearchRoute {
   present(result: SearchResult, query: SearchQuery, context: PresentContext): unknown;
   /** A version may narrow the errors it answers with (v2 never answers 503). */
   mapError?(error: ApiError): ApiError;
+  /** OpenAPI tags; default `search`. */
+  tags?: string[];
   /** This route's own keyless allowance (the map page's search, docs/decisions.md 39); absent = the demo allowance. */
   keylessPerMinute?: number;
 }
@@ -62,9 +64,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
     {
       config,
       schema: {
-        // The map page's own copy of a search is the page's, not a partner's: not in the reference.
-        ...(route.keylessPerMinute === undefined ? {} : { hide: true }),
-        tags: ['search'],
+        tags: route.tags ?? ['search'],
         summary: route.summary,
         description: route.description,
         ...(route.deprecated ? { deprecated: true } : {}),

@@ -23,6 +23,31 @@ export type TransactionPage = TransactionsOperation['responses'][200]['content']
 /** One commission transaction. */
 export type Transaction = TransactionPage['data'][number];
 
+/** A 429 the client is about to wait out before it asks again (`onRateLimitWait`). */
+export interface RateLimitWait {
+  /** How long the client waits before the next attempt: the answer's `Retry-After`. */
+  retryAfterMs: number;
+  /** The allowance that was spent, requests per minute (the error's `details.limit`), when the gateway said. */
+  limit: number | null;
+  /** Which retry comes after the wait: 1 for the first, up to `retry.max`. */
+  attempt: number;
+  /** The URL refused (the key travels in a header, never in it). */
+  url: string;
+  /** The refusal's request id, for support. */
+  requestId: string | null;
+}
+
+/** Options of one iteration (`searchAll`, `transactions`). */
+export interface IterationOptions {
+  /** Called before each wait for the rate limit, besides the client's own `onRateLimitWait`. */
+  onRateLimitWait?: (wait: RateLimitWait) => void;
+}
+
+export interface SearchAllOptions extends IterationOptions {
+  /** Stop after this many stays: no page beyond them is asked for (each page spends one request of the allowance). */
+  maxResults?: number;
+}
+
 export interface ClientOptions {
   /** The gateway, e.g. `https://api.example.com`. */
   baseUrl: string;
@@ -32,15 +57,24 @@ export interface ClientOptions {
   retry?: { max?: number; wait?: (ms: number) => Promise<void> };
   /** A fetch of your own (proxies, instrumentation); default the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Called whenever a request was refused by the rate limit (429) and the client is about to wait
+   * `retryAfterMs` before trying again: without it, a spent allowance looks like a stalled call.
+   */
+  onRateLimitWait?: (wait: RateLimitWait) => void;
 }
 
 export interface StaygateClient {
   /** One page of a search. */
   search(params: SearchParams): Promise<SearchPage>;
-  /** Every stay of every page, following `_links.next` while there is one. */
-  searchAll(params: SearchParams): AsyncIterableIterator<Accommodation>;
+  /**
+   * Every stay of every page, following `_links.next` while there is one, or the first
+   * `maxResults`. Each page is a request against the allowance (5 a minute without a key): a large
+   * `pageSize` means fewer of them; a spent allowance is waited out (`onRateLimitWait` says so).
+   */
+  searchAll(params: SearchParams, options?: SearchAllOptions): AsyncIterableIterator<Accommodation>;
   /** Every transaction of every page of the key's partner (needs a key and `thirdParty`). */
-  transactions(params: TransactionParams): AsyncIterableIterator<Transaction>;
+  transactions(params: TransactionParams, options?: IterationOptions): AsyncIterableIterator<Transaction>;
 }
 
 const DEFAULT_RETRIES = 2;
@@ -68,14 +102,20 @@ function retryAfterMs(header: string | null): number {
   return Number.isNaN(date) ? 1_000 : Math.max(0, date - Date.now());
 }
 
-async function errorOf(response: Response): Promise<StaygateError> {
-  const requestId = response.headers.get('x-request-id');
-  let body: { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown } = {};
+type ErrorBody = { code?: unknown; message?: unknown; requestId?: unknown; details?: unknown };
+
+async function bodyOf(response: Response): Promise<ErrorBody> {
   try {
-    body = (await response.json()) as typeof body;
+    return (await response.json()) as ErrorBody;
   } catch {
     // Not the gateway's JSON body (a proxy's page): the status says what we know.
+    return {};
   }
+}
+
+async function errorOf(response: Response): Promise<StaygateError> {
+  const requestId = response.headers.get('x-request-id');
+  const body = await bodyOf(response);
   return new StaygateError({
     status: response.status,
     code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
@@ -93,8 +133,8 @@ export function createClient(options: ClientOptions): StaygateClient {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.key !== undefined) headers['x-api-key'] = options.key;
 
-  /** GET a URL as JSON; a 429 waits its Retry-After and tries again, up to maxRetries times. */
-  async function getJson<T>(url: string): Promise<T> {
+  /** GET a URL as JSON; a 429 waits its Retry-After and tries again, up to maxRetries times, saying so first. */
+  async function getJson<T>(url: string, onRateLimitWait?: (wait: RateLimitWait) => void): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
@@ -109,31 +149,47 @@ export function createClient(options: ClientOptions): StaygateClient {
       }
       if (response.ok) return (await response.json()) as T;
       if (response.status === 429 && attempt < maxRetries) {
-        await response.body?.cancel();
-        await wait(retryAfterMs(response.headers.get('retry-after')));
+        const body = await bodyOf(response);
+        const limit = (body.details as { limit?: unknown } | undefined)?.limit;
+        const refusal: RateLimitWait = {
+          retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+          limit: typeof limit === 'number' ? limit : null,
+          attempt: attempt + 1,
+          url,
+          requestId: typeof body.requestId === 'string' ? body.requestId : response.headers.get('x-request-id'),
+        };
+        options.onRateLimitWait?.(refusal);
+        onRateLimitWait?.(refusal);
+        await wait(refusal.retryAfterMs);
         continue;
       }
       throw await errorOf(response);
     }
   }
 
-  const search = (params: SearchParams) => getJson<SearchPage>(`${base}/v3/accommodations?${queryString(params as Query)}`);
+  const searchUrl = (params: SearchParams) => `${base}/v3/accommodations?${queryString(params as Query)}`;
 
   return {
-    search,
-    async *searchAll(params) {
-      let page = await search(params);
+    search: (params) => getJson<SearchPage>(searchUrl(params)),
+    async *searchAll(params, iteration = {}) {
+      let left = iteration.maxResults ?? Infinity;
+      if (left <= 0) return;
+      let page = await getJson<SearchPage>(searchUrl(params), iteration.onRateLimitWait);
       for (;;) {
-        yield* page.results;
+        for (const stay of page.results) {
+          yield stay;
+          if (--left <= 0) return;
+        }
         const next = page._links.next?.href;
         if (next === undefined || page.results.length === 0) return;
-        page = await getJson<SearchPage>(next);
+        page = await getJson<SearchPage>(next, iteration.onRateLimitWait);
       }
     },
-    async *transactions(params) {
+    async *transactions(params, iteration = {}) {
       for (let page = 0; ; page++) {
         const body = await getJson<TransactionPage>(
           `${base}/v1/reporting/transactions?${queryString({ ...(params as Query), format: 'json', page })}`,
+          iteration.onRateLimitWait,
         );
         yield* body.data;
         if (!body.meta.hasMore || body.data.length === 0) return;

@@ -114,6 +114,284 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The OpenAPI 3.1 document of every route. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text format)
+         * @description Request latency by route and status, supplier calls, errors and breaker state, quote-cache lookups, rate-limit refusals, index size and content version, and the process. Served to loopback only unless `STAYGATE_METRICS_ALLOW` allows more; not rate limited.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Prometheus text exposition format. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Not allowed from this address. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The interactive reference (Swagger UI over /openapi.json) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/migrating-v1-to-v3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Migrating from v1 to v3 (HTML; Markdown when `Accept` prefers text/markdown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "text/markdown": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API reference (HTML; Markdown when `Accept` prefers text/markdown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "text/markdown": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Decisions where the interface is silent (HTML; Markdown when `Accept` prefers text/markdown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "text/markdown": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accommodations": {
         parameters: {
             query?: never;
@@ -640,7 +918,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -651,7 +931,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -662,7 +944,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -673,7 +957,9 @@ export interface paths {
                                             /** Format: unsafe */
                                             logoSquare: string;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1055,7 +1341,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1077,7 +1365,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1099,7 +1389,9 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1121,7 +1413,455 @@ export interface paths {
                                             instantBook: boolean;
                                             freeCancellation: boolean;
                                         };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
                                         price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
+                                            total: number;
+                                        } | null;
+                                    };
+                                };
+                                name: string;
+                                type: string;
+                                location: {
+                                    address: string;
+                                    coordinates: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                    distanceInMeters: number;
+                                };
+                                averageRatings: {
+                                    value: number;
+                                    hotelStars: number | null;
+                                    count: number;
+                                };
+                                capacity: {
+                                    guests: number;
+                                    bedrooms: number | null;
+                                    beds: number | null;
+                                    bathrooms: number;
+                                };
+                                /** Format: unsafe */
+                                cellId?: string;
+                            }[];
+                            clusters?: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "Cluster";
+                                location: {
+                                    coordinates: {
+                                        lat: number;
+                                        lng: number;
+                                    };
+                                    bounds: {
+                                        ne: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                        sw: {
+                                            lat: number;
+                                            lng: number;
+                                        };
+                                    };
+                                };
+                                count: number;
+                                _links: {
+                                    expand: {
+                                        /** Format: unsafe */
+                                        href: string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not Modified: the `If-None-Match` tag matches; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request: one body names every offending parameter (`details.params`, `details.errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description `INVALID_API_KEY` (unknown, revoked or not yet granted) or `MISSING_API_KEY`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description v1: the supplier's circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/map/v3/accommodations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The map page's search (v3, the map's allowance)
+         * @description What `/map` calls as the traveller pans: the v3 search, same parameters and answer, with the map's own keyless allowance (120 a minute per address by default, docs/decisions.md 39) instead of the demo one. Partners search `/v3/accommodations`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Suppliers to search: `supplier_a`, `supplier_b`, `supplier_c`, `supplier_d`; one value, comma-separated, repeated, or `provider[]=`. OR-combined: every stay is bookable by at least one. Default: all. With `hotelids`, at most one. Unknown value: 400 VALIDATION_ERROR.
+                     * @example [
+                     *       "supplier_a",
+                     *       "supplier_c"
+                     *     ]
+                     */
+                    provider?: string[];
+                    /**
+                     * @description A place or address in any script ("Paris", "12 Rue de Rivoli, Paris, France", "東京"), resolved offline to its city centre and searched within `radius`. Unresolvable: 400 VALIDATION_ERROR. Location rule: give `address`, or `lat` with `lng`, or all four box corners, unless `hotelids` is given; otherwise 400 LOCATION_REQUIRED.
+                     * @example Paris
+                     */
+                    address?: string;
+                    /**
+                     * @description Latitude of the search centre, with `lng` and `radius`. Location rule: give `address`, or `lat` with `lng`, or all four box corners, unless `hotelids` is given; otherwise 400 LOCATION_REQUIRED.
+                     * @example 48.8566
+                     */
+                    lat?: number;
+                    /**
+                     * @description Longitude of the search centre, with `lat`.
+                     * @example 2.3522
+                     */
+                    lng?: number;
+                    /**
+                     * @description Search radius in metres around `lat`/`lng` or `address`, 1 to 20,000,000. Default 10000.
+                     * @example 3000
+                     */
+                    radius?: number;
+                    /**
+                     * @description North-east corner latitude of a map viewport; all four box parameters together. Location rule: give `address`, or `lat` with `lng`, or all four box corners, unless `hotelids` is given; otherwise 400 LOCATION_REQUIRED.
+                     * @example 48.9
+                     */
+                    nelat?: number;
+                    /**
+                     * @description North-east corner longitude; west of `swlng` means the box crosses the antimeridian.
+                     * @example 2.42
+                     */
+                    nelng?: number;
+                    /**
+                     * @description South-west corner latitude.
+                     * @example 48.82
+                     */
+                    swlat?: number;
+                    /**
+                     * @description South-west corner longitude.
+                     * @example 2.27
+                     */
+                    swlng?: number;
+                    /**
+                     * @description Direct lookup of at most 100 comma-separated ids, no location needed: a supplier id, `<supplier>:<id>`, or a service `id` from an earlier answer. Entries that match nothing are listed in `meta.unresolved`; an unknown prefix is 400.
+                     * @example supplier_a:A100234,supplier_b:77812
+                     */
+                    hotelids?: string;
+                    /**
+                     * @description Hotels whose name contains these words, ordered by distance. Needs exactly one location (`address`, or `lat`/`lng`); not with `hotelids`, a box or clustering; with `type` only `hotel`.
+                     * @example hotel
+                     */
+                    hotelsearch?: string;
+                    /**
+                     * @description `hotel`, `rental` (any non-hotel stay) or concrete types (apartment, villa, hostel, ...), comma-separated and OR-combined. Default: all types.
+                     * @example hotel
+                     */
+                    type?: string;
+                    /**
+                     * @description Check-in date `YYYY-MM-DD`, today (UTC) or later, at most 2 years ahead. With `checkout` the search is dated and priced; alone it is reported in `meta.ignored`. Not a real date: 400 INVALID_DATE_FORMAT.
+                     * @example 2027-03-10
+                     */
+                    checkin?: string;
+                    /**
+                     * @description Check-out date `YYYY-MM-DD`, after `checkin`, same bounds.
+                     * @example 2027-03-13
+                     */
+                    checkout?: string;
+                    /**
+                     * @description Adults, 1 to 30. Default 2. Used for prices and booking links.
+                     * @example 2
+                     */
+                    adults?: number;
+                    /**
+                     * @description Children, 0 to 20. Default 0.
+                     * @example 1
+                     */
+                    children?: number;
+                    /**
+                     * @description Comma-separated ages 0 to 17, one per child (the count must equal `children`).
+                     * @example 4
+                     */
+                    childrenAges?: string;
+                    /**
+                     * @description Rooms, 1 to 10. Default 1.
+                     * @example 1
+                     */
+                    rooms?: number;
+                    /**
+                     * @description Minimum per-night price in USD, applied only on dated searches (otherwise reported in `meta.ignored`).
+                     * @example 50
+                     */
+                    min?: number;
+                    /**
+                     * @description Maximum per-night price in USD, at least `min`; dated searches only.
+                     * @example 250
+                     */
+                    max?: number;
+                    /**
+                     * @description ISO 4217 code of the prices, case-insensitive. Default USD; a valid code without a rate falls back to USD (`meta.currency` says).
+                     * @example EUR
+                     */
+                    currency?: string;
+                    /**
+                     * @description Minimum hotel stars, 0 to 5; 0 = no filter.
+                     * @example 4
+                     */
+                    minstarrating?: number;
+                    /**
+                     * @description Minimum guest rating, 0 to 10; 0 = no filter.
+                     * @example 8
+                     */
+                    minguestrating?: number;
+                    /**
+                     * @description Minimum number of reviews; 0 = no filter.
+                     * @example 20
+                     */
+                    minratingcount?: number;
+                    /**
+                     * @description Results per page, 1 to 100. Default 10.
+                     * @example 20
+                     */
+                    pageSize?: number;
+                    /**
+                     * @description 1-indexed page; 0 and below read as 1, a page past the last is empty. Default 1. Follow `_links.next` while `meta.hasMore`.
+                     * @example 2
+                     */
+                    page?: number;
+                    /**
+                     * @description ISO 639-1 language code; content is served in English (`meta.lang`). Default en.
+                     * @example en
+                     */
+                    lang?: string;
+                    /**
+                     * @description Affiliate id written into every deeplink; with an API key, the key's own aid wins.
+                     * @example partner-aid
+                     */
+                    aid?: string;
+                    /**
+                     * @description Campaign label written into every deeplink; `-` separates campaign ids in reports.
+                     * @example summer-newsletter
+                     */
+                    campaign?: string;
+                    /**
+                     * @description `false` (flat list, default), `auto` (H3 clusters on dense viewports), `true` (clusters whenever possible, down to r8) or `top` (one best stay per H3 cell, with `cellId`).
+                     * @example auto
+                     */
+                    cluster?: "false" | "auto" | "true" | "top";
+                    /**
+                     * @description H3 resolution `r0` to `r15` (or 0 to 15); forces `cluster=top` at that cell size.
+                     * @example r7
+                     */
+                    precision?: string;
+                    /**
+                     * @description An H3 cell id: only stays inside it (what a cluster's `_links.expand` uses); alone it is a location.
+                     * @example 881fb46625fffff
+                     */
+                    cell?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                pageSize: number;
+                                count: number;
+                                page: number;
+                                hasMore: boolean;
+                                total: number;
+                                unresolved: string[];
+                                clustering?: {
+                                    strategy: string;
+                                    precision: number;
+                                    mode: string;
+                                };
+                                currency: string;
+                                checkin?: string;
+                                checkout?: string;
+                                nights?: number;
+                                unavailableSuppliers?: {
+                                    supplier: string;
+                                    reason: "timeout" | "error" | "unreachable" | "malformed" | "circuit_open" | "busy" | "content_unavailable";
+                                }[];
+                                lang: string;
+                                ignored?: {
+                                    param: string;
+                                    reason: string;
+                                }[];
+                            };
+                            _links: {
+                                self: {
+                                    /** Format: unsafe */
+                                    href: string;
+                                };
+                                first: {
+                                    /** Format: unsafe */
+                                    href: string;
+                                };
+                                prev?: {
+                                    /** Format: unsafe */
+                                    href: string;
+                                };
+                                next?: {
+                                    /** Format: unsafe */
+                                    href: string;
+                                };
+                            };
+                            results: {
+                                /** Format: unsafe */
+                                id: string;
+                                /** Format: unsafe */
+                                url: string;
+                                suppliers: {
+                                    supplier_a?: {
+                                        /** Format: unsafe */
+                                        link: string;
+                                        media: {
+                                            /** Format: unsafe */
+                                            thumbnail: string;
+                                            /** Format: unsafe */
+                                            logoSquare: string;
+                                        };
+                                        rating: {
+                                            value: number;
+                                            hotelStars: number | null;
+                                            count: number;
+                                        };
+                                        policies: {
+                                            instantBook: boolean;
+                                            freeCancellation: boolean;
+                                        };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
+                                        price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
+                                            total: number;
+                                        } | null;
+                                    };
+                                    supplier_b?: {
+                                        /** Format: unsafe */
+                                        link: string;
+                                        media: {
+                                            /** Format: unsafe */
+                                            thumbnail: string;
+                                            /** Format: unsafe */
+                                            logoSquare: string;
+                                        };
+                                        rating: {
+                                            value: number;
+                                            hotelStars: number | null;
+                                            count: number;
+                                        };
+                                        policies: {
+                                            instantBook: boolean;
+                                            freeCancellation: boolean;
+                                        };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
+                                        price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
+                                            total: number;
+                                        } | null;
+                                    };
+                                    supplier_c?: {
+                                        /** Format: unsafe */
+                                        link: string;
+                                        media: {
+                                            /** Format: unsafe */
+                                            thumbnail: string;
+                                            /** Format: unsafe */
+                                            logoSquare: string;
+                                        };
+                                        rating: {
+                                            value: number;
+                                            hotelStars: number | null;
+                                            count: number;
+                                        };
+                                        policies: {
+                                            instantBook: boolean;
+                                            freeCancellation: boolean;
+                                        };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
+                                        price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
+                                            total: number;
+                                        } | null;
+                                    };
+                                    supplier_d?: {
+                                        /** Format: unsafe */
+                                        link: string;
+                                        media: {
+                                            /** Format: unsafe */
+                                            thumbnail: string;
+                                            /** Format: unsafe */
+                                            logoSquare: string;
+                                        };
+                                        rating: {
+                                            value: number;
+                                            hotelStars: number | null;
+                                            count: number;
+                                        };
+                                        policies: {
+                                            instantBook: boolean;
+                                            freeCancellation: boolean;
+                                        };
+                                        /** @description Dated searches only: this supplier's price for the stay. A `price` of null means this supplier's price for these dates is unknown (it failed, did not answer in time or could not be asked; `meta.unavailableSuppliers` names it with the reason): show "no price right now", never 0 or "sold out"; a supplier with no availability for these dates has no entry at all. */
+                                        price?: {
+                                            /** @description The whole stay, in `meta.currency`. */
                                             total: number;
                                         } | null;
                                     };
@@ -1979,6 +2719,306 @@ export interface paths {
                     };
                 };
                 /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embeddable stays map (HTML)
+         * @description Searches the viewport through `/map/v3/accommodations` as the traveller pans; meant to be framed by partners' sites.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Latitude of the start view, -85 to 85 (with `lng`).
+                     * @example 48.8566
+                     */
+                    lat?: number;
+                    /**
+                     * @description Longitude of the start view, -180 to 180 (with `lat`).
+                     * @example 2.3522
+                     */
+                    lng?: number;
+                    /**
+                     * @description Zoom of the start view, 1 to 18; default 13 (12 with `address`).
+                     * @example 13
+                     */
+                    zoom?: number;
+                    /**
+                     * @description A place in any script to start at, when `lat`/`lng` are not given.
+                     * @example Paris
+                     */
+                    address?: string;
+                    /**
+                     * @description Affiliate id written into every booking link of the map.
+                     * @example your-aid
+                     */
+                    aid?: string;
+                    /**
+                     * @description Campaign label written into every booking link.
+                     * @example blog
+                     */
+                    campaign?: string;
+                    /**
+                     * @description Check-in date `YYYY-MM-DD`: with `checkout`, the map shows prices.
+                     * @example 2027-03-01
+                     */
+                    checkin?: string;
+                    /**
+                     * @description Check-out date `YYYY-MM-DD`, after `checkin`.
+                     * @example 2027-03-04
+                     */
+                    checkout?: string;
+                    /**
+                     * @description Adults the prices are for, as the search reads it.
+                     * @example 2
+                     */
+                    adults?: number;
+                    /**
+                     * @description ISO 4217 code of the prices, as the search reads it.
+                     * @example EUR
+                     */
+                    currency?: string;
+                    /**
+                     * @description Stay types shown, as the search reads them.
+                     * @example hotel
+                     */
+                    type?: string;
+                    /**
+                     * @description Suppliers shown, as the search reads them.
+                     * @example supplier_a
+                     */
+                    provider?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The map page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description v1: the supplier's circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner hub (HTML)
+         * @description Sign in with your key (or open `/hub#key=<key>`): the page reads the reporting summary and transactions with it.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The hub page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description v1: the supplier's circuit breaker is open (`Retry-After: 30`); v3 and others: the index is still loading (`NOT_READY`). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP, stateless): the search, lookup and transactions tools
+         * @description POST one JSON-RPC 2.0 message (or a batch) as the MCP Streamable HTTP transport says, with `Accept: application/json, text/event-stream`: `initialize`, `tools/list`, `tools/call` (`search_accommodations`, `get_accommodation`, `list_transactions`). The key comes as `X-API-KEY` or `?key=`; each tool call counts as the REST request it makes. Protocol errors are JSON-RPC error objects; GET and DELETE are 405 (no sessions, no event stream).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A JSON-RPC 2.0 request or notification. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        /** @example tools/list */
+                        method: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description The JSON-RPC response: `result`, or `error`. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                            id: string | number | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A notification or response was accepted; no body. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `INVALID_API_KEY` (unknown, revoked or not yet granted) or `MISSING_API_KEY`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-skills/accommodation-search/SKILL.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent skill for accommodation search (Markdown with YAML frontmatter)
+         * @description Teaches an AI agent the MCP tools and the REST search: parameters, paging, limits, prices, deeplinks and errors.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The skill, SKILL.md. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
                 429: {
                     headers: {
                         [name: string]: unknown;

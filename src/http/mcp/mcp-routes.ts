@@ -8,7 +8,9 @@ import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.ts';
 import { presentedKey } from '../access-control.ts';
+import { Type } from 'typebox';
 import { errorBody } from '../error-body.ts';
+import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';
 import { createMcpServer, type RestCall } from './create-mcp-server.ts';
 
 export const MCP_PATH = '/mcp';
@@ -92,7 +94,33 @@ export function registerMcpRoutes(app: FastifyInstance): void {
   app.post(
     MCP_PATH,
     {
-      schema: { hide: true },
+      schema: {
+        tags: ['agents'],
+        summary: 'Model Context Protocol (Streamable HTTP, stateless): the search, lookup and transactions tools',
+        description:
+          'POST one JSON-RPC 2.0 message (or a batch) as the MCP Streamable HTTP transport says, with `Accept: application/json, text/event-stream`: ' +
+          '`initialize`, `tools/list`, `tools/call` (`search_accommodations`, `get_accommodation`, `list_transactions`). ' +
+          'The key comes as `X-API-KEY` or `?key=`; each tool call counts as the REST request it makes. ' +
+          'Protocol errors are JSON-RPC error objects; GET and DELETE are 405 (no sessions, no event stream).',
+        security: OPTIONAL_KEY,
+        body: Type.Object(
+          {
+            jsonrpc: Type.Literal('2.0'),
+            id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+            method: Type.String({ examples: ['tools/list'] }),
+            params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+          },
+          { additionalProperties: true, description: 'A JSON-RPC 2.0 request or notification.' },
+        ),
+        response: {
+          200: Type.Object(
+            { jsonrpc: Type.Literal('2.0'), id: Type.Union([Type.String(), Type.Integer(), Type.Null()]) },
+            { additionalProperties: true, description: 'The JSON-RPC response: `result`, or `error`.' },
+          ),
+          202: Type.Null({ description: 'A notification or response was accepted; no body.' }),
+          ...errorResponses(401),
+        },
+      },
       config,
       // JSON-RPC clients read JSON-RPC errors: a body that is not JSON is -32700 Parse error, as
       // the MCP SDK's own transport answers it (docs/decisions.md 87).

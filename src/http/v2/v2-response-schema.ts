@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
+import { NULL_PRICE_MEANING } from '../null-price.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v2 200 body: rating, policies and media at the accommodation level; supplier entries carry
@@ -9,7 +10,14 @@ const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
 export const v2SupplierEntrySchema = Type.Object({
   link: jsonSafeString,
   media: Type.Object({ logoSquare: jsonSafeString }),
-  price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
+  price: Type.Optional(
+    nullableObject(
+      Type.Object(
+        { total: Type.Number({ description: 'The whole stay, in `meta.currency`.' }) },
+        { description: `Dated searches only: this supplier's price for the stay. ${NULL_PRICE_MEANING}` },
+      ),
+    ),
+  ),
 });
 
 export const v2AccommodationSchema = Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
+import { NULL_PRICE_MEANING } from '../null-price.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v3 200 body. render-v3.ts writes it as text (stays' own parts written once and kept);
@@ -11,7 +12,14 @@ const v3SupplierEntrySchema = Type.Object({
   media: Type.Object({ thumbnail: jsonSafeString, logoSquare: jsonSafeString }),
   rating: ratingSchema,
   policies: Type.Object({ instantBook: Type.Boolean(), freeCancellation: Type.Boolean() }),
-  price: Type.Optional(nullableObject(Type.Object({ total: Type.Number() }))),
+  price: Type.Optional(
+    nullableObject(
+      Type.Object(
+        { total: Type.Number({ description: 'The whole stay, in `meta.currency`.' }) },
+        { description: `Dated searches only: this supplier's price for the stay. ${NULL_PRICE_MEANING}` },
+      ),
+    ),
+  ),
 });
 
 export const v3AccommodationSchema = Type.Object({

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { defaults } from '../../defaults.ts';
 import { deeplinks, expandLink, pageLinks } from '../links.ts';
 import type { RouteContext } from '../route-context.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
@@ -37,5 +38,14 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext, op
   };
   registerUnifiedSearch(app, context, { url: '/v3/accommodations', ...route });
   if (options.mapKeylessPerMinute !== undefined)
-    registerUnifiedSearch(app, context, { url: MAP_SEARCH_PATH, ...route, keylessPerMinute: options.mapKeylessPerMinute });
+    registerUnifiedSearch(app, context, {
+      url: MAP_SEARCH_PATH,
+      ...route,
+      tags: ['pages'],
+      summary: "The map page's search (v3, the map's allowance)",
+      description:
+        `What \`/map\` calls as the traveller pans: the v3 search, same parameters and answer, with the map's own keyless allowance ` +
+        `(${defaults.mapKeylessPerMinute} a minute per address by default, docs/decisions.md 39) instead of the demo one. Partners search \`/v3/accommodations\`.`,
+      keylessPerMinute: options.mapKeylessPerMinute,
+    });
 }
