@@ -142,7 +142,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -235,7 +235,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -281,7 +281,7 @@ export interface paths {
                         "text/markdown": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -327,7 +327,7 @@ export interface paths {
                         "text/markdown": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -373,7 +373,7 @@ export interface paths {
                         "text/markdown": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1500,7 +1500,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2827,7 +2827,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2884,7 +2884,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3018,7 +3018,7 @@ export interface paths {
                         "text/markdown": string;
                     };
                 };
-                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds. */
+                /** @description `RATE_LIMIT_EXCEEDED`: retry after `Retry-After` seconds; `TOO_MANY_INVALID_KEYS`: too many unknown keys from this address, so new keys are not checked until `Retry-After` seconds have passed. */
                 429: {
                     headers: {
                         [name: string]: unknown;
