@@ -337,7 +337,7 @@ export function createApp(options: AppOptions): App {
     return {
       // Ready means ready: the first start is over (demo partner included), not just an index built.
       status: services === null || !started ? 'starting' : degraded ? 'degraded' : 'ok',
-      inventory: services === null ? null : { ...services.inventory, builtAt },
+      inventory: services === null ? null : { ...services.inventory, builtAt, storeBytes: content.storeBytes() },
       suppliers: suppliersHealth,
     };
   }
