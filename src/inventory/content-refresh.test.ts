@@ -325,3 +325,32 @@ describe('ten refreshes (issue 25)', () => {
     assert.ok(sizes[9] <= sizes[2] + version / 4, `storeBytes ${sizes.join(', ')}; one version ~${version}`);
   });
 });
+
+describe('the scheduled refresh (issue 25)', () => {
+  let t: TestApp;
+  before(async () => {
+    // STAYGATE_CONTENT_REFRESH_MS, as config.ts reads it (config.test.ts) and server.ts hands it over.
+    t = await startTestApp({ stays: 2_000, app: { contentRefreshMs: 100, geocoder: { geocode: async () => null } } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('pulls the feeds on its own every STAYGATE_CONTENT_REFRESH_MS and serves what changed, no call needed', async () => {
+    const served = t.app.health().inventory!.version;
+    assert.equal(t.app.health().status, 'ok', 'no supplier to retry: only the schedule refreshes');
+    const changed = t.world.listings.supplier_a[0];
+    const name = changed.name;
+    changed.name = `${name} (renamed)`;
+    try {
+      // Nothing here asks for a refresh; another version can only come from the schedule.
+      await until('a scheduled refresh served the change', () => t.app.health().inventory!.version !== served);
+      const listing = stayOfListing(await servedStays(t))
+        .get(`supplier_a:${changed.supplierStayId}`)
+        ?.listings.find((l) => l.supplier === 'supplier_a' && l.supplierStayId === changed.supplierStayId);
+      assert.equal(listing?.name, `${name} (renamed)`, 'the served version has the change');
+    } finally {
+      changed.name = name;
+    }
+  });
+});
