@@ -127,8 +127,8 @@ export function createContentService(options: ContentServiceOptions): ContentSer
       }
       const outcome = held.value;
       for (const line of describeRefresh(outcome)) log(line);
-      if (outcome.result !== null) await serveCurrent();
-      await measure();
+      // A swap measures the store's size; without one (nothing changed, nothing pulled) it is measured here.
+      if (!(outcome.result !== null && (await serveCurrent()))) await measure();
       for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
         const verdict = outcome.result?.suppliers[supplier].verdict;
         const error = !feed.ok ? feed.error : verdict === 'held back' ? outcome.result!.suppliers[supplier].lastError! : null;
