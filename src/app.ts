@@ -22,7 +22,7 @@ import { createStayCache } from './inventory/stay-cache.ts';
 import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
-import { seedDemoPartner } from './reporting/seed-demo.ts';
+import { startDemoSeeding } from './reporting/seed-demo.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch, type ClusteringSettings } from './search/search.ts';
@@ -244,6 +244,7 @@ export function createApp(options: AppOptions): App {
   let builtAt = '';
   let started = false;
   let reportSyncRole: KeptLease | null = null;
+  let demoSeeding: Promise<void> = Promise.resolve();
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
   const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
@@ -337,7 +338,7 @@ export function createApp(options: AppOptions): App {
     return {
       // Ready means ready: the first start is over (demo partner included), not just an index built.
       status: services === null || !started ? 'starting' : degraded ? 'degraded' : 'ok',
-      inventory: services === null ? null : { ...services.inventory, builtAt },
+      inventory: services === null ? null : { ...services.inventory, builtAt, storeBytes: content.storeBytes() },
       suppliers: suppliersHealth,
     };
   }
@@ -347,23 +348,26 @@ export function createApp(options: AppOptions): App {
     await content.start(abort.signal);
     if (options.demo) {
       // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
+      // The first start waits for it unless it must wait for a supplier: then it ends on its own,
+      // without a restart (docs/decisions.md 82).
       const replay = createClickReplay({ services: () => services, tracking });
-      try {
-        await seedDemoPartner({
-          dataDir: options.dataDir,
-          keys: keyStore,
-          clicks: replay,
-          sync: () => sync.syncAll(),
-          now,
-          count: options.demoClicks,
-          log,
-          warn: (message) => http.log.warn(message),
-        });
-      } catch (error) {
-        http.log.error({ err: error }, 'seeding the demo partner failed; the next start finishes it');
-      } finally {
-        await replay.close();
-      }
+      const seeding = startDemoSeeding({
+        dataDir: options.dataDir,
+        keys: keyStore,
+        clicks: replay,
+        sync: () => sync.syncAll(),
+        now,
+        count: options.demoClicks,
+        log,
+        warn: (message) => http.log.warn(message),
+        missingContent: () => SUPPLIER_IDS.filter((s) => content.suppliers()[s].state === 'unavailable'),
+        pollMs: options.contentPollMs ?? defaults.contentPollMs,
+        retryMs: options.contentRetryMs ?? defaults.contentRetryMs,
+        maxRetryMs: defaults.contentRefreshMs,
+        signal: abort.signal,
+      });
+      demoSeeding = seeding.done.then(() => replay.close()).catch(() => undefined);
+      await seeding.started;
     }
     const interval = options.reportSyncIntervalMs === undefined ? defaults.reportSyncIntervalMs : options.reportSyncIntervalMs;
     if (interval && !abort.signal.aborted) {
@@ -415,6 +419,7 @@ export function createApp(options: AppOptions): App {
       content.stop();
       await http.close();
       await ready.catch(() => undefined);
+      await demoSeeding;
       await reportSyncRole?.stop();
       await sync.stop();
       await worker.close();

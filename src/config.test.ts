@@ -35,6 +35,12 @@ describe('readConfig', () => {
     );
   });
 
+  it('STAYGATE_CONTENT_REFRESH_MS: the schedule of the content refresh (content-refresh.test.ts runs it), hourly by default, 0 = never', () => {
+    assert.equal(readConfig({}).contentRefreshMs, 3_600_000);
+    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '100' }).contentRefreshMs, 100);
+    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '0' }).contentRefreshMs, 0);
+  });
+
   it('STAYGATE_REDIS_PREFIX: unset = the defaults (null), else as given', () => {
     assert.equal(readConfig({}).redisKeyPrefix, null);
     assert.equal(readConfig({ STAYGATE_REDIS_PREFIX: 'eu-1:' }).redisKeyPrefix, 'eu-1:');

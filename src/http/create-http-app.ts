@@ -279,7 +279,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
           const services = options.services();
           return services === null
             ? { status: 'starting', inventory: null, suppliers: {} }
-            : { status: 'ok', inventory: { ...services.inventory, builtAt: '' }, suppliers: {} };
+            : { status: 'ok', inventory: { ...services.inventory, builtAt: '', storeBytes: null }, suppliers: {} };
         }),
     );
     registerOpenApiRoute(api);

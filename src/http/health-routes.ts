@@ -21,7 +21,8 @@ export interface SupplierHealth {
 export interface HealthReport {
   /** starting: no index yet, or the first start is not finished (demo partner); degraded: serving, a supplier is not ok. */
   status: 'starting' | 'ok' | 'degraded';
-  inventory: { version: string; stays: number; builtAt: string } | null;
+  /** storeBytes: what the store takes on disk (Store.diskBytes; docs/decisions.md 81), null until measured. */
+  inventory: { version: string; stays: number; builtAt: string; storeBytes: number | null } | null;
   suppliers: Partial<Record<SupplierId, SupplierHealth>>;
 }
 
@@ -50,6 +51,10 @@ const healthReportSchema = Type.Object(
         version: Type.String({ description: 'The content version served.' }),
         stays: Type.Integer({ description: 'Stays in the search index.' }),
         builtAt: Type.String({ description: 'When that version was swapped in (ISO time).' }),
+        storeBytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+          description:
+            'Bytes the store takes on disk: on SQLite the database file and its WAL (keys, clicks and transactions share it), on PostgreSQL the tables and indexes of its schema. Measured after each refresh and every 30 s; null until first measured.',
+        }),
       }),
       Type.Null(),
     ]),

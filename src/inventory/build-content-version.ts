@@ -29,8 +29,14 @@ export interface ContentInfo {
 export type FeedVerdict = 'applied' | 'failed' | 'held back' | 'not pulled';
 
 export interface ContentBuildResult {
+  /** The version now served: the new one, or the one served before when nothing changed. */
   no: number;
   label: string;
+  /**
+   * The stays came out the same as the served version's: no version was written, the served one
+   * keeps its number and label and records this refresh's supplier states (docs/decisions.md 80).
+   */
+  unchanged: boolean;
   stays: number;
   listings: number;
   added: number;
@@ -166,10 +172,14 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
       }),
     ),
   };
+  // The store compares the stays with the served version's (store/content-digest.ts): the same
+  // ones publish nothing, and the served version's number comes back.
   const no = await store.publishContent(stays, label, info, entries);
+  const unchanged = current !== null && no === current.no;
   return {
     no,
-    label,
+    label: unchanged ? current.label : label,
+    unchanged,
     stays: stays.length,
     listings: listings.length,
     added,

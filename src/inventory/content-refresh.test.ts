@@ -273,3 +273,84 @@ describe('a supplier down at the first start', () => {
     }
   });
 });
+
+describe('ten refreshes (issue 25)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ stays: 2_000, app: { contentRefreshMs: null, geocoder: { geocode: async () => null } } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('one that finds nothing changed publishes no version and writes nothing; with changes, the store stops growing', async (tc) => {
+    const first = (await t.get('/health')).body;
+    assert.ok(Number.isInteger(first.inventory.storeBytes) && first.inventory.storeBytes > 0, `storeBytes ${first.inventory.storeBytes}`);
+    const same = await t.app.refreshContent();
+    assert.equal(same.result?.unchanged, true, 'nothing changed in the world');
+    const after = (await t.get('/health')).body;
+    assert.equal(after.inventory.version, first.inventory.version, 'inventory.version does not move');
+    assert.equal(after.inventory.builtAt, first.inventory.builtAt, 'no swap');
+    const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
+    try {
+      assert.equal((await store.currentContent())?.no, same.result?.no, 'the served version is still the current one');
+    } finally {
+      await store.close();
+    }
+    // Written: the supplier states on the served version's row, a page or two of WAL; a version of
+    // this world is ~2.5 MB.
+    assert.ok(
+      after.inventory.storeBytes - first.inventory.storeBytes < 64 * 1024,
+      `bytes ${first.inventory.storeBytes} -> ${after.inventory.storeBytes}`,
+    );
+    for (const s of SUPPLIER_IDS) {
+      assert.equal(after.suppliers[s].content, 'ok');
+      assert.ok(after.suppliers[s].lastRefresh >= first.suppliers[s].lastRefresh, `${s}: the applied feed is recorded`);
+    }
+
+    const sizes: number[] = [];
+    for (let i = 1; i <= 10; i++) {
+      t.sim.advance(1);
+      const outcome = await t.app.refreshContent();
+      assert.equal(outcome.result?.unchanged, false, `refresh ${i}: the world moved on a day`);
+      sizes.push(t.app.health().inventory!.storeBytes!);
+    }
+    tc.diagnostic(`storeBytes after each refresh: ${sizes.join(', ')}`);
+    // After the first refresh the store holds two versions, from the second on three at the most
+    // (served, the one before, the one being written): about one version apart.
+    const version = sizes[1] - sizes[0];
+    assert.ok(version > 0, `a version takes room: ${sizes[0]} -> ${sizes[1]}`);
+    // Were dropped versions' space not used again, refreshes 4-10 would add seven versions. What may
+    // still grow is the stay id map (a few listings a simulated day) and part-filled pages.
+    assert.ok(sizes[9] <= sizes[2] + version / 4, `storeBytes ${sizes.join(', ')}; one version ~${version}`);
+  });
+});
+
+describe('the scheduled refresh (issue 25)', () => {
+  let t: TestApp;
+  before(async () => {
+    // STAYGATE_CONTENT_REFRESH_MS, as config.ts reads it (config.test.ts) and server.ts hands it over.
+    t = await startTestApp({ stays: 2_000, app: { contentRefreshMs: 100, geocoder: { geocode: async () => null } } });
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('pulls the feeds on its own every STAYGATE_CONTENT_REFRESH_MS and serves what changed, no call needed', async () => {
+    const served = t.app.health().inventory!.version;
+    assert.equal(t.app.health().status, 'ok', 'no supplier to retry: only the schedule refreshes');
+    const changed = t.world.listings.supplier_a[0];
+    const name = changed.name;
+    changed.name = `${name} (renamed)`;
+    try {
+      // Nothing here asks for a refresh; another version can only come from the schedule.
+      await until('a scheduled refresh served the change', () => t.app.health().inventory!.version !== served);
+      const listing = stayOfListing(await servedStays(t))
+        .get(`supplier_a:${changed.supplierStayId}`)
+        ?.listings.find((l) => l.supplier === 'supplier_a' && l.supplierStayId === changed.supplierStayId);
+      assert.equal(listing?.name, `${name} (renamed)`, 'the served version has the change');
+    } finally {
+      changed.name = name;
+    }
+  });
+});

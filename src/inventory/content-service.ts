@@ -35,8 +35,13 @@ export interface ContentService {
   /** Pulls (these suppliers' or every) feed now; one refresh at a time. */
   refresh(only?: readonly SupplierId[]): Promise<RefreshOutcome>;
   suppliers(): Record<SupplierId, SupplierContent>;
+  /** Bytes the store takes on disk (Store.diskBytes), measured after each refresh and swap, and on the poll at most every 30 s; null before the first. */
+  storeBytes(): number | null;
   stop(): void;
 }
+
+/** How old the store's measured size may get on the poll: a refresh or a swap measures it at once. */
+const STORE_BYTES_MAX_AGE_MS = 30_000;
 
 export function createContentService(options: ContentServiceOptions): ContentService {
   const { store, log } = options;
@@ -46,6 +51,15 @@ export function createContentService(options: ContentServiceOptions): ContentSer
   let queue: Promise<unknown> = Promise.resolve();
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
+  let storeBytes: { bytes: number; at: number } | null = null;
+  /** Measures the store's size; a failure (the database away) keeps the last figure. */
+  const measure = async (): Promise<void> => {
+    try {
+      storeBytes = { bytes: await store.diskBytes(), at: Date.now() };
+    } catch {
+      // The next refresh, swap or poll measures again.
+    }
+  };
   const cap = options.refreshMs > 0 ? options.refreshMs : 3_600_000;
 
   const later = (ms: number, run: () => void): void => {
@@ -67,7 +81,12 @@ export function createContentService(options: ContentServiceOptions): ContentSer
   async function serveCurrent(): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       const current = await store.currentContent();
-      if (current === null || current.no === served?.no) return false;
+      if (current === null) return false;
+      if (current.no === served?.no) {
+        // A refresh that changed no stay records the suppliers' states on the served version (docs/decisions.md 80).
+        served.info = current.info as ContentInfo;
+        return false;
+      }
       const readable = await store.holdVersions(served === null ? [current.no] : [served.no, current.no]);
       if (!readable.includes(current.no)) {
         if (attempt === 3) throw new Error(`content version ${current.no} was dropped before it could be loaded, three times`);
@@ -82,6 +101,7 @@ export function createContentService(options: ContentServiceOptions): ContentSer
       served = { no: current.no, info: current.info as ContentInfo };
       // Releasing the old one may fail (the database away): the heartbeat then keeps both a while longer.
       await store.holdVersions([current.no]).catch(() => undefined);
+      await measure();
       return true;
     }
   }
@@ -107,7 +127,8 @@ export function createContentService(options: ContentServiceOptions): ContentSer
       }
       const outcome = held.value;
       for (const line of describeRefresh(outcome)) log(line);
-      if (outcome.result !== null) await serveCurrent();
+      // A swap measures the store's size; without one (nothing changed, nothing pulled) it is measured here.
+      if (!(outcome.result !== null && (await serveCurrent()))) await measure();
       for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
         const verdict = outcome.result?.suppliers[supplier].verdict;
         const error = !feed.ok ? feed.error : verdict === 'held back' ? outcome.result!.suppliers[supplier].lastError! : null;
@@ -164,7 +185,17 @@ export function createContentService(options: ContentServiceOptions): ContentSer
         tick();
       }
       // Versions published by another process (the CLI): served within a poll and an index build.
-      const poll = () => later(options.pollMs, () => void (queue = queue.then(serveCurrent)).catch(() => undefined).finally(poll));
+      const poll = () =>
+        later(
+          options.pollMs,
+          () =>
+            void (queue = queue.then(async () => {
+              const swapped = await serveCurrent();
+              if (!swapped && (storeBytes === null || Date.now() - storeBytes.at > STORE_BYTES_MAX_AGE_MS)) await measure();
+            }))
+              .catch(() => undefined)
+              .finally(poll),
+        );
       poll();
     },
     refresh,
@@ -177,6 +208,9 @@ export function createContentService(options: ContentServiceOptions): ContentSer
           return [s, { ...stored, state: stored.listings > 0 ? 'stale' : 'unavailable', lastError: failed.error }];
         }),
       ) as Record<SupplierId, SupplierContent>;
+    },
+    storeBytes() {
+      return storeBytes?.bytes ?? null;
     },
     stop() {
       stopped = true;

@@ -93,7 +93,8 @@ export function describeRefresh(outcome: RefreshOutcome): string[] {
       : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`,
   );
   const r = outcome.result;
-  if (r !== null)
+  if (r?.unchanged) lines.push(`content unchanged: version ${r.no} (${r.stays} stays) still served, nothing written, in ${r.ms} ms`);
+  else if (r !== null)
     lines.push(
       `content version ${r.no} published: ${r.stays} stays (${r.added} added, ${r.removed} removed, ${r.changed} changed) in ${r.ms} ms`,
     );

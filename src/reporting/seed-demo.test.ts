@@ -1,6 +1,6 @@
 // The demo partner of the first embedded start: made through clicks, bookings, reports and a sync.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -154,6 +154,58 @@ describe('an interrupted demo seeding', () => {
       await keys.close();
       await new Promise((resolve) => pages.close(resolve));
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Polls a condition (no fixed sleep stands in for it); fails after `ms`. */
+async function until(what: string, condition: () => boolean, ms: number): Promise<void> {
+  const start = performance.now();
+  while (!condition()) {
+    if (performance.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a supplier down at the first start (issue 25)', () => {
+  let down: TestApp;
+  before(async () => {
+    down = await startTestApp({
+      stays: 2_000,
+      sim: { faults: 'supplier_b=down' },
+      app: { geocoder: { geocode: async () => null }, demo: true, demoClicks: CLICKS, contentRefreshMs: null, contentRetryMs: 50 },
+    });
+  });
+  after(async () => {
+    await down.close();
+  });
+
+  it('the gateway is ready with the demo key; the demo partner is completed, every supplier in it, once the supplier answers, without a restart', async () => {
+    const health = await down.get('/health');
+    assert.equal(health.status, 200, 'ready: the others are served');
+    assert.equal(health.body.suppliers.supplier_b.content, 'unavailable');
+    const demoKey = readFileSync(path.join(down.dataDir, 'demo-key.txt'), 'utf8').trim();
+    const progress = path.join(down.dataDir, 'demo-seeding.json');
+    assert.ok(existsSync(progress), 'the seeding is not over while supplier_b has no content');
+
+    await down.sim.setFault('supplier_b', null);
+    // supplier_b's content is retried 50 ms doubling; the seeding's clicks follow it, then its sync.
+    await until('the demo partner seeded', () => !existsSync(progress), 120_000);
+    const res = await down.get(`/v1/reporting/transactions?thirdParty=${defaults.demoThirdParty}&format=json&dateFilter=bookedDate`, {
+      'x-api-key': demoKey,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      new Set((res.body.data as TransactionRecord[]).map((r) => r.provider)),
+      new Set(SUPPLIER_IDS),
+      'transactions of every supplier, supplier_b included',
+    );
+    const clicks = createSqliteClickStore({ path: path.join(down.dataDir, 'staygate.sqlite') });
+    try {
+      const demo = (await clicks.recent(100_000)).filter((c) => c.aid === defaults.demoAid);
+      assert.equal(demo.length, CLICKS, 'every click made once');
+    } finally {
+      await clicks.close();
     }
   });
 });

@@ -5,10 +5,12 @@
 // reports, and a sync. Nothing is written into the transactions table directly.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createKeyAdmin } from '../auth/key-admin.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import { defaults } from '../defaults.ts';
+import type { SupplierId } from '../types.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 
 /** What the seeding needs of the HTTP layer (http/replay-clicks.ts). */
@@ -29,6 +31,10 @@ export interface SeedDemoOptions {
   log?: (message: string) => void;
   /** Hears that a previous seeding was interrupted (default: `log`). */
   warn?: (message: string) => void;
+  /** Awaited once the key exists, before the clicks: startDemoSeeding waits there for every supplier's content. */
+  clicksWait?: () => Promise<void>;
+  /** Stops the seeding between batches (the gateway shutting down); what landed is kept for the next attempt. */
+  signal?: AbortSignal;
 }
 
 export interface SeedDemoResult {
@@ -189,6 +195,7 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
     writeKeyFile(keyFile, key);
   }
 
+  await options.clicksWait?.();
   const links = new Set<string>();
   for (const [lat, lng] of DESTINATIONS) {
     for (const link of await options.clicks.links(`lat=${lat}&lng=${lng}&radius=8000&pageSize=100`)) links.add(link.split('?')[0]);
@@ -204,6 +211,7 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   let landings: Promise<void>[] = [];
   for (const [i, ms] of times.entries()) {
     if (i > skip && i % BATCH === 0) {
+      options.signal?.throwIfAborted();
       // Every click before i has landed: a seeding interrupted from here on starts at i.
       await Promise.all(landings);
       landings = [];
@@ -235,6 +243,9 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
     );
   }
   await Promise.all(landings);
+  // Every click has landed: a seeding whose sync fails makes none again.
+  if (skip < count) writeProgress(progressFile, { now: now.toISOString(), count, days, done: count });
+  options.signal?.throwIfAborted();
 
   const results = await options.sync();
   const failed = results.filter((r) => !r.ok);
@@ -247,4 +258,64 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
       `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`,
   );
   return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
+}
+
+export interface DemoSeedingOptions extends Omit<SeedDemoOptions, 'clicksWait' | 'signal'> {
+  /** Suppliers whose content the gateway does not hold yet (down since the first start): the clicks wait for them. */
+  missingContent(): SupplierId[];
+  /** How often missingContent is asked while the clicks wait. */
+  pollMs: number;
+  /** Wait after a failed attempt, doubling up to maxRetryMs. */
+  retryMs: number;
+  maxRetryMs: number;
+  /** The gateway shutting down: no further attempt, and the one running stops between batches. */
+  signal: AbortSignal;
+}
+
+export interface DemoSeeding {
+  /**
+   * Settles once the demo partner is seeded, or as soon as its seeding has to wait (a supplier
+   * without content, a failed attempt): what the first start waits for (docs/decisions.md 82).
+   */
+  started: Promise<void>;
+  /** Settles once the demo partner is complete, or the signal aborted. Never rejects. */
+  done: Promise<void>;
+}
+
+/**
+ * Seeds the demo partner until it is complete (docs/decisions.md 82): the key at once; the clicks
+ * once every supplier's content is in, so that a supplier down at the first start has its share
+ * of the year too; a failed attempt (a supplier's booking page or report down) tried again,
+ * 30 s doubling by default, finishing where it stopped (seedDemoPartner's progress). No restart needed.
+ */
+export function startDemoSeeding(options: DemoSeedingOptions): DemoSeeding {
+  let settle!: () => void;
+  const started = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const warn = options.warn ?? options.log;
+  const clicksWait = async (): Promise<void> => {
+    const missing = options.missingContent();
+    if (missing.length === 0) return;
+    settle();
+    warn?.(
+      `the demo partner's clicks wait for the content of ${missing.join(', ')} (not answering): its key is made, its year of transactions follows once they answer`,
+    );
+    while (options.missingContent().length > 0) await delay(options.pollMs, undefined, { signal: options.signal, ref: false });
+  };
+  const done = (async () => {
+    for (let attempt = 1; !options.signal.aborted; attempt++) {
+      try {
+        await seedDemoPartner({ ...options, clicksWait, signal: options.signal });
+        return;
+      } catch (error) {
+        if (options.signal.aborted) return;
+        const wait = Math.min(options.retryMs * 2 ** (attempt - 1), options.maxRetryMs);
+        warn?.(`seeding the demo partner failed (${(error as Error).message}); trying again in ${Math.round(wait / 1_000)} s`);
+        settle();
+        await delay(wait, undefined, { signal: options.signal, ref: false }).catch(() => undefined);
+      }
+    }
+  })().finally(settle);
+  return { started, done };
 }

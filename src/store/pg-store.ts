@@ -5,6 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
 import { checkDense } from './check-dense.ts';
+import { contentDigest } from './content-digest.ts';
 import { encodeIndexChunk, INDEX_CHUNK_ROWS, indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
 import { inPgTransaction, type PgClient, type PgPool } from './pg-pool.ts';
 import type { RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
@@ -109,6 +110,21 @@ export function createPgStore(options: PgStoreOptions): Store {
     checkDense(stays);
     const byIdx: RankedStay[] = new Array(stays.length);
     for (const stay of stays) byIdx[stay.idx] = stay;
+    const digest = contentDigest(byIdx);
+    // The served version's stays again: nothing is written but its info and the ids (docs/decisions.md
+    // 80). Under the content lock, so no other handle publishes between the comparison and the update.
+    const unchanged = await inPgTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [CONTENT_LOCK]);
+      const { rows } = await client.query<{ no: number }>(
+        'SELECT c.no FROM content_current c JOIN content_versions v ON v.no = c.no WHERE v.digest = $1',
+        [digest],
+      );
+      if (rows.length === 0) return null;
+      await client.query('UPDATE content_versions SET info = $1 WHERE no = $2', [JSON.stringify(info ?? {}), rows[0].no]);
+      await upsertIds(client, ids);
+      return rows[0].no;
+    });
+    if (unchanged !== null) return unchanged;
     // One transaction from the first row to the pointer: a publisher that dies leaves nothing, and
     // readers (MVCC) never wait for it; the tables it creates are its own until it commits.
     return inPgTransaction(pool, async (client) => {
@@ -151,23 +167,13 @@ export function createPgStore(options: PgStoreOptions): Store {
           chunk.names,
         ]);
       }
-      if (ids !== undefined && ids.length > 0) {
-        // The last entry of a listing wins, as in a loop of upserts (one statement may not touch a row twice).
-        const latest = new Map<string, StayIdEntry>();
-        for (const entry of ids) latest.set(`${entry.supplier}:${entry.supplierStayId}`, entry);
-        await client.query('CREATE TEMP TABLE stay_ids_in (supplier smallint, supplier_stay_id text, stay_id text) ON COMMIT DROP');
-        await copyIn(
-          client,
-          'COPY stay_ids_in FROM STDIN',
-          (function* () {
-            for (const e of latest.values())
-              yield `${SUPPLIER_INDEX.get(e.supplier)}\t${copyText(e.supplierStayId)}\t${copyText(e.stayId)}\n`;
-          })(),
-        );
-        await client.query(`INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) SELECT supplier, supplier_stay_id, stay_id FROM stay_ids_in
-          ON CONFLICT (supplier, supplier_stay_id) DO UPDATE SET stay_id = excluded.stay_id`);
-      }
-      await client.query('INSERT INTO content_versions (no, label, info) VALUES ($1, $2, $3)', [no, label, JSON.stringify(info ?? {})]);
+      await upsertIds(client, ids);
+      await client.query('INSERT INTO content_versions (no, label, info, digest) VALUES ($1, $2, $3, $4)', [
+        no,
+        label,
+        JSON.stringify(info ?? {}),
+        digest,
+      ]);
       // Published in one step: the pointer moves with the commit. Pruning under the content lock
       // (docs/decisions.md 69): older versions go unless among the newest two or held by a reader
       // whose heartbeat is within the TTL (the database's clock, the same for every machine).
@@ -262,6 +268,17 @@ export function createPgStore(options: PgStoreOptions): Store {
       return (await servedReader())?.resolveHotelIds(refs) ?? refs.map(() => []);
     },
 
+    async diskBytes() {
+      // Every table of the schema with its indexes and TOAST. A dropped version's files go at its
+      // DROP's commit; dead rows of the small tables are autovacuum's (docs/decisions.md 81).
+      const { rows } = await pool.query<{ bytes: string }>(
+        `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`,
+      );
+      return Number(rows[0].bytes);
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -270,6 +287,24 @@ export function createPgStore(options: PgStoreOptions): Store {
       await pool.query('DELETE FROM content_readers WHERE reader = $1', [readerId]).catch(() => undefined);
     },
   };
+}
+
+/** Records the listings' stay ids; the last entry of a listing wins, as in a loop of upserts. */
+async function upsertIds(client: PgClient, ids: readonly StayIdEntry[] | undefined): Promise<void> {
+  if (ids === undefined || ids.length === 0) return;
+  // One statement may not touch a row twice: the last entry of each listing only.
+  const latest = new Map<string, StayIdEntry>();
+  for (const entry of ids) latest.set(`${entry.supplier}:${entry.supplierStayId}`, entry);
+  await client.query('CREATE TEMP TABLE stay_ids_in (supplier smallint, supplier_stay_id text, stay_id text) ON COMMIT DROP');
+  await copyIn(
+    client,
+    'COPY stay_ids_in FROM STDIN',
+    (function* () {
+      for (const e of latest.values()) yield `${SUPPLIER_INDEX.get(e.supplier)}\t${copyText(e.supplierStayId)}\t${copyText(e.stayId)}\n`;
+    })(),
+  );
+  await client.query(`INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) SELECT supplier, supplier_stay_id, stay_id FROM stay_ids_in
+    ON CONFLICT (supplier, supplier_stay_id) DO UPDATE SET stay_id = excluded.stay_id`);
 }
 
 /** The reads of one content version: its tables never change once published. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { defaults } from '../defaults.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type Stay } from '../types.ts';
 import { checkDense } from './check-dense.ts';
+import { contentDigest } from './content-digest.ts';
 import { encodeIndexChunk, INDEX_CHUNK_ROWS, indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
 import type { RankedStay, StayIdEntry, Store, VersionReader } from './store.ts';
 import { versionsToPrune } from './versions-to-prune.ts';
@@ -33,12 +34,14 @@ const SCHEMA = `
 
   -- Every content version written (docs/decisions.md 57): its tables are stays_<no>,
   -- index_chunks_<no> and listing_ids_<no>; immutable once published. The served one is
-  -- meta.inventory_no.
+  -- meta.inventory_no. digest: store/content-digest.ts, so that stays identical to the served
+  -- version's publish nothing (docs/decisions.md 80).
   CREATE TABLE IF NOT EXISTS content_versions (
     no INTEGER PRIMARY KEY,
     label TEXT NOT NULL,
     published INTEGER NOT NULL DEFAULT 0,
-    info TEXT NOT NULL DEFAULT '{}'
+    info TEXT NOT NULL DEFAULT '{}',
+    digest TEXT
   );
 
   -- The stay id of every listing ever seen (supplier listing -> stay id), never deleted: a stay
@@ -89,7 +92,8 @@ const SUPPLIER_INDEX = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 
  * better-sqlite3 is synchronous; the async methods only honour the Store contract.
  */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
-  if (options.path !== ':memory:' && options.path !== '') mkdirSync(dirname(options.path), { recursive: true });
+  const onDisk = options.path !== ':memory:' && options.path !== '';
+  if (onDisk) mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   // Before anything is written (it only applies to a new file): rows of ~1 KB pack better and a
   // bulk replace writes fewer pages than with the 4 KB default.
@@ -110,6 +114,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     }
     db.exec(SCHEMA);
+    // A file of before the digest (same schema otherwise): its versions have none, so the next
+    // publish writes a version, and the ones after it compare.
+    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('content_versions')").all();
+    if (!columns.some((c) => c.name === 'digest')) db.exec('ALTER TABLE content_versions ADD COLUMN digest TEXT');
     if (userVersion !== SCHEMA_VERSION) {
       // Without its tables the old version label would claim an inventory that is gone.
       db.prepare('DELETE FROM meta WHERE key IN (?, ?)').run(INVENTORY_VERSION_KEY, INVENTORY_NO_KEY);
@@ -122,6 +130,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const selectInfo = db.prepare<[number], { label: string; info: string }>(
     'SELECT label, info FROM content_versions WHERE no = ? AND published = 1',
   );
+  const selectDigest = db.prepare<[number], { digest: string | null }>('SELECT digest FROM content_versions WHERE no = ?');
+  const updateInfo = db.prepare('UPDATE content_versions SET info = ? WHERE no = ?');
+  const upsertId = db.prepare(
+    'INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET stay_id = excluded.stay_id',
+  );
+  const recordIds = (entries: readonly StayIdEntry[]): void => {
+    for (const e of entries) upsertId.run(SUPPLIER_INDEX.get(e.supplier), e.supplierStayId, e.stayId);
+  };
   const currentNo = (): number | null => {
     const value = getMeta.get(INVENTORY_NO_KEY)?.value;
     return value === undefined ? null : Number(value);
@@ -157,12 +173,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   /** Writes a version's rows beside the served one, WRITE_BATCH stays a transaction, then publishes it. */
   async function publish(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number> {
     checkDense(stays);
+    const byIdx: RankedStay[] = new Array(stays.length);
+    for (const stay of stays) byIdx[stay.idx] = stay;
+    const digest = contentDigest(byIdx);
+    // The served version's stays again: nothing is written but its info and the ids (docs/decisions.md 80).
+    // Immediate: no other handle publishes between the comparison and the update.
+    const unchanged = db
+      .transaction((): number | null => {
+        const served = currentNo();
+        if (served === null || selectDigest.get(served)?.digest !== digest) return null;
+        updateInfo.run(JSON.stringify(info ?? {}), served);
+        recordIds(ids ?? []);
+        return served;
+      })
+      .immediate();
+    if (unchanged !== null) return unchanged;
     const no = db.transaction(() => {
       const next = (db.prepare<[], { no: number | null }>('SELECT max(no) AS no FROM content_versions').get()?.no ?? 0) + 1;
-      db.prepare('INSERT INTO content_versions (no, label, published, info) VALUES (?, ?, 0, ?)').run(
+      db.prepare('INSERT INTO content_versions (no, label, published, info, digest) VALUES (?, ?, 0, ?, ?)').run(
         next,
         label,
         JSON.stringify(info ?? {}),
+        digest,
       );
       db.exec(dropVersion(next) + versionSchema(next));
       return next;
@@ -170,8 +202,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     const insertStay = db.prepare(`INSERT INTO stays_${no} (idx, id, doc) VALUES (?, ?, ?)`);
     const insertChunk = db.prepare(`INSERT INTO index_chunks_${no} (first_idx, row_count, numbers, h3, names) VALUES (?, ?, ?, ?, ?)`);
     const insertListingId = db.prepare(`INSERT INTO listing_ids_${no} (supplier_stay_id, supplier, idx) VALUES (?, ?, ?)`);
-    const byIdx: RankedStay[] = new Array(stays.length);
-    for (const stay of stays) byIdx[stay.idx] = stay;
     try {
       for (let from = 0; from < byIdx.length; from += WRITE_BATCH) {
         db.transaction(() => {
@@ -190,15 +220,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
         }
       })();
-      const upsertId = db.prepare(
-        'INSERT INTO stay_ids (supplier, supplier_stay_id, stay_id) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET stay_id = excluded.stay_id',
-      );
-      for (let from = 0; from < (ids?.length ?? 0); from += WRITE_BATCH * 5) {
-        db.transaction(() => {
-          for (const e of ids!.slice(from, from + WRITE_BATCH * 5))
-            upsertId.run(SUPPLIER_INDEX.get(e.supplier), e.supplierStayId, e.stayId);
-        })();
-      }
+      for (let from = 0; from < (ids?.length ?? 0); from += WRITE_BATCH * 5)
+        db.transaction(recordIds)(ids!.slice(from, from + WRITE_BATCH * 5));
     } catch (error) {
       db.exec(dropVersion(no));
       db.prepare('DELETE FROM content_versions WHERE no = ?').run(no);
@@ -231,6 +254,17 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         readers.delete(old);
       }
     })();
+    // The version went through the WAL, which otherwise keeps the size of the largest write (up to
+    // journal_size_limit): emptied now, so the file is all the store takes between refreshes
+    // (docs/decisions.md 81). New writers wait while it runs: a short wait for readers only, and
+    // when one reads on past it, the WAL is emptied at a later publish.
+    const busyMs = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 200');
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.pragma(`busy_timeout = ${busyMs}`);
+    }
     return no;
   }
 
@@ -311,6 +345,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return current()?.resolveHotelIds(refs) ?? refs.map(() => []);
     },
 
+    async diskBytes() {
+      if (!onDisk) return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+      return fileBytes(options.path) + fileBytes(`${options.path}-wal`);
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -319,6 +358,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       db.close();
     },
   };
+}
+
+/** A file's size; 0 when it does not exist (no WAL between a checkpoint and the next write). */
+function fileBytes(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return 0;
+    throw error;
+  }
 }
 
 /** The reads of one content version: its tables never change once published. */

@@ -71,6 +71,10 @@ export interface Store {
    * Writes a new content version beside the served one and publishes it in one step, with the
    * listings' stay ids; returns its number. Older versions are dropped unless they are among the
    * newest two or a live reader holds them (holdVersions; docs/decisions.md 69).
+   * Stays identical to the served version's (same stays, order and ranks: store/content-digest.ts)
+   * publish nothing (docs/decisions.md 80): no version is written or dropped, the served version
+   * keeps its number and label, only its info is replaced and the ids recorded; returns the
+   * served version's number.
    */
   publishContent(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number>;
   /** The reads of a published version: readable while it is among the newest two or a live reader holds it. */
@@ -95,5 +99,11 @@ export interface Store {
    * prefixed id matches that supplier's listing only.
    */
   resolveHotelIds(refs: readonly HotelIdRef[]): Promise<number[][]>;
+  /**
+   * Bytes on disk of the database this store is in (`inventory.storeBytes` of /health): on SQLite
+   * the file and its WAL (keys, clicks and transactions share it); on PostgreSQL the tables of the
+   * store's schema with their indexes and TOAST.
+   */
+  diskBytes(): Promise<number>;
   close(): Promise<void>;
 }

@@ -76,6 +76,8 @@ export interface paths {
                                 stays: number;
                                 /** @description When that version was swapped in (ISO time). */
                                 builtAt: string;
+                                /** @description Bytes the store takes on disk: on SQLite the database file and its WAL (keys, clicks and transactions share it), on PostgreSQL the tables and indexes of its schema. Measured after each refresh and every 30 s; null until first measured. */
+                                storeBytes: number | null;
                             } | null;
                             suppliers: {
                                 [key: string]: {
