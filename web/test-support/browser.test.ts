@@ -23,7 +23,7 @@ describe('the browser rig without Chromium', () => {
   // The real map test, as `npm test` runs it, on a machine whose Chromium is elsewhere: it ends
   // (the test's own timeout is the hang it used to be) with a failure carrying the reason.
   it('ends the map browser test with the reason instead of hanging', { timeout: 120_000 }, async (t) => {
-    const env = { ...process.env, STAYGATE_CHROMIUM: MISSING };
+    const env: NodeJS.ProcessEnv = { ...process.env, STAYGATE_CHROMIUM: MISSING };
     delete env.NODE_TEST_CONTEXT; // a test runner of its own, not a child of this one
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', 'web/map.browser.test.ts'], {
       cwd: ROOT,
