@@ -23,6 +23,7 @@ import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { startDemoSeeding } from './reporting/seed-demo.ts';
+import { createMapSearchCounter } from './auth/map-search-counter.ts';
 import { describeSync } from './reporting/describe-sync.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch, type ClusteringSettings } from './search/search.ts';
@@ -68,7 +69,9 @@ export interface AppOptions {
   /** How long a Redis call may take before the limiter falls back to memory, or the quote cache to asking the supplier (tests on a loaded machine allow more). */
   redisCommandTimeoutMs?: number;
   /** Requests per endpoint per minute: keyless per IP, keyed per key (a key may carry its own), keyless clicks on `/go`. */
-  rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number; mapKeyless: number }>;
+  rateLimits?: Partial<{ keyless: number; keyed: number; goKeyless: number; mapKeyless: number; mapToken: number }>;
+  /** How often the map search counts are added to the store (defaults.mapCountFlushMs). */
+  mapCountFlushMs?: number;
   /** Milliseconds clock of the rate limiter (tests); absent = monotonic in memory, Redis's own clock with Redis. */
   rateLimitClock?: () => number;
   /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
@@ -289,6 +292,12 @@ export function createApp(options: AppOptions): App {
       );
     },
   });
+  // Map searches made with a token, per token and month, for the partners' hub (docs/decisions.md 91).
+  const mapSearches = createMapSearchCounter({
+    store: keyStore,
+    flushMs: options.mapCountFlushMs ?? defaults.mapCountFlushMs,
+    onError: (error) => http.log.error({ err: error }, 'storing the map search counts failed; they are kept for the next try'),
+  });
   const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
@@ -322,6 +331,8 @@ export function createApp(options: AppOptions): App {
       tilesUrl: options.mapTilesUrl ?? null,
       tilesAttribution: options.mapTilesAttribution ?? null,
       keylessPerMinute: options.rateLimits?.mapKeyless ?? defaults.mapKeylessPerMinute,
+      mapTokenPerMinute: options.rateLimits?.mapToken,
+      mapSearches,
     },
     health,
   });
@@ -423,6 +434,7 @@ export function createApp(options: AppOptions): App {
       await reportSyncRole?.stop();
       await sync.stop();
       await worker.close();
+      await mapSearches.close();
       await Promise.all([stores.close(), limiter.close(), sharedQuotes?.close()]);
     },
   };

@@ -176,6 +176,21 @@ export const defaults = {
    */
   mapKeylessPerMinute: 120,
   /**
+   * Map searches per minute of one map token, every traveller on the partner's site together
+   * (docs/decisions.md 91): each traveller also keeps to `mapKeylessPerMinute` per address. 3,000
+   * is ~50 travellers panning at once, and still stops a scraper that borrowed the token at 50 a second.
+   */
+  mapTokenPerMinute: 3_000,
+  /**
+   * Map searches without a valid token, per address per minute: the keyless (demo) allowance, so
+   * the map's search is no free copy of the API (docs/decisions.md 91).
+   */
+  mapSearchKeylessPerMinute: 5,
+  /** The most stays a map search may ask for: what the map draws (web/map/map.ts MARKERS). */
+  mapMaxPageSize: 50,
+  /** How often each gateway adds its map search counts to the store (lost on a crash: at most this much). */
+  mapCountFlushMs: 10_000,
+  /**
    * Keyless requests per client IP per minute on each documentation page and on /openapi.json:
    * people reading and tools fetching, never the 5-per-minute search allowance (a page's scripts
    * and styles are not limited at all: they are static files a browser fetches together).

@@ -5,15 +5,27 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { createKeyAdmin } from '../src/auth/key-admin.ts';
 import { startBrowserRig, type BrowserRig, type PageWatch } from './test-support/browser.ts';
 
 let rig: BrowserRig;
+/** The partner's map token (docs/decisions.md 91): usable on the gateway's own /map and from a partner page on localhost:9. */
+let token: string;
 before(async () => {
   rig = await startBrowserRig({ stays: 8_000 });
+  const stores = await rig.t.openStores();
+  try {
+    const admin = createKeyAdmin(stores.keys);
+    const { record } = await admin.create({ aid: 'partner-x' });
+    token = (await admin.createMapToken({ keyOrId: record.id, origins: ['self', 'http://localhost:9'] })).token;
+  } finally {
+    await stores.close();
+  }
+  PARAMS = `token=${token}&campaign=spring-promo&checkin=2026-12-10&checkout=2026-12-13`;
 });
 after(() => rig?.close());
 
-const PARAMS = 'aid=partner-x&campaign=spring-promo&checkin=2026-12-10&checkout=2026-12-13';
+let PARAMS = '';
 
 /** Searches the map's page made, in order, as URLs. */
 const searches = (watch: PageWatch) => watch.requests.filter((u) => u.includes('/map/v3/accommodations?')).map((u) => new URL(u));
@@ -31,7 +43,7 @@ describe('the map page', () => {
     const first = searches(watch).find((u) => u.searchParams.get('cluster') === 'auto')!;
     assert.ok(first, 'a search with cluster=auto');
     for (const name of ['nelat', 'nelng', 'swlat', 'swlng']) assert.ok(Number.isFinite(Number(first.searchParams.get(name))), name);
-    assert.equal(first.searchParams.get('aid'), 'partner-x');
+    assert.equal(first.searchParams.get('token'), token, 'the page sends its token');
     assert.equal(first.searchParams.get('checkin'), '2026-12-10');
     assert.ok((await page.locator('.cluster span').count()) > 0, 'clusters drawn');
     assert.ok(
@@ -39,6 +51,9 @@ describe('the map page', () => {
       'the offline basemap is drawn on a canvas',
     );
     await rig.screenshot(page, 'map-clusters');
+    // A dated map says what its prices and its count are: totals for the nights, of the priced stays.
+    const status = await page.locator('#status').textContent();
+    assert.match(status ?? '', /stays with prices in view · prices are totals for 3 nights/, String(status));
 
     // Zooming out searches the larger viewport.
     const before = await searchedCount(page);
@@ -103,6 +118,15 @@ describe('the map page', () => {
       'pictures from the simulated suppliers',
     );
     await rig.screenshot(page, 'map-street');
+    // The pins' prices are what the list's are: the total for the stay's 3 nights, and they say so.
+    assert.match((await page.locator('#status').textContent()) ?? '', /prices are totals for 3 nights/);
+    const listed = await page.locator('#list .price').allTextContents();
+    assert.ok(listed.length > 0 && listed.every((text) => /^\$[\d,.]+ for 3 nights$/.test(text)), listed.join(' | '));
+    const titles = await page.locator('.leaflet-marker-icon.stay').evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
+    assert.ok(
+      titles.some((title) => / for 3 nights$/.test(title)),
+      titles.slice(0, 5).join(' | '),
+    );
 
     // The link goes where a traveller expects: through /go to the supplier's booking page.
     const go = await fetch(links[0].href, { redirect: 'manual' });
@@ -164,6 +188,17 @@ describe('the map page', () => {
     assert.match((await note.textContent()) ?? '', /no streets here.*STAYGATE_MAP_TILES_URL/);
     assert.equal(await page.locator('.leaflet-streets-pane canvas').count(), 0, 'no street tiles asked for outside their areas');
     await rig.screenshot(page, 'map-city-no-streets');
+    assert.deepEqual(watch.problems, []);
+  });
+
+  it("says when a dated view holds more stays than it prices: 'prices for the 150 best-ranked; zoom in for more'", async () => {
+    const watch = await rig.open();
+    const { page } = watch;
+    await page.goto(`${rig.base}/map?lat=48.8566&lng=2.3522&zoom=7&${PARAMS}`);
+    await searched(page, 0);
+    const status = (await page.locator('#status').textContent()) ?? '';
+    assert.match(status, /prices for the 150 best-ranked; zoom in for more/, status);
+    await rig.screenshot(page, 'map-dated-capped');
     assert.deepEqual(watch.problems, []);
   });
 

@@ -1,7 +1,8 @@
 // The rules of managing keys, shared by the CLI and tests (and later a dashboard): what a new key
 // may carry, and which status changes are allowed.
 import { apiKeyId, apiKeyMatches, generateApiKey, isApiKeyId } from './api-key.ts';
-import type { ApiKeyRecord, KeyStore } from './key-store.ts';
+import type { ApiKeyRecord, KeyStore, MapTokenRecord } from './key-store.ts';
+import { generateMapToken, isMapToken, normalizeOriginPattern } from './map-token.ts';
 
 /** A refused operation, with a message meant for the operator. */
 export class KeyAdminError extends Error {
@@ -30,7 +31,18 @@ export interface KeyAdmin {
   /** Grants API access to a pending key (active stays active); a revoked key cannot come back. */
   grant(keyOrId: string): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
+  /**
+   * A publishable map token for the partner of an active key, bound to `origins` (docs/decisions.md
+   * 91); `limitPerMinute` is the whole token's (null = the default).
+   */
+  createMapToken(input: { keyOrId: string; origins: readonly string[]; limitPerMinute?: number | null }): Promise<MapTokenRecord>;
+  /** Revokes a map token for good; revoking twice is harmless. */
+  revokeMapToken(token: string): Promise<MapTokenRecord>;
+  listMapTokens(): Promise<MapTokenRecord[]>;
 }
+
+/** Origins a map token may list at most: a partner's sites, not a directory of the web. */
+export const MAX_MAP_TOKEN_ORIGINS = 20;
 
 // aid and partner ids travel in URLs and reports: plain tokens only.
 const TOKEN = /^[A-Za-z0-9._~-]{1,64}$/;
@@ -119,6 +131,50 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
 
     async list() {
       return store.list();
+    },
+
+    async createMapToken(input) {
+      const key = await find(input.keyOrId);
+      if (key.status !== 'active') throw new KeyAdminError(`key ${key.id} is ${key.status}: a map token is made with an active key`);
+      if (input.origins.length === 0)
+        throw new KeyAdminError('a map token needs at least one --origin (the site that embeds the map, e.g. https://blog.example)');
+      if (input.origins.length > MAX_MAP_TOKEN_ORIGINS)
+        throw new KeyAdminError(`a map token lists at most ${MAX_MAP_TOKEN_ORIGINS} origins`);
+      const origins: string[] = [];
+      for (const text of input.origins) {
+        const normalized = normalizeOriginPattern(text);
+        if ('error' in normalized) throw new KeyAdminError(normalized.error);
+        if (!origins.includes(normalized.pattern)) origins.push(normalized.pattern);
+      }
+      const limit = input.limitPerMinute ?? null;
+      if (limit !== null && !(Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_KEY_LIMIT)) {
+        throw new KeyAdminError(`limit must be a whole number of searches per minute from 1 to ${MAX_KEY_LIMIT}; got ${limit}`);
+      }
+      const at = now();
+      const record: MapTokenRecord = {
+        token: generateMapToken(),
+        partnerId: key.partnerId,
+        aid: key.aid,
+        keyId: key.id,
+        origins,
+        status: 'active',
+        limitPerMinute: limit,
+        createdAt: at,
+        updatedAt: at,
+      };
+      await store.insertMapToken(record);
+      return record;
+    },
+
+    async revokeMapToken(token) {
+      if (!isMapToken(token.trim())) throw new KeyAdminError('expected a map token (sgmap_...)');
+      const record = await store.revokeMapToken(token.trim(), now());
+      if (record === null) throw new KeyAdminError('no such map token');
+      return record;
+    },
+
+    async listMapTokens() {
+      return store.mapTokens();
     },
   };
 }

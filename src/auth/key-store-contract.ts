@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { TwoHandles } from '../test-support/two-handles.ts';
 import { generateApiKey } from './api-key.ts';
 import { createKeyAdmin, KeyAdminError } from './key-admin.ts';
-import type { KeyStore, StoredApiKey } from './key-store.ts';
+import type { KeyStore, MapTokenRecord, StoredApiKey } from './key-store.ts';
+import { generateMapToken } from './map-token.ts';
 
 function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
   const { id, hash } = generateApiKey();
@@ -15,6 +16,21 @@ function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
     partnerId: 'partner-1',
     aid: 'aid-1',
     thirdParties: ['platform-x'],
+    status: 'active',
+    limitPerMinute: null,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function mapToken(overrides: Partial<MapTokenRecord> = {}): MapTokenRecord {
+  return {
+    token: generateMapToken(),
+    partnerId: 'partner-1',
+    aid: 'aid-1',
+    keyId: '0123456789abcdef',
+    origins: ['https://blog.example', 'http://localhost:*'],
     status: 'active',
     limitPerMinute: null,
     createdAt: '2026-11-21T10:00:00.000Z',
@@ -116,6 +132,56 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       assert.deepEqual(await store.activeKeys(), []);
       assert.equal(await store.version(), version, 'a refused change is no change');
     });
+
+    it('keeps map tokens, oldest first, each field as given, and moves its version', async () => {
+      const v0 = await store.version();
+      const later = mapToken({ createdAt: '2026-11-21T10:00:02.000Z', limitPerMinute: 900, origins: ['self'] });
+      const first = mapToken({ createdAt: '2026-11-21T10:00:01.000Z', partnerId: 'partner-2', aid: 'aid-2' });
+      await store.insertMapToken(later);
+      await store.insertMapToken(first);
+      assert.deepEqual(await store.mapTokens(), [first, later]);
+      assert.ok((await store.version()) > v0, 'a new token moves the version: gateways load it');
+      await assert.rejects(store.insertMapToken({ ...first, aid: 'other' }), 'a token is unique');
+    });
+
+    it('revokes a map token for good, moving the version once', async () => {
+      const token = mapToken();
+      await store.insertMapToken(token);
+      const v0 = await store.version();
+      const revoked = await store.revokeMapToken(token.token, '2026-11-22T00:00:00.000Z');
+      assert.equal(revoked!.status, 'revoked');
+      assert.equal(revoked!.updatedAt, '2026-11-22T00:00:00.000Z');
+      const v1 = await store.version();
+      assert.ok(v1 > v0, 'a revocation moves the version');
+      const again = await store.revokeMapToken(token.token, '2026-11-23T00:00:00.000Z');
+      assert.deepEqual(again, revoked, 'revoking twice changes nothing');
+      assert.equal(await store.version(), v1);
+      assert.equal(await store.revokeMapToken(generateMapToken(), '2026-11-23T00:00:00.000Z'), null);
+    });
+
+    it("adds up a token's searches by month, and lists them for its partner only", async () => {
+      const mine = mapToken();
+      const theirs = mapToken({ partnerId: 'partner-2', createdAt: '2026-11-21T10:00:05.000Z' });
+      await store.insertMapToken(mine);
+      await store.insertMapToken(theirs);
+      const v0 = await store.version();
+      await store.countMapSearches([
+        { token: mine.token, month: '2026-11', searches: 3 },
+        { token: theirs.token, month: '2026-11', searches: 7 },
+      ]);
+      await store.countMapSearches([
+        { token: mine.token, month: '2026-11', searches: 2 },
+        { token: mine.token, month: '2026-12', searches: 1 },
+      ]);
+      await store.countMapSearches([]);
+      assert.deepEqual(await store.mapSearches('partner-1'), [
+        { token: mine.token, month: '2026-11', searches: 5 },
+        { token: mine.token, month: '2026-12', searches: 1 },
+      ]);
+      assert.deepEqual(await store.mapSearches('partner-2'), [{ token: theirs.token, month: '2026-11', searches: 7 }]);
+      assert.deepEqual(await store.mapSearches('nobody'), []);
+      assert.equal(await store.version(), v0, 'counting moves no version (the keys need no reload)');
+    });
   });
 
   if (makeTwo === undefined) return;
@@ -165,6 +231,17 @@ export function runKeyStoreContract(name: string, makeStore: () => Promise<KeySt
       }
       assert.deepEqual(await two.first.activeKeys(), []);
       assert.ok(grants.includes('refused'), 'some grants met the revoke');
+    });
+
+    it("two handles' map search counts add up", async () => {
+      const token = mapToken();
+      await two.first.insertMapToken(token);
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? two.first : two.second).countMapSearches([{ token: token.token, month: '2026-11', searches: 1 }]),
+        ),
+      );
+      assert.deepEqual(await two.second.mapSearches('partner-1'), [{ token: token.token, month: '2026-11', searches: 10 }]);
     });
   });
 }

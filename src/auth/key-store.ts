@@ -27,6 +27,31 @@ export interface StoredApiKey extends ApiKeyRecord {
   hash: Buffer;
 }
 
+/** A publishable map token (map-token.ts, docs/decisions.md 91): public, so stored as it is. */
+export interface MapTokenRecord {
+  token: string;
+  /** The partner it belongs to: it works while the partner has an active key (a key rotated keeps the map working). */
+  partnerId: string;
+  /** The affiliate id its searches' links carry, whatever `aid` the page says. */
+  aid: string;
+  /** The key it was made with (for the record). */
+  keyId: string;
+  /** Origin patterns it may be used from (map-token.ts): `https://blog.example`, `https://*.example`, `http://localhost:*`, `self`. */
+  origins: string[];
+  status: 'active' | 'revoked';
+  /** Searches per minute for the whole token (every traveller together); null = the default. */
+  limitPerMinute: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Map searches a token made in a month (UTC, `YYYY-MM`). */
+export interface MapSearchCount {
+  token: string;
+  month: string;
+  searches: number;
+}
+
 /**
  * Where API keys live: SQLite in the gateway's data file by default, PostgreSQL with DATABASE_URL
  * (pg-key-store.ts). Every implementation runs the contract suite in key-store-contract.ts.
@@ -50,5 +75,15 @@ export interface KeyStore {
    * read, so a server polls it to know when to reload its keys.
    */
   version(): Promise<number>;
+  /** Adds a map token (its key's partner and aid copied in); moves the version. */
+  insertMapToken(token: MapTokenRecord): Promise<void>;
+  /** Every map token, oldest first. */
+  mapTokens(): Promise<MapTokenRecord[]>;
+  /** Revokes a map token for good (moves the version); the record after the call, or null when there is none. */
+  revokeMapToken(token: string, at: string): Promise<MapTokenRecord | null>;
+  /** Adds searches to the tokens' monthly counts (the counts of several gateways add up). Moves no version. */
+  countMapSearches(counts: readonly MapSearchCount[]): Promise<void>;
+  /** The monthly counts of a partner's tokens, by token then month. */
+  mapSearches(partnerId: string): Promise<MapSearchCount[]>;
   close(): Promise<void>;
 }

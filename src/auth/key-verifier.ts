@@ -2,7 +2,7 @@
 // counter moves, so a key created, granted or revoked by the CLI (another process) is honoured
 // within `maxAgeMs` without a restart, and a request costs no database read.
 import { apiKeyId, apiKeyMatches } from './api-key.ts';
-import type { KeyStore, StoredApiKey } from './key-store.ts';
+import type { KeyStore, MapTokenRecord, StoredApiKey } from './key-store.ts';
 
 /** Who a valid key belongs to and what it carries. */
 export interface VerifiedKey {
@@ -14,7 +14,12 @@ export interface VerifiedKey {
   limitPerMinute: number | null;
 }
 
+/** A map token that works: active, and its partner has an active key (docs/decisions.md 91). */
+export type VerifiedMapToken = Pick<MapTokenRecord, 'token' | 'partnerId' | 'aid' | 'origins' | 'limitPerMinute'>;
+
 export interface KeyVerifier {
+  /** The map token's record while it works, else null (unknown, revoked, or its partner has no active key). */
+  mapToken(token: string): Promise<VerifiedMapToken | null>;
   /** The key's owner, or null for a key that is unknown, revoked or not granted (indistinguishably). */
   verify(key: string): Promise<VerifiedKey | null>;
   /**
@@ -41,6 +46,7 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   const { store, maxAgeMs } = options;
   const clock = options.clock ?? (() => performance.now());
   let keys: Map<string, StoredApiKey> | null = null;
+  let mapTokens = new Map<string, VerifiedMapToken>();
   let version = -1;
   let checkedAt = -Infinity;
   let refreshing: Promise<void> | null = null;
@@ -57,7 +63,16 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
     const latest = await store.version();
     if (latest !== version || keys === null) {
       // A change between these two reads is seen as a newer version at the next check.
-      keys = new Map((await store.activeKeys()).map((key) => [key.id, key]));
+      const [active, tokens] = await Promise.all([store.activeKeys(), store.mapTokens()]);
+      keys = new Map(active.map((key) => [key.id, key]));
+      // A token works while its partner has an active key: a key rotated keeps the partner's maps
+      // working; a partner whose every key is revoked has no map either.
+      const partners = new Set(active.map((key) => key.partnerId));
+      mapTokens = new Map(
+        tokens
+          .filter((t) => t.status === 'active' && partners.has(t.partnerId))
+          .map(({ token, partnerId, aid, origins, limitPerMinute }) => [token, { token, partnerId, aid, origins, limitPerMinute }]),
+      );
       version = latest;
       remembered.clear();
     }
@@ -79,6 +94,10 @@ export function createKeyVerifier(options: KeyVerifierOptions): KeyVerifier {
   }
 
   return {
+    async mapToken(token) {
+      await fresh();
+      return mapTokens.get(token) ?? null;
+    },
     async verifyKnown(key) {
       await fresh();
       return remembered.get(key) ?? null;

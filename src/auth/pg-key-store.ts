@@ -1,6 +1,6 @@
 import type { PgPool } from '../store/pg-pool.ts';
 import { inPgTransaction } from '../store/pg-pool.ts';
-import type { ApiKeyRecord, KeyStatus, KeyStore, StoredApiKey } from './key-store.ts';
+import type { ApiKeyRecord, KeyStatus, KeyStore, MapTokenRecord, StoredApiKey } from './key-store.ts';
 
 export interface PgKeyStoreOptions {
   /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
@@ -25,6 +25,32 @@ function toRecord(row: Row): ApiKeyRecord {
     partnerId: row.partner_id,
     aid: row.aid,
     thirdParties: row.third_parties,
+    status: row.status,
+    limitPerMinute: row.limit_per_minute,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+interface TokenRow {
+  token: string;
+  partner_id: string;
+  aid: string;
+  key_id: string;
+  origins: string[];
+  status: 'active' | 'revoked';
+  limit_per_minute: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toToken(row: TokenRow): MapTokenRecord {
+  return {
+    token: row.token,
+    partnerId: row.partner_id,
+    aid: row.aid,
+    keyId: row.key_id,
+    origins: row.origins,
     status: row.status,
     limitPerMinute: row.limit_per_minute,
     createdAt: row.created_at,
@@ -83,6 +109,51 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
     async version() {
       const { rows } = await pool.query<{ version: string }>('SELECT version FROM api_keys_version WHERE id = 1');
       return Number(rows[0].version);
+    },
+    async insertMapToken(t) {
+      await inPgTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO map_tokens (token, partner_id, aid, key_id, origins, status, limit_per_minute, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [t.token, t.partnerId, t.aid, t.keyId, t.origins, t.status, t.limitPerMinute, t.createdAt, t.updatedAt],
+        );
+        await client.query(BUMP);
+      });
+    },
+    async mapTokens() {
+      return (await pool.query<TokenRow>('SELECT * FROM map_tokens ORDER BY created_at, token')).rows.map(toToken);
+    },
+    async revokeMapToken(token, at) {
+      return inPgTransaction(pool, async (client) => {
+        const changed = await client.query<TokenRow>(
+          "UPDATE map_tokens SET status = 'revoked', updated_at = $2 WHERE token = $1 AND status <> 'revoked' RETURNING *",
+          [token, at],
+        );
+        if (changed.rows.length > 0) {
+          await client.query(BUMP);
+          return toToken(changed.rows[0]);
+        }
+        const held = await client.query<TokenRow>('SELECT * FROM map_tokens WHERE token = $1', [token]);
+        return held.rows.length === 0 ? null : toToken(held.rows[0]);
+      });
+    },
+    async countMapSearches(counts) {
+      if (counts.length === 0) return;
+      // One statement for the batch; gateways adding at once each add theirs (the row lock orders them).
+      await pool.query(
+        `INSERT INTO map_token_searches (token, month, searches)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+        ON CONFLICT (token, month) DO UPDATE SET searches = map_token_searches.searches + excluded.searches`,
+        [counts.map((c) => c.token), counts.map((c) => c.month), counts.map((c) => c.searches)],
+      );
+    },
+    async mapSearches(partnerId) {
+      const { rows } = await pool.query<{ token: string; month: string; searches: string }>(
+        `SELECT s.token, s.month, s.searches FROM map_token_searches s JOIN map_tokens t ON t.token = s.token
+        WHERE t.partner_id = $1 ORDER BY t.created_at, s.token, s.month`,
+        [partnerId],
+      );
+      return rows.map((row) => ({ token: row.token, month: row.month, searches: Number(row.searches) }));
     },
     async close() {
       // The pool belongs to whoever opened it (open-stores.ts).

@@ -1,5 +1,5 @@
 import { openSqlite } from '../store/open-sqlite.ts';
-import type { ApiKeyRecord, KeyStatus, KeyStore, StoredApiKey } from './key-store.ts';
+import type { ApiKeyRecord, KeyStatus, KeyStore, MapSearchCount, MapTokenRecord, StoredApiKey } from './key-store.ts';
 
 export interface SqliteKeyStoreOptions {
   /** The gateway's database file (the inventory's, `<data dir>/staygate.sqlite`), or ':memory:'. */
@@ -32,7 +32,55 @@ const SCHEMA = `
   CREATE TRIGGER IF NOT EXISTS api_keys_revoked_is_final BEFORE UPDATE OF status ON api_keys
     WHEN OLD.status = 'revoked' AND NEW.status <> 'revoked'
     BEGIN SELECT RAISE(ABORT, 'a revoked key stays revoked'); END;
+
+  -- Publishable map tokens (docs/decisions.md 91): public, so kept as they are.
+  CREATE TABLE IF NOT EXISTS map_tokens (
+    token TEXT PRIMARY KEY,
+    partner_id TEXT NOT NULL,
+    aid TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    origins TEXT NOT NULL, -- JSON array of origin patterns
+    status TEXT NOT NULL CHECK (status IN ('active', 'revoked')),
+    limit_per_minute INTEGER,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS map_tokens_revoked_is_final BEFORE UPDATE OF status ON map_tokens
+    WHEN OLD.status = 'revoked' AND NEW.status <> 'revoked'
+    BEGIN SELECT RAISE(ABORT, 'a revoked map token stays revoked'); END;
+  CREATE TABLE IF NOT EXISTS map_token_searches (
+    token TEXT NOT NULL,
+    month TEXT NOT NULL, -- YYYY-MM, UTC
+    searches INTEGER NOT NULL,
+    PRIMARY KEY (token, month)
+  ) WITHOUT ROWID;
 `;
+
+interface TokenRow {
+  token: string;
+  partner_id: string;
+  aid: string;
+  key_id: string;
+  origins: string;
+  status: 'active' | 'revoked';
+  limit_per_minute: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toToken(row: TokenRow): MapTokenRecord {
+  return {
+    token: row.token,
+    partnerId: row.partner_id,
+    aid: row.aid,
+    keyId: row.key_id,
+    origins: JSON.parse(row.origins) as string[],
+    status: row.status,
+    limitPerMinute: row.limit_per_minute,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 interface Row {
   id: string;
@@ -92,8 +140,50 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
     return toRecord(selectOne.get(id)!);
   });
 
+  const insertToken =
+    db.prepare(`INSERT INTO map_tokens (token, partner_id, aid, key_id, origins, status, limit_per_minute, created_at, updated_at)
+    VALUES (@token, @partnerId, @aid, @keyId, @origins, @status, @limitPerMinute, @createdAt, @updatedAt)`);
+  const selectTokens = db.prepare<[], TokenRow>('SELECT * FROM map_tokens ORDER BY created_at, token');
+  const selectToken = db.prepare<[string], TokenRow>('SELECT * FROM map_tokens WHERE token = ?');
+  const revokeToken = db.prepare("UPDATE map_tokens SET status = 'revoked', updated_at = ? WHERE token = ? AND status <> 'revoked'");
+  const addSearches = db.prepare(
+    'INSERT INTO map_token_searches (token, month, searches) VALUES (@token, @month, @searches) ' +
+      'ON CONFLICT (token, month) DO UPDATE SET searches = searches + excluded.searches',
+  );
+  const selectSearches = db.prepare<[string], MapSearchCount>(
+    'SELECT s.token, s.month, s.searches FROM map_token_searches s JOIN map_tokens t ON t.token = s.token ' +
+      'WHERE t.partner_id = ? ORDER BY t.created_at, s.token, s.month',
+  );
+  const insertMapToken = db.transaction((token: MapTokenRecord) => {
+    insertToken.run({ ...token, origins: JSON.stringify(token.origins) });
+    bump.run();
+  });
+  const revokeMapToken = db.transaction((token: string, at: string): MapTokenRecord | null => {
+    if (revokeToken.run(at, token).changes > 0) bump.run();
+    const row = selectToken.get(token);
+    return row === undefined ? null : toToken(row);
+  });
+  const countMapSearches = db.transaction((counts: readonly MapSearchCount[]) => {
+    for (const count of counts) addSearches.run(count);
+  });
+
   let closed = false;
   return {
+    async insertMapToken(token) {
+      insertMapToken(token);
+    },
+    async mapTokens() {
+      return selectTokens.all().map(toToken);
+    },
+    async revokeMapToken(token, at) {
+      return revokeMapToken(token, at);
+    },
+    async countMapSearches(counts) {
+      countMapSearches(counts);
+    },
+    async mapSearches(partnerId) {
+      return selectSearches.all(partnerId);
+    },
     async insert(key) {
       insertKey(key);
     },

@@ -122,6 +122,46 @@ describe('staygate keys', () => {
   });
 });
 
+describe('staygate keys map-token', () => {
+  it('makes a token the running gateway honours from the origins given, lists it, and revokes it (docs/decisions.md 91)', async () => {
+    const created = await staygate('keys', 'create', '--aid', 'maps-aid');
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const keyId = /^sg_([0-9a-f]{16})_/.exec(key)![1];
+    const bad = await staygate('keys', 'map-token', '--key', keyId, '--origin', 'blog.example');
+    assert.equal(bad.code, 1, bad.stderr);
+    assert.match(bad.stderr, /is not an origin/);
+    assert.equal((await staygate('keys', 'map-token', '--origin', 'https://x.example')).code, 2, 'no --key');
+    const made = await staygate(
+      'keys',
+      'map-token',
+      '--key',
+      keyId,
+      '--origin',
+      'https://Blog.Example:443',
+      '--origin',
+      'http://localhost:*',
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const token = made.stdout.trim().split('\n').at(-1)!;
+    assert.match(token, /^sgmap_[A-Za-z0-9_-]{32}$/);
+    assert.match(made.stdout, /usable from https:\/\/blog\.example, http:\/\/localhost:\*/);
+    const search = (origin: string) =>
+      t.app.http.inject({ url: `/map/v3/accommodations?nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&token=${token}`, headers: { origin } });
+    // The gateway's own refresh (within a second) brings the token in.
+    while ((await search('https://blog.example')).statusCode !== 200) await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await search('http://localhost:5173')).statusCode, 200);
+    assert.equal((await search('https://evil.example')).statusCode, 403);
+    const listed = JSON.parse((await staygate('keys', 'map-tokens', '--json')).stdout);
+    assert.ok(
+      listed.some((t: { token: string; origins: string[] }) => t.token === token && t.origins[0] === 'https://blog.example'),
+      'listed with its origins',
+    );
+    const revoked = await staygate('keys', 'revoke-map-token', token);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    while ((await search('https://blog.example')).statusCode !== 403) await new Promise((r) => setTimeout(r, 20));
+  });
+});
+
 describe('staygate --version and --help', () => {
   it('--version prints the package version, from any folder', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

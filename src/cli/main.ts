@@ -37,6 +37,12 @@ const USAGE = `Usage: staygate keys <command>
   keys grant <key | key id>     Gives a pending key API access.
   keys revoke <key | key id>    Revokes a key for good.
   keys list [--json]            Lists every key (never its secret).
+  keys map-token --key <key | key id> --origin <origin>... [--limit <n>]
+                                Makes a publishable token for the key's partner's embedded maps, usable
+                                from the origins listed (https://blog.example, https://*.example,
+                                http://localhost:*, self); prints it as the last line.
+  keys map-tokens [--json]      Lists every map token, its partner, origins and status.
+  keys revoke-map-token <token> Revokes a map token for good.
 
   transactions sync             Pulls every supplier's commission report now, as the server does every
                                 5 minutes; prints a line per supplier as it is applied. Exit 1 if one failed.
@@ -73,8 +79,28 @@ const HELP: Record<string, string> = {
   keys grant <key | key id>
   keys revoke <key | key id>
   keys list [--json]
+  keys map-token --key <key | key id> --origin <origin>... [--limit <n>]
+  keys map-tokens [--json]
+  keys revoke-map-token <token>
 
 Run "staygate keys <command> --help" for one command.`,
+  'keys map-token': `Usage: staygate keys map-token --key <key | key id> --origin <origin>... [--limit <n>]
+
+Makes a publishable map token for the partner of an active key and prints it as the last line. The
+partner's embedded map carries it (/map?token=...; the hub's embed snippet has it); its searches get
+the token's allowance, not the keyless one, and are counted on the partner's hub. It works only from
+the origins listed, while the partner has an active key.
+  --key <key | key id>   an active key of the partner (its aid goes into the map's links)
+  --origin <origin>      a site that embeds the map: https://blog.example, https://*.example (any
+                         subdomain), http://localhost:* (any port), or self (/map opened on the
+                         gateway itself); repeatable
+  --limit <n>            searches per minute of the whole token (default ${defaults.mapTokenPerMinute})`,
+  'keys map-tokens': `Usage: staygate keys map-tokens [--json]
+
+Lists every map token: the token (public by design), partner, aid, origins, limit, status.`,
+  'keys revoke-map-token': `Usage: staygate keys revoke-map-token <token>
+
+Revokes a map token for good; a running server refuses it within a second.`,
   'keys create': `Usage: staygate keys create --aid <aid> [--third-party <name>]... [--limit <n>] [--partner <id>] [--pending]
 
 Creates an API key for a partner and prints it as the last line, once: only its hash is kept.
@@ -233,6 +259,45 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
       const records = await admin.list();
       if (values.json) io.out(JSON.stringify(records, null, 2));
       else for (const line of records.length === 0 ? ['No keys yet: staygate keys create --aid <aid>'] : table(records)) io.out(line);
+      return;
+    }
+    case 'map-token': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        options: { key: { type: 'string' }, origin: { type: 'string', multiple: true }, limit: { type: 'string' } },
+        allowPositionals: true,
+      });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      if (values.key === undefined) throw new UsageError('keys map-token needs --key <key | key id>');
+      if (values.limit !== undefined && !/^\d+$/.test(values.limit))
+        throw new UsageError(`--limit must be a whole number, got "${values.limit}"`);
+      const record = await admin.createMapToken({
+        keyOrId: values.key,
+        origins: values.origin ?? [],
+        limitPerMinute: values.limit === undefined ? null : Number(values.limit),
+      });
+      io.out(`Created a map token for partner ${record.partnerId} (aid ${record.aid}), usable from ${record.origins.join(', ')}`);
+      io.out('Embed the map with /map?token=<token>; the token is public by design:');
+      io.out(record.token);
+      return;
+    }
+    case 'map-tokens': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+      const tokens = await admin.listMapTokens();
+      if (values.json) io.out(JSON.stringify(tokens, null, 2));
+      else if (tokens.length === 0) io.out('No map tokens yet: staygate keys map-token --key <key id> --origin <origin>');
+      else
+        for (const t of tokens)
+          io.out(
+            `${t.token}  ${t.status}  partner ${t.partnerId}  aid ${t.aid}  limit ${t.limitPerMinute ?? `${defaults.mapTokenPerMinute} (default)`}  origins ${t.origins.join(',')}`,
+          );
+      return;
+    }
+    case 'revoke-map-token': {
+      const [target, ...extra] = rest;
+      if (target === undefined || extra.length > 0) throw new UsageError('keys revoke-map-token takes one token');
+      const record = await admin.revokeMapToken(target);
+      io.out(`Revoked map token ${record.token} of partner ${record.partnerId}`);
       return;
     }
     default:

@@ -79,9 +79,9 @@ export function presentedKey(request: FastifyRequest): string | null {
  * `RateLimit-Policy: "keyless";q=5;w=60` and `RateLimit: "keyless";r=4;t=0`. The policy is named
  * for whose allowance it is (the client IP's, or the key's), so a client can tell which it spends.
  */
-function setRateHeaders(
+export function setRateHeaders(
   reply: FastifyReply,
-  policy: 'keyless' | 'key',
+  policy: 'keyless' | 'key' | 'map-token',
   limit: number,
   remaining: number,
   resetMs: number,

@@ -14,6 +14,7 @@ import { requestIdOf } from './request-id.ts';
 import { registerAccessControl, type AccessControl } from './access-control.ts';
 import { registerGoRoutes, type Tracking } from './go-routes.ts';
 import { registerPageRoutes, type Pages } from './page-routes.ts';
+import type { MapSearchAccess } from './map-search.ts';
 import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
@@ -52,6 +53,23 @@ export interface HttpAppOptions {
   corsOrigins?: readonly string[];
   /** GET /metrics and the request timings; absent = no metrics. */
   metrics?: MetricsOptions;
+}
+
+/** The map search's access check (http/map-search.ts), from the app's access control and the pages' settings. */
+function mapSearchAccess(options: HttpAppOptions): MapSearchAccess | null {
+  const { access, pages } = options;
+  if (access === undefined || pages === undefined) return null;
+  return {
+    keys: access.keys,
+    limiter: access.limiter,
+    keylessPerMinute: access.limits.keyless,
+    travellerPerMinute: pages.keylessPerMinute,
+    tokenPerMinute: pages.mapTokenPerMinute ?? defaults.mapTokenPerMinute,
+    windowSeconds: Math.round((access.windowMs ?? defaults.rateWindowMs) / 1_000),
+    counter: pages.mapSearches,
+    now: options.now,
+    onRefused: access.onRefused,
+  };
 }
 
 /** The error of a request Node could not read: too large, too slow, or not HTTP. */
@@ -287,7 +305,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     registerDocsRoutes(api);
     registerV1Routes(api, context);
     registerV2Routes(api, context);
-    registerV3Routes(api, context, { mapKeylessPerMinute: options.pages?.keylessPerMinute });
+    registerV3Routes(api, context, { map: options.pages === undefined ? undefined : { access: mapSearchAccess(options) } });
     if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
     if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
     if (options.pages !== undefined) registerPageRoutes(api, options.pages);

@@ -111,21 +111,21 @@ describe('page routes', () => {
     }
   });
 
-  it("the map's search is the v3 search with its own per-IP allowance: a traveller is not held to the demo's", async () => {
+  it("the map's search without a token: the v3 search's answer, with the keyless allowance in a bucket of its own (tokens: map-search.test.ts)", async () => {
     const box = 'nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&cluster=auto';
     const ip = from('10.0.0.4');
     for (let i = 0; i < 2; i++) assert.equal((await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...ip })).statusCode, 200);
     assert.equal((await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...ip })).statusCode, 429, 'the demo allowance is spent');
     const map = await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip });
     assert.equal(map.statusCode, 200);
-    assert.equal(map.headers['x-ratelimit-limit'], '3');
+    assert.equal(map.headers['x-ratelimit-limit'], '2', 'the keyless allowance, not a traveller’s (docs/decisions.md 91)');
     const api = await t.app.http.inject({ url: `/v3/accommodations?${box}`, ...from('10.0.0.5') });
     assert.deepEqual(
       map.json().results.map((r: any) => r.id),
       api.json().results.map((r: any) => r.id),
     );
     assert.equal(map.json().clusters.length, api.json().clusters.length);
-    for (let i = 0; i < 2; i++) assert.equal((await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip })).statusCode, 200);
+    assert.equal((await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip })).statusCode, 200);
     const refused = await t.app.http.inject({ url: `/map/v3/accommodations?${box}`, ...ip });
     assert.equal(refused.statusCode, 429);
     assert.equal(refused.json().code, 'RATE_LIMIT_EXCEEDED');
@@ -133,6 +133,13 @@ describe('page routes', () => {
     const bad = await t.app.http.inject({ url: '/map/v3/accommodations?nelat=49', ...from('10.0.0.6') });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'LOCATION_REQUIRED');
+  });
+
+  it('/map still has the traveller allowance for the page itself', async () => {
+    const page = await t.app.http.inject({ url: '/map?lat=48.85&lng=2.35', ...from('10.0.0.7') });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['x-ratelimit-limit'], '3');
+    assert.equal(config(page.body).pricedCandidates, 150, 'the page knows how many stays a dated search prices');
   });
 });
 

@@ -6,10 +6,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { GeocodedPlace } from '../geo/geocoder.ts';
 import { Type } from 'typebox';
 import { errorResponses, textResponse } from './route-schemas.ts';
+import type { MapSearchCounter } from '../auth/map-search-counter.ts';
 import { MAP_SEARCH_PATH } from './v3/v3-routes.ts';
 
 export interface Pages {
@@ -20,8 +22,12 @@ export interface Pages {
   /** A raster tile template (`https://tiles.example/{z}/{x}/{y}.png`) in place of the offline basemap; null = offline. */
   tilesUrl: string | null;
   tilesAttribution: string | null;
-  /** Keyless requests per IP per minute on the pages (and the map's search, registered with v3). */
+  /** Keyless requests per IP per minute on the pages, and a traveller's map searches per minute with a map token. */
   keylessPerMinute: number;
+  /** Map searches per minute of a whole map token without its own limit; default defaults.mapTokenPerMinute. */
+  mapTokenPerMinute?: number;
+  /** Counts each map search made with a token, for the partner's hub. */
+  mapSearches?: MapSearchCounter;
 }
 
 const TYPES: Record<string, string> = {
@@ -178,6 +184,7 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
       message,
       searchPath: MAP_SEARCH_PATH,
       tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
+      pricedCandidates: defaults.pricedCandidates,
     };
     // The placeholder is matched byte for byte (page-routes.test.ts checks the template has it).
     const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts';
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
@@ -11,6 +11,7 @@ import type { RouteContext } from './route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
 import { errorResponses, OPTIONAL_KEY } from './route-schemas.ts';
 import { unifiedQuerySchema } from './unified-query-schema.ts';
+import { checkMapAccess, checkMapQuery, type MapSearchAccess } from './map-search.ts';
 import type { SupplierId } from '../types.ts';
 
 /** What a presenter gets besides the result: where the request came from and its link parameters. */
@@ -45,8 +46,12 @@ export interface UnifiedSearchRoute {
   mapError?(error: ApiError): ApiError;
   /** OpenAPI tags; default `search`. */
   tags?: string[];
-  /** This route's own keyless allowance (the map page's search, docs/decisions.md 39); absent = the demo allowance. */
-  keylessPerMinute?: number;
+  /**
+   * The map page's search (map-search.ts, docs/decisions.md 91): only what the map draws, its
+   * token and origin checked and its allowance counted by `access` (null: an app without access
+   * control, unit tests of other things). Absent: a search of the API.
+   */
+  map?: { access: MapSearchAccess | null };
 }
 
 const parseQuery = compileQuery(unifiedQuerySchema);
@@ -58,11 +63,19 @@ const parseQuery = compileQuery(unifiedQuerySchema);
  * If-None-Match costs no search; a dated search's tag adds the prices and totals it found.
  */
 export function registerUnifiedSearch(app: FastifyInstance, context: RouteContext, route: UnifiedSearchRoute): void {
-  const config: FastifyContextConfig = route.keylessPerMinute === undefined ? {} : { rateLimit: { keyless: route.keylessPerMinute } };
+  // The map's search does its own access check: the app-wide hook leaves it alone.
+  const config: FastifyContextConfig = route.map === undefined ? {} : { rateLimit: false };
+  const mapAccess = route.map?.access ?? null;
   app.get(
     route.url,
     {
       config,
+      ...(mapAccess === null
+        ? {}
+        : {
+            onRequest: async (request: FastifyRequest, reply: FastifyReply) =>
+              checkMapAccess(request, reply, mapAccess, new URL(context.urlOf(request).base).origin),
+          }),
       schema: {
         tags: route.tags ?? ['search'],
         summary: route.summary,
@@ -81,7 +94,8 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
       try {
         const services = context.services();
         const violations = new Violations();
-        const params = parseQuery(request.query as RawQuery, violations);
+        const raw = request.query as RawQuery;
+        const params = parseQuery(route.map === undefined ? raw : checkMapQuery(raw, violations), violations);
         const query = toSearchQuery(params, context.now(), violations);
         violations.throwIfAny();
         const { base, path, rawQuery: requestQuery } = context.urlOf(request);

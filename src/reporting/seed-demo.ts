@@ -122,6 +122,35 @@ function writeKeyFile(file: string, key: string): void {
 }
 
 /**
+ * The origins of the demo partner's map token (docs/decisions.md 92): the map opened on the
+ * gateway itself (the README's /map demo) and any local page framing it (the README's iframe
+ * embed, served from any port of this machine).
+ */
+export const DEMO_MAP_ORIGINS = ['self', 'http://localhost:*', 'http://127.0.0.1:*'] as const;
+
+/**
+ * Gives the demo partner a map token when it has an active key and no working token, and writes
+ * it to `<data dir>/demo-map-token.txt` (README: `/map?token=$(cat data/demo-map-token.txt)`).
+ */
+export async function ensureDemoMapToken(keys: KeyStore, dataDir: string, now: Date): Promise<string | null> {
+  let token = (await keys.mapTokens()).find((t) => t.aid === defaults.demoAid && t.status === 'active')?.token;
+  if (token === undefined) {
+    const key = (await keys.list()).find((k) => k.aid === defaults.demoAid && k.status === 'active');
+    if (key === undefined) return null;
+    token = (await createKeyAdmin(keys, { now: () => now }).createMapToken({ keyOrId: key.id, origins: DEMO_MAP_ORIGINS })).token;
+  }
+  const file = path.join(dataDir, 'demo-map-token.txt');
+  let held: string | null = null;
+  try {
+    held = readFileSync(file, 'utf8').trim();
+  } catch {
+    // not written yet
+  }
+  if (held !== token) writeKeyFile(file, token);
+  return token;
+}
+
+/**
  * The progress of a seeding (`<data dir>/demo-seeding.json`): written before the key is made,
  * after each batch of clicks has landed, and removed once the seeding is done. Found on a start,
  * it says a seeding was interrupted, and from where to finish it.
@@ -168,7 +197,11 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const keyFile = path.join(options.dataDir, 'demo-key.txt');
   const interrupted = readProgress(progressFile);
   const keyed = (await options.keys.list()).some((key) => key.aid === defaults.demoAid);
-  if (keyed && interrupted === null) return null;
+  if (keyed && interrupted === null) {
+    // A data folder seeded before map tokens existed gets the demo's token too.
+    await ensureDemoMapToken(options.keys, options.dataDir, (options.now ?? (() => new Date()))());
+    return null;
+  }
   const started = performance.now();
   const resume = keyed && interrupted !== null && interrupted.now !== '' ? interrupted : null;
   const now = resume === null ? (options.now ?? (() => new Date()))() : new Date(resume.now);
@@ -194,6 +227,7 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
     });
     writeKeyFile(keyFile, key);
   }
+  await ensureDemoMapToken(options.keys, options.dataDir, now);
 
   await options.clicksWait?.();
   const links = new Set<string>();

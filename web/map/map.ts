@@ -13,6 +13,8 @@ interface Settings {
   message: string | null;
   searchPath: string;
   tiles: { url: string; attribution: string } | null;
+  /** A dated search prices at most this many best-ranked stays of the view (defaults.pricedCandidates). */
+  pricedCandidates: number;
 }
 
 interface SupplierEntry {
@@ -44,7 +46,7 @@ interface SearchBody {
 }
 
 /** The search parameters the page passes through from its own URL (the search's names). */
-const PASSED = ['aid', 'campaign', 'checkin', 'checkout', 'adults', 'currency', 'type', 'provider'] as const;
+const PASSED = ['aid', 'campaign', 'checkin', 'checkout', 'adults', 'currency', 'type', 'provider', 'token'] as const;
 /** Wait this long after the map settles before searching: a drag or a wheel spin is one search. */
 const DEBOUNCE_MS = 250;
 /** Stays drawn as markers, and listed. */
@@ -121,6 +123,23 @@ let controller: AbortController | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let searches = 0;
 
+/**
+ * Where this page is shown, for the map token's origin check (docs/decisions.md 91): `self` when
+ * opened directly; framed, the origin of the page framing it (ancestorOrigins where the browser has
+ * it, else the referrer, which the default Referrer-Policy gives as at least the origin).
+ */
+function embedder(): string {
+  if (window.top === window) return 'self';
+  const ancestors = location.ancestorOrigins;
+  if (ancestors !== undefined && ancestors.length > 0) return ancestors[0];
+  try {
+    return new URL(document.referrer).origin;
+  } catch {
+    return 'unknown';
+  }
+}
+const SEARCH_HEADERS = { 'X-Map-Embedder': embedder() };
+
 const wrapLng = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
 
 /** The viewport as the search's box (latitudes clamped, longitudes wrapped; a box across the antimeridian is fine). */
@@ -169,6 +188,9 @@ function priceLabel(stay: Stay, meta: SearchBody['meta']): string | null {
   return price === null ? null : formatMoney(price, meta.currency);
 }
 
+/** What a price is: the supplier's total for the stay's nights (the same on the pins, the list and the popups). */
+const nightsText = (meta: SearchBody['meta']) => (meta.nights ? `for ${meta.nights} night${meta.nights === 1 ? '' : 's'}` : '');
+
 function drawClusters(clusters: readonly Cluster[]): void {
   clusterLayer.clearLayers();
   for (const cluster of clusters) {
@@ -199,7 +221,7 @@ function popupHtml(stay: Stay, meta: SearchBody['meta']): string {
   const price = priceLabel(stay, meta);
   return (
     `<div class="popup"><strong>${escapeHtml(stay.name)}</strong><br>${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)}` +
-    `${price === null ? '' : `<br>${escapeHtml(price)}${meta.nights ? ` for ${meta.nights} night${meta.nights === 1 ? '' : 's'}` : ''}`}` +
+    `${price === null ? '' : `<br>${escapeHtml(price)} ${nightsText(meta)}`}` +
     `<br><a href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></div>`
   );
 }
@@ -220,10 +242,11 @@ function drawStays(stays: readonly Stay[], meta: SearchBody['meta'], asDots: boo
       );
       continue;
     }
-    const label = priceLabel(stay, meta) ?? `★ ${stay.averageRatings.value.toFixed(1)}`;
+    const price = priceLabel(stay, meta);
+    const label = price ?? `★ ${stay.averageRatings.value.toFixed(1)}`;
     stayLayer.addLayer(
       L.marker([lat, lng], {
-        title: stay.name,
+        title: price === null ? stay.name : `${stay.name}: ${price} ${nightsText(meta)}`,
         riseOnHover: true,
         icon: L.divIcon({ className: 'stay', html: `<span>${escapeHtml(label)}</span>`, iconSize: [0, 0] }),
       }).bindPopup(popupHtml(stay, meta)),
@@ -249,7 +272,7 @@ function drawList(stays: readonly Stay[], meta: SearchBody['meta']): void {
         `${thumbnail === null ? '<div class="thumb"></div>' : `<img class="thumb" src="${escapeHtml(thumbnail)}" alt="" width="96" height="60" loading="lazy">`}` +
         `<div class="body"><h2>${escapeHtml(stay.name)}</h2>` +
         `<p class="meta">${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)} <span class="count">(${formatCount(stay.averageRatings.count)})</span></p>` +
-        `<p class="row">${logos}${price === null ? '' : `<span class="price">${escapeHtml(price)}</span>`}` +
+        `<p class="row">${logos}${price === null ? '' : `<span class="price">${escapeHtml(price)} <small>${nightsText(meta)}</small></span>`}` +
         `<a class="book" href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></p></div>`;
       // A picture that cannot be had (a supplier's host down) leaves a blank tile, not a broken icon.
       li.querySelector<HTMLImageElement>('img.thumb')?.addEventListener('error', (event) => {
@@ -271,6 +294,22 @@ function rememberView(): void {
   history.replaceState(null, '', url);
 }
 
+/**
+ * The status line says what the map shows (docs/decisions.md 93). A dated search prices only the
+ * best-ranked stays of the view (settings.pricedCandidates), so its count is of those: when the
+ * count comes near that cap (at least half of it: the rest sold out), more stays may be in view.
+ */
+function statusText(total: number, meta: SearchBody['meta']): string {
+  if (total === 0) return 'No stays here: zoom out or move the map.';
+  const stays = `${formatCount(total)} ${total === 1 ? 'stay' : 'stays'}`;
+  if (!meta.nights) return `${stays} in view`;
+  const capped = total >= settings.pricedCandidates / 2;
+  return (
+    `${stays} with prices in view · prices are totals ${nightsText(meta)}` +
+    (capped ? ` · prices for the ${formatCount(settings.pricedCandidates)} best-ranked; zoom in for more` : '')
+  );
+}
+
 async function search(): Promise<void> {
   // A newer viewport wins: the search of the old one is cancelled, its answer never drawn.
   controller?.abort();
@@ -281,7 +320,10 @@ async function search(): Promise<void> {
   document.body.dataset.searching = String(id);
   const q = viewportParams();
   try {
-    const clustered = await getJson<SearchBody>(`${settings.searchPath}?${q}&cluster=auto&pageSize=${MARKERS}`, { signal: mine.signal });
+    const clustered = await getJson<SearchBody>(`${settings.searchPath}?${q}&cluster=auto&pageSize=${MARKERS}`, {
+      signal: mine.signal,
+      headers: SEARCH_HEADERS,
+    });
     const clusters = clustered.clusters ?? [];
     drawClusters(clusters);
     drawStays(clustered.results, clustered.meta, clusters.length > 0);
@@ -289,13 +331,12 @@ async function search(): Promise<void> {
     if (performance.getEntriesByName('first-clusters').length === 0) performance.mark('first-clusters');
     const inClusters = clusters.reduce((n, c) => n + c.count, 0);
     const total = clustered.meta.total + inClusters;
-    statusEl.textContent =
-      total === 0 ? 'No stays here: zoom out or move the map.' : `${formatCount(total)} ${total === 1 ? 'stay' : 'stays'} in view`;
+    statusEl.textContent = statusText(total, clustered.meta);
     // With clusters, results hold only the stays outside them: the list asks for the best of all.
     const best =
       clusters.length === 0
         ? clustered
-        : await getJson<SearchBody>(`${settings.searchPath}?${q}&pageSize=${LISTED}`, { signal: mine.signal });
+        : await getJson<SearchBody>(`${settings.searchPath}?${q}&pageSize=${LISTED}`, { signal: mine.signal, headers: SEARCH_HEADERS });
     drawList(best.results, best.meta);
     banner(settings.message);
     document.body.dataset.searched = String(id);

@@ -2,7 +2,7 @@
 // Debian's Chromium driven by playwright-core (installed by .ci/run when missing). Every page is
 // watched: a console error, an uncaught exception or a request to a host off this machine fails
 // the test (requests off the machine are also blocked, so none ever leaves).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,24 @@ import { startTestApp, type TestApp, type TestAppOptions } from '../../src/test-
 import { buildWeb } from '../build.ts';
 
 export const CHROMIUM = process.env.STAYGATE_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Throws, with what to do, when `executable` is not a program this process may run. Checked before
+ * anything starts: a gateway (and its simulator child) started first and never closed kept the
+ * test process alive, so a machine without Chromium hung instead of failing.
+ */
+export function assertChromium(executable: string = CHROMIUM): void {
+  try {
+    accessSync(executable, constants.X_OK);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'cannot be run';
+    throw new Error(
+      `Chromium ${why} at ${executable}: the browser tests need it. Install it (apt-get install -y chromium; .ci/run does) ` +
+        'or point STAYGATE_CHROMIUM at a Chromium binary.',
+      { cause: error },
+    );
+  }
+}
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -44,7 +62,10 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-export async function startBrowserRig(options: TestAppOptions = {}): Promise<BrowserRig> {
+/** `executablePath`: the Chromium to drive (default CHROMIUM). */
+export async function startBrowserRig(rigOptions: TestAppOptions & { executablePath?: string } = {}): Promise<BrowserRig> {
+  const { executablePath = CHROMIUM, ...options } = rigOptions;
+  assertChromium(executablePath);
   // The pages are built into a folder of this test's own, not web/dist: buildWeb empties its
   // folder first, and test files run concurrently (a page served while another file rebuilt
   // web/dist would be missing).
@@ -55,7 +76,15 @@ export async function startBrowserRig(options: TestAppOptions = {}): Promise<Bro
   await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.http.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  } catch (error) {
+    // The gateway is up already: close it, or the test process never exits.
+    await t.close();
+    rmSync(webDir, { recursive: true, force: true });
+    throw error;
+  }
   const contexts: BrowserContext[] = [];
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {

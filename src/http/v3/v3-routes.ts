@@ -1,21 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import { defaults } from '../../defaults.ts';
 import { deeplinks, expandLink, pageLinks } from '../links.ts';
 import type { RouteContext } from '../route-context.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import { registerUnifiedSearch, type PresentContext } from '../unified-search-route.ts';
+import type { MapSearchAccess } from '../map-search.ts';
 import { renderV3 } from './render-v3.ts';
 import { v3ResponseSchema } from './v3-response-schema.ts';
 
-/** The v3 search as the map page calls it: same parameters and body, a traveller's allowance (docs/decisions.md 39). */
+/** The v3 search as the map page calls it: what the map draws, with its token (docs/decisions.md 39, 91). */
 export const MAP_SEARCH_PATH = '/map/v3/accommodations';
 
 /**
- * `/v3/accommodations`, and, when `mapKeylessPerMinute` is given, the same search at
- * MAP_SEARCH_PATH with that keyless allowance per IP (its own bucket).
+ * `/v3/accommodations`, and, when `map` is given, the map's search at MAP_SEARCH_PATH
+ * (http/map-search.ts: what the map draws, the map token's allowance or the keyless one).
  */
-export function registerV3Routes(app: FastifyInstance, context: RouteContext, options: { mapKeylessPerMinute?: number } = {}): void {
+export function registerV3Routes(
+  app: FastifyInstance,
+  context: RouteContext,
+  options: { map?: { access: MapSearchAccess | null } } = {},
+): void {
   const route = {
     summary: 'Search stays (v3, current)',
     errorStatuses: [400, 401, 429, 503],
@@ -37,15 +41,16 @@ export function registerV3Routes(app: FastifyInstance, context: RouteContext, op
       ),
   };
   registerUnifiedSearch(app, context, { url: '/v3/accommodations', ...route });
-  if (options.mapKeylessPerMinute !== undefined)
+  if (options.map !== undefined)
     registerUnifiedSearch(app, context, {
       url: MAP_SEARCH_PATH,
       ...route,
       tags: ['pages'],
-      summary: "The map page's search (v3, the map's allowance)",
+      summary: "The map page's search (v3, only what the map draws)",
       description:
-        `What \`/map\` calls as the traveller pans: the v3 search, same parameters and answer, with the map's own keyless allowance ` +
-        `(${defaults.mapKeylessPerMinute} a minute per address by default, docs/decisions.md 39) instead of the demo one. Partners search \`/v3/accommodations\`.`,
-      keylessPerMinute: options.mapKeylessPerMinute,
+        `What \`/map\` calls as the traveller pans: a v3 search of a viewport with \`cluster=auto\` and the map's filters, nothing else ` +
+        `(other parameters are a 400). With a partner's publishable map \`token\` from an origin the token lists, the map's allowance ` +
+        `(per address and per token, docs/decisions.md 91); without one, the keyless demo allowance. Partners search \`/v3/accommodations\`.`,
+      map: options.map,
     });
 }
