@@ -336,7 +336,9 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
       const verdict = result?.suppliers[supplier as SupplierId];
       if (!feed.ok) {
         failed++;
-        io.out(`${supplier}: FAILED, its previous listings are kept: ${feed.error}`);
+        // The error names the supplier already (SupplierError): the line says it once.
+        const error = feed.error.startsWith(`${supplier}: `) ? feed.error.slice(supplier.length + 2) : feed.error;
+        io.out(`${supplier}: FAILED, its previous listings are kept: ${error}`);
       } else if (verdict?.verdict === 'held back') {
         failed++;
         io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
