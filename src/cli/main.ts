@@ -15,6 +15,7 @@ import { readSimulatorAddress } from '../simulator-address.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
 import { withLease } from '../store/hold-lease.ts';
 import { migratePg } from '../store/pg-migrate.ts';
+import { describePgConnectError, pgTarget } from '../store/pg-connect-error.ts';
 import { openPgPool } from '../store/pg-pool.ts';
 import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
@@ -400,6 +401,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     return 0;
   }
   let stores: RecordStores | null = null;
+  let databaseUrl: string | null = null;
   try {
     if (group === 'mcp') {
       const { values } = parseArgs({
@@ -431,6 +433,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       throw new UsageError(`unknown command "${group}"`);
     const config = readConfig(env);
     const { dataDir } = config;
+    databaseUrl = config.databaseUrl;
     if (group === 'db') return await dbCommand(config, args, io);
     if (group === 'content') return await contentCommand(config, args, io);
     // Never a new empty SQLite file: a key made there would work nowhere (the server reads its own
@@ -453,6 +456,12 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     }
     if (error instanceof KeyAdminError) {
       io.err(`staygate: ${error.message}`);
+      return 1;
+    }
+    // The database of DATABASE_URL missing, away or refusing us: what to do, not pg's stack trace.
+    const unusable = databaseUrl === null ? null : describePgConnectError(error, pgTarget(databaseUrl));
+    if (unusable !== null) {
+      io.err(`staygate ${group}${args[0] === undefined || args[0].startsWith('-') ? '' : ` ${args[0]}`}: ${unusable}`);
       return 1;
     }
     throw error;
