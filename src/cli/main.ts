@@ -9,6 +9,7 @@ import type { ApiKeyRecord } from '../auth/key-store.ts';
 import { readConfig, type Config } from '../config.ts';
 import { defaults } from '../defaults.ts';
 import { openStores, sqliteLocation, type RecordStores } from '../open-stores.ts';
+import { count } from '../plural.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
@@ -263,10 +264,10 @@ async function transactionsCommand(
   const { keys, clicks, transactions: store } = stores;
   if (command === 'status') {
     const stats = await store.stats();
-    io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
+    io.out(`${count(stats.total, 'transaction')}, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
     for (const [supplier, s] of Object.entries(stats.bySupplier)) {
       io.out(
-        `${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
+        `${supplier}: ${count(s.transactions, 'transaction')}, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
       );
     }
     return 0;
@@ -302,8 +303,8 @@ async function transactionsCommand(
     const missed = results.reduce((a, r) => a + r.missed.length, 0);
     io.out(
       command === 'reconcile'
-        ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
-        : `synced ${results.length - failed} of ${results.length} suppliers`,
+        ? `reconciled ${results.length - failed} of ${count(results.length, 'supplier')} over ${count(config.reportReconcileDays, 'day')}: ${missed} the incremental sync missed`
+        : `synced ${results.length - failed} of ${count(results.length, 'supplier')}`,
     );
     return failed > 0 ? 1 : 0;
   }
@@ -342,17 +343,17 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
         io.out(`${supplier}: FAILED, its previous listings are kept: ${error}`);
       } else if (verdict?.verdict === 'held back') {
         failed++;
-        io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
+        io.out(`${supplier}: HELD BACK, its previous ${count(verdict.previous, 'listing')} are kept: ${verdict.lastError}`);
       } else {
         io.out(
-          `${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`,
+          `${supplier}: ${count(feed.listings, 'listing')} (${feed.ms} ms)${feed.skipped > 0 ? `, ${count(feed.skipped, 'malformed or repeated record')} skipped` : ''}`,
         );
       }
     }
     if (result === null) io.out('nothing published: no supplier answered');
     else
       io.out(
-        `content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
+        `content version ${result.no}: ${count(result.stays, 'stay')}, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
       );
     return failed > 0 || result === null ? 1 : 0;
   } finally {
@@ -376,7 +377,9 @@ async function dbCommand(config: Config, args: string[], io: CliIo): Promise<num
     const { applied, total } = await migratePg(pool);
     for (const name of applied) io.out(`applied ${name}`);
     io.out(
-      applied.length === 0 ? `nothing to apply: the database has all ${total} migrations` : `the database has all ${total} migrations`,
+      applied.length === 0
+        ? `nothing to apply: the database has all ${count(total, 'migration')}`
+        : `the database has all ${count(total, 'migration')}`,
     );
     return 0;
   } finally {
