@@ -100,7 +100,7 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
       const w = worker;
       if (w === null) return;
       worker = null;
-      w.ref(); // waited on until it has exited (above)
+      w.ref(); // waited on until it has exited (below): it keeps the process up till then
       await new Promise<void>((resolve) => {
         const stuck = setTimeout(() => void w.terminate(), 2_000);
         w.once('exit', () => {
