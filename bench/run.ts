@@ -1,9 +1,10 @@
 // Runs the benchmarks named on the command line (all by default), each in its own process so
 // that one's heap does not weigh on another's figures.
 import { spawnSync } from 'node:child_process';
+import { exitUnlessNginx } from '../ops/nginx-check.ts';
 
-/** A benchmark: its files, each run in a process of its own with extra environment. */
-const BENCHES: Record<string, { file: string; env?: NodeJS.ProcessEnv }[]> = {
+/** A benchmark: its files, each run in a process of its own with extra environment, and what it needs installed. */
+const BENCHES: Record<string, { file: string; env?: NodeJS.ProcessEnv; needsNginx?: true }[]> = {
   timings: [{ file: 'timings' }],
   'index-build': [{ file: 'index-build' }],
   'static-search': [{ file: 'static-search' }],
@@ -14,10 +15,18 @@ const BENCHES: Record<string, { file: string; env?: NodeJS.ProcessEnv }[]> = {
   'worst-request': [{ file: 'worst-request' }],
   refresh: [{ file: 'refresh' }],
   // Issue 14: the content side, the gateways side, and the CSV export with every store on PostgreSQL.
-  'scale-out': [{ file: 'scale-out' }, { file: 'scale-out-gateways' }, { file: 'reporting-export', env: { BENCH_ENGINE: 'postgres' } }],
+  'scale-out': [
+    { file: 'scale-out' },
+    { file: 'scale-out-gateways', needsNginx: true },
+    { file: 'reporting-export', env: { BENCH_ENGINE: 'postgres' } },
+  ],
 };
 const chosen = process.argv.slice(2).filter((a) => a in BENCHES);
-for (const name of chosen.length > 0 ? chosen : Object.keys(BENCHES)) {
+const names = chosen.length > 0 ? chosen : Object.keys(BENCHES);
+// Before any benchmark runs: not after minutes of the others, with a stack trace (issue 25).
+const needingNginx = names.filter((name) => BENCHES[name].some((b) => b.needsNginx));
+if (needingNginx.length > 0) exitUnlessNginx(`the ${needingNginx.join(', ')} benchmark measures gateways behind it`);
+for (const name of names) {
   for (const { file, env } of BENCHES[name]) {
     console.log(
       `\n## ${name}${

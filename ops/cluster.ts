@@ -5,9 +5,9 @@
 // DATABASE_URL (default postgres://postgres@127.0.0.1:5432/staygate_cluster, created if missing),
 // REDIS_URL (default redis://127.0.0.1:6379), CLUSTER_GATEWAYS (2), STAYGATE_SIM_STAYS (the
 // simulator's default world unless set).
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
+import { exitUnlessNginx } from './nginx-check.ts';
 import { smokeCheck } from './smoke-check.ts';
 import { startCluster } from './start-cluster.ts';
 
@@ -15,7 +15,7 @@ const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const smokeOnly = process.argv.includes('--smoke');
 
-ensureNginx();
+exitUnlessNginx('npm run cluster puts it in front of the gateways');
 await ensureDatabase(databaseUrl);
 const workDir = path.resolve(process.env.CLUSTER_DIR || 'data/cluster');
 console.log(`starting the simulator, ${process.env.CLUSTER_GATEWAYS || 2} gateways and nginx (logs in ${workDir}) ...`);
@@ -46,23 +46,6 @@ try {
 console.log(`\nnginx:    ${cluster.nginxUrl}\ngateways: ${cluster.gatewayUrls.join(' ')}\nsimulator control: ${cluster.controlUrl}`);
 if (smokeOnly) await stop(0);
 else console.log('running; Ctrl-C stops every process');
-
-/** nginx from Debian's packages, installed when missing (as root, like .ci/run installs Chromium). */
-function ensureNginx(): void {
-  try {
-    execFileSync('nginx', ['-v'], { stdio: 'ignore' });
-  } catch {
-    console.log('nginx is missing: installing it from Debian packages ...');
-    execFileSync(
-      'sh',
-      [
-        '-c',
-        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx',
-      ],
-      { stdio: 'inherit' },
-    );
-  }
-}
 
 /** Creates the cluster's database when it does not exist yet (the gateways migrate it). */
 async function ensureDatabase(url: string): Promise<void> {

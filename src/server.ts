@@ -38,7 +38,8 @@ async function stopSimulator(): Promise<void> {
 }
 
 /**
- * A container runtime signals only the process `npm start` started (tsx relays it to us): stop
+ * A container runtime signals only the process it started (node itself, Dockerfile), a process
+ * manager the `npm start` process, which relays it to us (the start script execs node): stop
  * accepting connections, let requests in flight finish (at most defaults.shutdownGraceMs), stop the
  * schedules, close the stores and Redis, stop the simulator, exit 0.
  */

@@ -1,11 +1,12 @@
-// Clean shutdown (issue 12): the real `npm start` command line (package.json, node --import tsx
-// src/server.ts) with its real simulator child, a real SIGTERM while a request is in flight. The
+// Clean shutdown (issue 12): the real `npm start` command line (package.json, exec node --import
+// tsx src/server.ts) with its real simulator child, a real SIGTERM while a request is in flight. The
 // request completes, the process exits 0, the simulator is gone and the port is free. (The start
 // command is node itself, never the tsx CLI: tsx relays a signal and SIGKILLs its child when the
-// child has not acknowledged it within 30 ms, which a busy gateway can miss.)
+// child has not acknowledged it within 30 ms, which a busy gateway can miss.) Then the same signal
+// to the pid of `npm start` itself, what a process manager or a shell's `kill %1` holds (issue 25).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,10 +14,11 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const START = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(
-  ' ',
-);
-assert.equal(START[0], 'node', 'npm start runs node itself, which receives the signal');
+const START_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+// npm runs a script through `sh -c`, which would stay between npm and node: `exec` makes the shell
+// become node, so the signal npm forwards to its child reaches the server (the last test).
+assert.match(START_SCRIPT, /^exec node /, 'npm start execs node itself, which receives the signal');
+const START = START_SCRIPT.split(' ').slice(1);
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -108,3 +110,60 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     },
   );
 }
+
+/** The pids of a process's children, from /proc (Linux, where the gateway runs; every thread's: a child belongs to the thread that forked it). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+  );
+}
+
+const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+
+test('SIGTERM to the pid of `npm start` stops the gateway and the simulator, and npm exits 0', { timeout: 240_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-npm-start-'));
+  const port = await freePort();
+  // `npm start` as an operator types it (its prestart build included), the npm of this machine.
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), STAYGATE_DATA_DIR: dataDir, STAYGATE_SIM_STAYS: '300', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const onLog: (() => void)[] = [];
+  for (const stream of [npm.stdout, npm.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      log += chunk;
+      for (const watch of onLog) watch();
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    npm.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = new Promise<void>((resolve) => {
+    const check = () => /"msg":"ready in/.test(log) && resolve();
+    onLog.push(check);
+    check();
+  });
+  let gateway: number | null = null;
+  let simulator: number | null = null;
+  try {
+    await ready;
+    // The gateway is the node process that logged "ready" (below npm, through whatever runs the
+    // script); the simulator is its child running @staygate/sim.
+    gateway = Number(/"pid":(\d+)[^\n]*"msg":"ready in/.exec(log)![1]);
+    simulator = childrenOf(gateway).find((pid) => commandLine(pid).includes('packages/sim/')) ?? null;
+    assert.ok(simulator !== null, `the gateway ${gateway} has a simulator child`);
+    assert.ok(alive(gateway) && alive(simulator), 'both run before the signal');
+
+    process.kill(npm.pid!, 'SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null }, `npm start exits 0\n${log}`);
+    assert.match(log, /SIGTERM received: shutting down/, 'the gateway got the signal');
+    assert.ok(!alive(gateway), `no gateway left (pid ${gateway})`);
+    assert.ok(!alive(simulator), `no simulator left (pid ${simulator})`);
+  } finally {
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+    for (const pid of [simulator, gateway]) if (pid !== null && alive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

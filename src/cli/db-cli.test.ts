@@ -1,12 +1,26 @@
 // The CLI on PostgreSQL (DATABASE_URL): `db migrate` on a schema of its own, and the keys and
 // transactions commands against the same database, as operators run them beside the gateways.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-support/pg.ts';
+import { fileURLToPath } from 'node:url';
+import { createTestSchema, skipWithoutPostgres, TEST_DATABASE_URL, type TestSchema } from '../test-support/pg.ts';
 import { main, type CliIo } from './main.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
+
+/** The real command, as an operator runs it. */
+function staygate(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+  });
+}
 
 async function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -28,6 +42,65 @@ describe('staygate db migrate', () => {
     assert.equal(result.code, 1);
     assert.match(result.err.join('\n'), /needs DATABASE_URL/);
   });
+});
+
+const noPostgres = await skipWithoutPostgres();
+
+describe('staygate db migrate on a database it cannot use: one line, what failed, for which database, what to do; exit 1', () => {
+  // A password in every URL: it must never be printed.
+  const PASSWORD = `pw-${randomBytes(6).toString('hex')}`;
+  const url = (change: (url: URL) => void): string => {
+    const parsed = new URL(TEST_DATABASE_URL);
+    parsed.password = PASSWORD;
+    change(parsed);
+    return parsed.toString();
+  };
+  const migrate = async (databaseUrl: string) => {
+    const dataDir = emptyDataDir();
+    try {
+      const result = await staygate({ STAYGATE_DATA_DIR: dataDir, DATABASE_URL: databaseUrl }, 'db', 'migrate');
+      assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+      assert.equal(result.stdout, '');
+      const lines = result.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, `one line, no stack trace:\n${result.stderr}`);
+      assert.ok(!result.stderr.includes(PASSWORD), `the password is never printed:\n${result.stderr}`);
+      return lines[0];
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+
+  it('a database that does not exist: createdb <name>', { skip: noPostgres }, async () => {
+    const name = `staygate_missing_${randomBytes(4).toString('hex')}`;
+    const target = new URL(TEST_DATABASE_URL);
+    const line = await migrate(url((u) => (u.pathname = `/${name}`)));
+    assert.equal(
+      line,
+      `staygate db migrate: database "${name}" does not exist on the PostgreSQL server at ${target.hostname}:${target.port || 5432}: ` +
+        `create it (createdb -h ${target.hostname} -p ${target.port || 5432} -U ${target.username} ${name}), or name an existing one in DATABASE_URL`,
+    );
+  });
+
+  it('a port where no server listens: check the host and port', async () => {
+    const line = await migrate(url((u) => ((u.hostname = '127.0.0.1'), (u.port = '1'))));
+    assert.match(
+      line,
+      /^staygate db migrate: no PostgreSQL server answered at 127\.0\.0\.1:1 for database "\w+" \(connect ECONNREFUSED 127\.0\.0\.1:1\): check the host and port in DATABASE_URL/,
+    );
+  });
+
+  it('a role the server does not know: check the user', { skip: noPostgres }, async () => {
+    const role = `nobody_${randomBytes(4).toString('hex')}`;
+    const line = await migrate(url((u) => (u.username = role)));
+    assert.match(
+      line,
+      new RegExp(
+        `^staygate db migrate: the PostgreSQL server at [^ ]+ refused user "${role}" for database "\\w+" \\(role "${role}" does not exist\\): check the user in DATABASE_URL`,
+      ),
+    );
+  });
+  // A wrong password: the test server trusts every local connection (pg_hba.conf: trust), so it
+  // never asks for one; pg-connect-error.test.ts checks the line for the server's 28P01 instead.
 });
 
 describe('staygate on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {

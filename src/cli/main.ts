@@ -9,12 +9,14 @@ import type { ApiKeyRecord } from '../auth/key-store.ts';
 import { readConfig, type Config } from '../config.ts';
 import { defaults } from '../defaults.ts';
 import { openStores, sqliteLocation, type RecordStores } from '../open-stores.ts';
+import { count } from '../plural.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
 import { withLease } from '../store/hold-lease.ts';
 import { migratePg } from '../store/pg-migrate.ts';
+import { describePgConnectError, pgTarget } from '../store/pg-connect-error.ts';
 import { openPgPool } from '../store/pg-pool.ts';
 import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
@@ -327,10 +329,10 @@ async function transactionsCommand(
   const { keys, clicks, transactions: store } = stores;
   if (command === 'status') {
     const stats = await store.stats();
-    io.out(`${stats.total} transactions, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
+    io.out(`${count(stats.total, 'transaction')}, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
     for (const [supplier, s] of Object.entries(stats.bySupplier)) {
       io.out(
-        `${supplier}: ${s.transactions} transactions, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
+        `${supplier}: ${count(s.transactions, 'transaction')}, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
       );
     }
     return 0;
@@ -366,8 +368,8 @@ async function transactionsCommand(
     const missed = results.reduce((a, r) => a + r.missed.length, 0);
     io.out(
       command === 'reconcile'
-        ? `reconciled ${results.length - failed} of ${results.length} suppliers over ${config.reportReconcileDays} days: ${missed} the incremental sync missed`
-        : `synced ${results.length - failed} of ${results.length} suppliers`,
+        ? `reconciled ${results.length - failed} of ${count(results.length, 'supplier')} over ${count(config.reportReconcileDays, 'day')}: ${missed} the incremental sync missed`
+        : `synced ${results.length - failed} of ${count(results.length, 'supplier')}`,
     );
     return failed > 0 ? 1 : 0;
   }
@@ -401,20 +403,22 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
       const verdict = result?.suppliers[supplier as SupplierId];
       if (!feed.ok) {
         failed++;
-        io.out(`${supplier}: FAILED, its previous listings are kept: ${feed.error}`);
+        // The error names the supplier already (SupplierError): the line says it once.
+        const error = feed.error.startsWith(`${supplier}: `) ? feed.error.slice(supplier.length + 2) : feed.error;
+        io.out(`${supplier}: FAILED, its previous listings are kept: ${error}`);
       } else if (verdict?.verdict === 'held back') {
         failed++;
-        io.out(`${supplier}: HELD BACK, its previous ${verdict.previous} listings are kept: ${verdict.lastError}`);
+        io.out(`${supplier}: HELD BACK, its previous ${count(verdict.previous, 'listing')} are kept: ${verdict.lastError}`);
       } else {
         io.out(
-          `${supplier}: ${feed.listings} listings (${feed.ms} ms)${feed.skipped > 0 ? `, ${feed.skipped} malformed or repeated records skipped` : ''}`,
+          `${supplier}: ${count(feed.listings, 'listing')} (${feed.ms} ms)${feed.skipped > 0 ? `, ${count(feed.skipped, 'malformed or repeated record')} skipped` : ''}`,
         );
       }
     }
     if (result === null) io.out('nothing published: no supplier answered');
     else
       io.out(
-        `content version ${result.no}: ${result.stays} stays, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
+        `content version ${result.no}: ${count(result.stays, 'stay')}, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
       );
     return failed > 0 || result === null ? 1 : 0;
   } finally {
@@ -438,7 +442,9 @@ async function dbCommand(config: Config, args: string[], io: CliIo): Promise<num
     const { applied, total } = await migratePg(pool);
     for (const name of applied) io.out(`applied ${name}`);
     io.out(
-      applied.length === 0 ? `nothing to apply: the database has all ${total} migrations` : `the database has all ${total} migrations`,
+      applied.length === 0
+        ? `nothing to apply: the database has all ${count(total, 'migration')}`
+        : `the database has all ${count(total, 'migration')}`,
     );
     return 0;
   } finally {
@@ -463,6 +469,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     return 0;
   }
   let stores: RecordStores | null = null;
+  let databaseUrl: string | null = null;
   try {
     if (group === 'mcp') {
       const { values } = parseArgs({
@@ -494,6 +501,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       throw new UsageError(`unknown command "${group}"`);
     const config = readConfig(env);
     const { dataDir } = config;
+    databaseUrl = config.databaseUrl;
     if (group === 'db') return await dbCommand(config, args, io);
     if (group === 'content') return await contentCommand(config, args, io);
     // Never a new empty SQLite file: a key made there would work nowhere (the server reads its own
@@ -516,6 +524,12 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     }
     if (error instanceof KeyAdminError) {
       io.err(`staygate: ${error.message}`);
+      return 1;
+    }
+    // The database of DATABASE_URL missing, away or refusing us: what to do, not pg's stack trace.
+    const unusable = databaseUrl === null ? null : describePgConnectError(error, pgTarget(databaseUrl));
+    if (unusable !== null) {
+      io.err(`staygate ${group}${args[0] === undefined || args[0].startsWith('-') ? '' : ` ${args[0]}`}: ${unusable}`);
       return 1;
     }
     throw error;

@@ -4,6 +4,7 @@
 // rest goes to stderr. It runs until SIGTERM or SIGINT, then closes every server and exits 0.
 import path from 'node:path';
 import { simSettingsFromEnv, startSimulator, SUPPLIER_IDS, type SimSuppliers } from '@staygate/sim';
+import { count } from '../plural.ts';
 import type { CliIo } from './main.ts';
 
 /** Suppliers a..d listen on port..port+3, the control server on port+4. */
@@ -80,7 +81,9 @@ async function run({ port, dataDir, seed, stays, env, io }: SimCommandOptions, s
   // Stopped while starting: nothing to export any more.
   if (early === null) {
     for (const line of simEnvLines(sim)) io.out(line);
-    io.err(`staygate: simulated suppliers of seed ${seed} (${stays} stays) running, state in ${stateDir}; SIGTERM or Ctrl-C stops them`);
+    io.err(
+      `staygate: simulated suppliers of seed ${seed} (${count(stays, 'stay')}) running, state in ${stateDir}; SIGTERM or Ctrl-C stops them`,
+    );
   }
   const reason = await stopped;
   await sim.close();

@@ -49,10 +49,14 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     // tsx itself before importing its entry.
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
     const w = new Worker(bootstrap, { eval: true, workerData: { where: options.where, feeds: options.feeds } });
-    w.unref(); // an idle worker never keeps the process alive
+    // An idle worker never keeps the process alive; a worker someone waits on does (ask, close):
+    // otherwise a process with nothing else to do (the CLI) ends under the await, and Node exits 13
+    // with a top-level await that never settled.
+    w.unref();
     w.on('message', (reply: WorkerReply) => {
       const entry = waiting.get(reply.job);
       waiting.delete(reply.job);
+      if (waiting.size === 0) w.unref();
       entry?.resolve(reply);
     });
     const fail = (error: Error) => {
@@ -68,7 +72,9 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
   const ask = (request: WorkerRequest): Promise<WorkerReply> =>
     new Promise((resolve, reject) => {
       waiting.set(request.job, { resolve, reject });
-      start().postMessage(request);
+      const w = start();
+      w.ref();
+      w.postMessage(request);
     });
   return {
     async refresh({ only, shrinkLimit, pageSize }) {
@@ -94,10 +100,14 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
       const w = worker;
       if (w === null) return;
       worker = null;
+      w.ref(); // waited on until it has exited (below): it keeps the process up till then
       await new Promise<void>((resolve) => {
-        w.once('exit', () => resolve());
+        const stuck = setTimeout(() => void w.terminate(), 2_000);
+        w.once('exit', () => {
+          clearTimeout(stuck);
+          resolve();
+        });
         w.postMessage({ op: 'close', job: 0 } satisfies WorkerRequest);
-        setTimeout(() => void w.terminate(), 2_000).unref();
       });
     },
   };

@@ -1,5 +1,6 @@
 // One line per supplier pull, for the CLI's output and the gateway's log alike: what was read and
 // applied, and for a reconciliation what it found that the incremental pulls had missed.
+import { count } from '../plural.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 
 /** Booking ids named in a line at most: the counts say the rest. */
@@ -9,7 +10,7 @@ export function describeSync(r: SupplierSyncResult): string {
   if (!r.ok) return `${r.supplier}: FAILED, nothing applied (asked again next time): ${r.error}`;
   const unknown = r.unknownClicks > 0 ? `, ${r.unknownClicks} with a click we do not know` : '';
   return (
-    `${r.supplier}: ${r.received} records of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
+    `${r.supplier}: ${count(r.received, 'record')} of the changes ${r.from} .. ${r.to}: ${r.inserted} new, ${r.updated} updated, ` +
     `${r.unchanged} unchanged${unknown} (${r.ms} ms)${r.kind === 'reconciliation' ? `; reconciliation: ${describeMissed(r)}` : ''}`
   );
 }

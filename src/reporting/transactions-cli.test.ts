@@ -48,7 +48,7 @@ after(async () => {
   await t.close();
 });
 
-const LINE = /^(supplier_[a-d]): (\d+) records of the changes (\S+) \.\. (\S+): (\d+) new, (\d+) updated, (\d+) unchanged/;
+const LINE = /^(supplier_[a-d]): (\d+) records? of the changes (\S+) \.\. (\S+): (\d+) new, (\d+) updated, (\d+) unchanged/;
 
 describe('staygate transactions', () => {
   it('loses nothing it reported when killed (SIGKILL) right after a report was applied', async () => {

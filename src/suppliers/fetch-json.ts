@@ -63,8 +63,7 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
       throw new SupplierError(supplier, 'timeout', `no answer within ${timeoutMs} ms from ${url}`, { cause: error });
     }
     if (error instanceof SupplierError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new SupplierError(supplier, 'network', `request to ${url} failed: ${message}`, { cause: error });
+    throw new SupplierError(supplier, 'network', `request to ${url} failed: ${networkCause(error)}`, { cause: error });
   };
 
   const send = (): Promise<Response> =>
@@ -101,6 +100,26 @@ export async function fetchText(url: string, options: FetchJsonOptions & { accep
     });
   }
   return { text, headers: response.headers };
+}
+
+/**
+ * Why a request got no answer, for an operator: fetch rejects with a bare "fetch failed" and keeps
+ * the reason in its cause ("connect ECONNREFUSED 127.0.0.1:1", "getaddrinfo ENOTFOUND host"; an
+ * AggregateError without a message when every address of a name refused), with its code.
+ */
+export function networkCause(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (!(cause instanceof Error)) return message;
+  const code = (cause as NodeJS.ErrnoException).code;
+  const detail =
+    cause.message !== ''
+      ? cause.message
+      : cause instanceof AggregateError
+        ? [...new Set(cause.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))))].join('; ')
+        : '';
+  if (detail === '') return code === undefined ? message : code;
+  return code === undefined || detail.includes(code) ? detail : `${detail} (${code})`;
 }
 
 /** Whether fetch failed because the connection was closed or reset under the request (no answer came). */
