@@ -47,7 +47,11 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   const log = app?.http.log;
-  const say = (message: string) => (log ? log.info(message) : process.stderr.write(`${message}\n`));
+  // Before the gateway's logger exists (a signal during the simulator's start), a line of the same format.
+  const say = (message: string) =>
+    log
+      ? log.info(message)
+      : process.stderr.write(`${config.logFormat === 'json' ? JSON.stringify({ level: 30, time: Date.now(), msg: message }) : message}\n`);
   say(`${signal} received: shutting down (requests in flight get up to ${defaults.shutdownGraceMs / 1_000} s)`);
   const started = performance.now();
   // Requests still running when the grace ends are cut: the exit must not wait on a stuck client.
@@ -107,7 +111,6 @@ const simulator = config.supplierUrls === null ? await startSimulator() : null;
 if (simulator !== null) writeSimulatorAddress(config.dataDir, simulator);
 // The stores on DATABASE_URL (migrated now, under a lock) or the SQLite file of the data folder.
 const stores = stopping ? null : await openStores(config);
-if (stores !== null && stores.migrated.length > 0) process.stderr.write(`PostgreSQL migrations applied: ${stores.migrated.join(', ')}\n`);
 if (stores !== null && stopping) await stores.close();
 if (!stopping && stores !== null) {
   app = createApp({
@@ -135,6 +138,9 @@ if (!stopping && stores !== null) {
     demo: simulator !== null,
   });
   const running = app;
+  // Said through the gateway's logger, so that in LOG_FORMAT=json every line is one JSON object.
+  if (stores.migrated.length > 0)
+    running.http.log.info({ migrations: stores.migrated }, `PostgreSQL migrations applied: ${stores.migrated.join(', ')}`);
   await running.http.listen({ port: config.port, host: config.host });
   if (simulator !== null)
     running.http.log.info(
