@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { createTestSchema, skipWithoutPostgres } from './test-support/pg.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,7 +25,8 @@ async function freePort(): Promise<number> {
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-test('LOG_FORMAT=json: every line on stdout and stderr is a JSON object; probes write no info line', { timeout: 180_000 }, async () => {
+/** The real server with its simulator on a tiny world in LOG_FORMAT=json, its output collected. */
+async function startGateway(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-json-log-'));
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -36,6 +38,7 @@ test('LOG_FORMAT=json: every line on stdout and stderr is a JSON object; probes 
       STAYGATE_SIM_STAYS: '1500',
       LOG_FORMAT: 'json',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -60,6 +63,33 @@ test('LOG_FORMAT=json: every line on stdout and stderr is a JSON object; probes 
       check();
       void exited.then((code) => reject(new Error(`the gateway exited (${code}) before ${pattern}: ${stdout}${stderr}`)));
     });
+  return {
+    child,
+    port,
+    exited,
+    seen,
+    lines: () => [...stdout.split('\n'), ...stderr.split('\n')].filter((line) => line !== ''),
+    cleanUp() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The lines that are not one JSON object. */
+function notJson(lines: string[]): string[] {
+  return lines.filter((line) => {
+    try {
+      const value: unknown = JSON.parse(line);
+      return typeof value !== 'object' || value === null || Array.isArray(value);
+    } catch {
+      return true;
+    }
+  });
+}
+
+test('LOG_FORMAT=json: every line on stdout and stderr is a JSON object; probes write no info line', { timeout: 180_000 }, async () => {
+  const { child, port, exited, seen, lines: output, cleanUp } = await startGateway();
   try {
     const [, controlUrl] = await seen(/fault control at (http:\/\/[^"/]+)\/faults/);
     await seen(/"msg":"ready in/);
@@ -87,21 +117,28 @@ test('LOG_FORMAT=json: every line on stdout and stderr is a JSON object; probes 
     child.kill('SIGTERM');
     assert.equal(await exited, 0, 'the gateway stops cleanly');
 
-    const lines = [...stdout.split('\n'), ...stderr.split('\n')].filter((line) => line !== '');
+    const lines = output();
     assert.ok(lines.length > 10, `the gateway logged (${lines.length} lines)`);
-    const notJson = lines.filter((line) => {
-      try {
-        const value: unknown = JSON.parse(line);
-        return typeof value !== 'object' || value === null || Array.isArray(value);
-      } catch {
-        return true;
-      }
-    });
-    assert.deepEqual(notJson, [], 'every line is one JSON object');
+    assert.deepEqual(notJson(lines), [], 'every line is one JSON object');
     const probeLines = lines.map((line) => JSON.parse(line) as { reqId?: string }).filter((l) => probeIds.includes(l.reqId ?? ''));
     assert.deepEqual(probeLines, [], 'no probe or scrape line at info');
   } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    cleanUp();
+  }
+});
+
+test('LOG_FORMAT=json on PostgreSQL: the migrations the start applied are said in a JSON line too', { timeout: 180_000 }, async (t) => {
+  const skip = await skipWithoutPostgres();
+  if (skip) return t.skip(skip);
+  const schema = await createTestSchema();
+  const { exited, seen, lines, child, cleanUp } = await startGateway({ DATABASE_URL: schema.url });
+  try {
+    await seen(/"msg":"PostgreSQL migrations applied: 0001/);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, 'the gateway stops cleanly during its first start');
+    assert.deepEqual(notJson(lines()), [], 'every line is one JSON object');
+  } finally {
+    cleanUp();
+    await schema.drop();
   }
 });
