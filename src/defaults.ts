@@ -292,8 +292,8 @@ export const defaults = {
 
   // PostgreSQL (DATABASE_URL, open-stores.ts).
   /**
-   * Connections per gateway process: a click or a key check needs one for a millisecond; CSV exports
-   * hold up to `reportingReadConnections` of them while a client reads. Ten per gateway keeps a
+   * Connections per gateway process: a click, a key check or a CSV page needs one for a
+   * millisecond or two (nothing is held while a client reads). Ten per gateway keeps a
    * default PostgreSQL (max_connections 100) enough for several gateways, the CLI and a content refresh.
    */
   pgPoolSize: 10,
@@ -340,8 +340,8 @@ export const defaults = {
   /** Records per page asked of a supplier's commission report (each caps it at its own maximum). */
   reportFeedPageSize: 500,
   /**
-   * Connections kept for streaming CSV exports: each export holds one for as long as the client
-   * takes to read its page; beyond this many at once a page is read in one go on the shared connection.
+   * SQLite: connections kept for CSV exports, each page read on one inside its own read
+   * transaction; beyond this many at once a page is read on the shared connection.
    */
   reportingReadConnections: 4,
   /**

@@ -368,6 +368,15 @@ describe('GET /v1/reporting/transactions', () => {
     assert.ok(evilLine.includes(`"[""=HYPERLINK(\\""http://evil.example\\"",\\""x\\""),"",""2+3""]"`), evilLine);
   });
 
+  it('sends a CSV page whole, with its length', async () => {
+    // Issue 25: a page is read whole and written at once; it was a chunked stream of several writes.
+    const res = await report(keyA, 'thirdParty=shop-a&startDate=2020-01-01&endDate=2030-01-01');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['transfer-encoding'], undefined);
+    assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)));
+    assert.ok(res.body.split('\r\n').length > 3, 'the page holds transactions');
+  });
+
   it('carries the same rows and values in CSV and JSON', async () => {
     for (const q of [
       'thirdParty=shop-a',

@@ -11,13 +11,9 @@ describe('PostgreSQL transaction store', { skip: await skipWithoutPostgres() }, 
     () => freshPgStore((pool) => createPgTransactionStore({ pool })),
     () => twoPgStores((pool) => createPgTransactionStore({ pool })),
   );
-  // With no streaming connection to spare, a CSV page is read in one go: the same pages.
-  runTransactionStoreContract('postgres (no streaming connection)', () =>
-    freshPgStore((pool) => createPgTransactionStore({ pool, readConnections: 0 })),
-  );
 
   it('a CSV export broken off gives its connection back, and exports run side by side', async () => {
-    const store = await freshPgStore((pool) => createPgTransactionStore({ pool, readConnections: 2 }));
+    const store = await freshPgStore((pool) => createPgTransactionStore({ pool }));
     try {
       const sync = { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z' };
       await store.applyReport(

@@ -1,5 +1,5 @@
-import Cursor from 'pg-cursor';
 import { LRUCache } from 'lru-cache';
+import type { QueryResultRow } from 'pg';
 import { defaults } from '../defaults.ts';
 import { inPgTransaction, type PgClient, type PgPool } from '../store/pg-pool.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
@@ -19,8 +19,6 @@ import type {
 export interface PgTransactionStoreOptions {
   /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
   pool: PgPool;
-  /** CSV pages streamed at once, each on a connection of its own (defaults.reportingReadConnections); more are read in one go. */
-  readConnections?: number;
   /** Remembered page ends (defaults.reportingPageCursors). */
   pageCursors?: number;
 }
@@ -43,12 +41,6 @@ const TALLY_KEY: Record<TallyDimension, string> = {
 const ROW_COLUMNS = `supplier, booking_id, click_id, aid, partner_id, campaign, device, booked_at, start_date, end_date, status,
   commission_cents, quantity, information, destination, user_country, last_updated`;
 
-/**
- * CSV lines fetched from the cursor at a time (~250 bytes each): a whole page of the spec's maximum
- * (500) in one round trip, and never more in memory than that.
- */
-const CHUNK_LINES = 500;
-
 /** Rows per multi-row upsert statement of a report. */
 const WRITE_BATCH = 2_000;
 
@@ -70,17 +62,48 @@ function bounds(startDate: string, endDate: string): [string, string] {
 type PageEnd = [value: string, supplier: string, bookingId: string];
 
 /**
- * The SQL of a page: `columns` of the partner's rows in the filter's range, in the export's order,
- * from the start of the range ($3 lo) or after a remembered key ($3..$5), LIMIT and OFFSET last.
- * Every row carries the data version and its sort key, read in the statement's one snapshot.
+ * A page's rows in the export's order: the partner's rows in the filter's range from its start
+ * ($3 lo) or after a remembered key ($3..$5), then LIMIT and OFFSET (their parameters named).
  */
-function pageSql(filter: DateFilter, columns: string, resume: boolean): string {
+function pageRange(filter: DateFilter, resume: boolean): { where: string; order: string; limit: string; offset: string } {
   const c = COLUMN[filter];
-  const where = resume
-    ? `partner_id = $1 AND ${c} >= $3 AND ${c} < $2 AND (${c} > $3 OR supplier > $4 OR (supplier = $4 AND booking_id > $5)) ORDER BY ${c}, supplier, booking_id LIMIT $6 OFFSET $7`
-    : `partner_id = $1 AND ${c} >= $3 AND ${c} < $2 ORDER BY ${c}, supplier, booking_id LIMIT $4 OFFSET $5`;
-  return `SELECT ${columns}, ${c} AS k1, supplier AS k2, booking_id AS k3,
-    (SELECT value FROM transactions_meta WHERE name = 'version') AS version FROM transactions WHERE ${where}`;
+  return resume
+    ? {
+        where: `partner_id = $1 AND ${c} >= $3 AND ${c} < $2 AND (${c} > $3 OR supplier > $4 OR (supplier = $4 AND booking_id > $5))`,
+        order: `ORDER BY ${c}, supplier, booking_id`,
+        limit: '$6',
+        offset: '$7',
+      }
+    : { where: `partner_id = $1 AND ${c} >= $3 AND ${c} < $2`, order: `ORDER BY ${c}, supplier, booking_id`, limit: '$4', offset: '$5' };
+}
+
+const VERSION = "(SELECT value FROM transactions_meta WHERE name = 'version')";
+
+/**
+ * The SQL of a page of records: the row columns of each, with the data version and its sort key,
+ * read in the statement's one snapshot.
+ */
+function rowsSql(filter: DateFilter, resume: boolean): string {
+  const { where, order, limit, offset } = pageRange(filter, resume);
+  return `SELECT ${ROW_COLUMNS}, ${COLUMN[filter]} AS k1, supplier AS k2, booking_id AS k3, ${VERSION} AS version
+    FROM transactions WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * The SQL of a CSV page, one row: its lines concatenated by PostgreSQL (in the page's order: the
+ * aggregate reads the ordered, limited subquery as it comes, as SQLite's group_concat does in the
+ * SQLite store), how many, the sort key of the page's last row when the page is full (an
+ * index-only scan of the same range), and the data version, in one snapshot. One row of one
+ * text instead of 500 rows of five: half the CPU of PostgreSQL and the gateway together, which
+ * the export's rate was bound by (docs/decisions.md 97).
+ */
+function csvPageSql(filter: DateFilter, resume: boolean): string {
+  const { where, order, limit, offset } = pageRange(filter, resume);
+  return `SELECT page.lines, page.n, last.k1, last.k2, last.k3, ${VERSION} AS version
+    FROM (SELECT string_agg(csv_line, '') AS lines, count(*)::int AS n
+      FROM (SELECT csv_line FROM transactions WHERE ${where} ${order} LIMIT ${limit} OFFSET ${offset}) lines) page
+    LEFT JOIN (SELECT ${COLUMN[filter]} AS k1, supplier AS k2, booking_id AS k3 FROM transactions
+      WHERE ${where} ${order} LIMIT 1 OFFSET ${offset} + ${limit} - 1) last ON true`;
 }
 
 /** A transaction row's columns in the upsert's order, as arrays (one per column) for unnest. */
@@ -129,7 +152,7 @@ const BUMP = "UPDATE transactions_meta SET value = value + 1 WHERE name = 'versi
 
 /**
  * Transactions in PostgreSQL, shared by every gateway and the CLI. A report is one database
- * transaction (durable at COMMIT); CSV pages stream from a cursor on a connection of their own.
+ * transaction (durable at COMMIT); a CSV page is one statement's one row (docs/decisions.md 97).
  */
 export async function createPgTransactionStore(options: PgTransactionStoreOptions): Promise<TransactionStore> {
   const { pool } = options;
@@ -138,85 +161,60 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
   const pageEnds = new LRUCache<string, { version: string; end: PageEnd }>({ max: options.pageCursors ?? defaults.reportingPageCursors });
   const cursorKey = (q: TransactionQuery, page: number) =>
     [q.partnerId, q.dateFilter, q.startDate, q.endDate, q.limit, page].join('\u0001');
-  const maxStreams = options.readConnections ?? defaults.reportingReadConnections;
-  let streams = 0;
 
-  /** The statement and parameters of `query`'s page, `limit` rows from `offset` within it. */
-  function page(query: TransactionQuery, columns: string, limit: number, offset: number) {
+  type Sql = (filter: DateFilter, resume: boolean) => string;
+
+  /** The statement and parameters of `query`'s page, `limit` rows of it. */
+  function page(query: TransactionQuery, sql: Sql, limit: number) {
     const [lo, hi] = bounds(query.startDate, query.endDate);
     const previous = query.page > 0 ? pageEnds.get(cursorKey(query, query.page - 1)) : undefined;
     // A remembered end is used only when the rows read carry the same data version (checked after).
     const resume = previous?.end ?? null;
+    const text = sql(query.dateFilter, resume !== null);
     return {
-      text: pageSql(query.dateFilter, columns, resume !== null),
+      // Named: each connection parses and plans it once (a page is exported 400 times in a row).
+      name: `${sql.name}:${query.dateFilter}:${resume !== null}`,
+      text,
       values:
         resume !== null
-          ? [query.partnerId, hi, resume[0], resume[1], resume[2], limit, offset]
-          : [query.partnerId, hi, lo, limit, offset + query.page * query.limit],
+          ? [query.partnerId, hi, resume[0], resume[1], resume[2], limit, 0]
+          : [query.partnerId, hi, lo, limit, query.page * query.limit],
       resumedFrom: previous?.version ?? null,
     };
   }
 
-  function remember(query: TransactionQuery, last: { k1: string; k2: string; k3: string; version: string }) {
+  function remember(query: TransactionQuery, last: Keyed) {
     pageEnds.set(cursorKey(query, query.page), { version: last.version, end: [last.k1, last.k2, last.k3] });
   }
 
   type Keyed = { k1: string; k2: string; k3: string; version: string };
 
-  /** The page's rows and `extra` more, by the remembered end when it is of the data read, else by OFFSET. */
-  async function readPage<T extends Keyed>(query: TransactionQuery, columns: string, extra: number): Promise<T[]> {
-    const first = page(query, columns, query.limit + extra, 0);
-    const { rows } = await pool.query<T>(first.text, first.values);
-    if (first.resumedFrom === null || (rows.length > 0 && rows[0].version === first.resumedFrom)) return rows;
+  /**
+   * The page's rows and `extra` more, by the remembered end when it is of the data read, else by
+   * OFFSET. `version`: the data version of what was read, null when nothing was.
+   */
+  async function readPage<T extends QueryResultRow>(
+    query: TransactionQuery,
+    sql: Sql,
+    extra: number,
+    version: (rows: T[]) => string | null,
+  ): Promise<T[]> {
+    const first = page(query, sql, query.limit + extra);
+    const { rows } = await pool.query<T>({ name: first.name, text: first.text, values: first.values });
+    if (first.resumedFrom === null || version(rows) === first.resumedFrom) return rows;
     // The data moved since that page end was read (or nothing follows it): what OFFSET gives.
     pageEnds.delete(cursorKey(query, query.page - 1));
-    const again = page(query, columns, query.limit + extra, 0);
-    return (await pool.query<T>(again.text, again.values)).rows;
+    const again = page(query, sql, query.limit + extra);
+    return (await pool.query<T>({ name: again.name, text: again.text, values: again.values })).rows;
   }
 
   async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
-    if (streams >= maxStreams) {
-      // Every streaming connection is busy: this page is read in one go (at most `limit` lines).
-      const rows = await readPage<Keyed & { csv_line: string }>(query, 'csv_line', 0);
-      if (rows.length === query.limit) remember(query, rows[rows.length - 1]);
-      if (rows.length > 0) yield rows.map((row) => row.csv_line).join('');
-      return;
-    }
-    streams++;
-    let client: PgClient | null = null;
-    let cursor: Cursor<Keyed & { csv_line: string }> | null = null;
-    try {
-      client = await pool.connect();
-      let statement = page(query, 'csv_line', query.limit, 0);
-      // One statement, one snapshot: every chunk and the version are of the same data, however
-      // slowly the client reads; the connection is this export's alone meanwhile.
-      cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
-      let chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
-      if (statement.resumedFrom !== null && (chunk.length === 0 || chunk[0].version !== statement.resumedFrom)) {
-        await cursor.close();
-        pageEnds.delete(cursorKey(query, query.page - 1));
-        statement = page(query, 'csv_line', query.limit, 0);
-        cursor = client.query(new Cursor<Keyed & { csv_line: string }>(statement.text, statement.values));
-        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit));
-      }
-      let read = 0;
-      let last: Keyed | null = null;
-      while (chunk.length > 0) {
-        read += chunk.length;
-        last = chunk[chunk.length - 1];
-        let lines = '';
-        for (const row of chunk) lines += row.csv_line;
-        yield lines;
-        // The page is complete without asking the cursor for an empty chunk.
-        if (chunk.length < CHUNK_LINES || read >= query.limit) break;
-        chunk = await cursor.read(Math.min(CHUNK_LINES, query.limit - read));
-      }
-      if (read === query.limit && last !== null) remember(query, last);
-    } finally {
-      streams--;
-      if (cursor !== null) await cursor.close().catch(() => undefined);
-      client?.release();
-    }
+    // One statement on the shared pool, one round trip, one snapshot, one row: no connection is
+    // held while the client reads (docs/decisions.md 97).
+    type CsvPage = { lines: string | null; n: number; k1: string | null; k2: string | null; k3: string | null; version: string };
+    const [csv] = await readPage<CsvPage>(query, csvPageSql, 0, ([row]) => (row.n > 0 ? row.version : null));
+    if (csv.n === query.limit && csv.k1 !== null) remember(query, csv as CsvPage & Keyed);
+    if (csv.n > 0) yield csv.lines!;
   }
 
   async function syncState(supplier: SupplierId): Promise<SupplierSyncState> {
@@ -289,7 +287,7 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       });
     },
     async query(query) {
-      const rows = await readPage<TransactionColumns & Keyed>(query, ROW_COLUMNS, 1);
+      const rows = await readPage<TransactionColumns & Keyed>(query, rowsSql, 1, (read) => read[0]?.version ?? null);
       const hasMore = rows.length > query.limit;
       if (hasMore) rows.pop();
       if (rows.length === query.limit) remember(query, rows[rows.length - 1]);

@@ -93,8 +93,8 @@ export interface TransactionStore {
    */
   query(query: TransactionQuery): Promise<{ records: TransactionRecord[]; hasMore: boolean }>;
   /**
-   * The same page as CSV lines (no header), streamed from the database in chunks: the page is
-   * never held whole. Breaking off the iteration releases what it holds.
+   * The same page as CSV lines (no header), in one or more chunks (the route joins them and sends
+   * the page with its length). Breaking off the iteration releases what it holds.
    */
   csvPage(query: TransactionQuery): AsyncIterable<string>;
   /**

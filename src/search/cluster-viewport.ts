@@ -242,17 +242,23 @@ function lowerBound(a: Uint32Array, value: number): number {
  */
 export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep = null): CellGroups {
   const walk = walkView(index, pyramid, view, resolution, keep);
+  while (walk.step(Infinity));
   for (const work of walk.deferred) {
-    work.run(work.from, work.to);
-    work.finish();
+    walk.run(work, work.from, work.to);
+    walk.finish(work);
   }
   return walk.groups();
 }
 
+/** Pieces walked, or stays scanned, between two offers to pause. */
+const STEP = 256;
+
 /**
- * pyramidCells with its stay-by-stay work (attribute filters, resolutions finer than the
- * pyramid) done in steps of 256 stays, offering `pause` between steps (it returns a promise when
- * the caller's time slice is spent): a big view never holds the event loop for long.
+ * pyramidCells with its work done in steps, offering `pause` between steps (it returns a promise
+ * when the caller's time slice is spent): the walk down the pyramid 256 pieces at a time (a
+ * filtered whole-world view walks every piece of the deepest level: 8,500 at r4 on the default
+ * world, ~30 ms at once), then the stay-by-stay work (attribute filters, resolutions finer than
+ * the pyramid) 256 stays at a time. A big view never holds the event loop for long.
  */
 export async function pyramidCellsSliced(
   index: StayIndex,
@@ -263,28 +269,36 @@ export async function pyramidCellsSliced(
   pause: () => Promise<void> | undefined,
 ): Promise<CellGroups> {
   const walk = walkView(index, pyramid, view, resolution, keep);
+  while (walk.step(STEP)) await pause();
   for (const work of walk.deferred) {
-    for (let from = work.from; from < work.to; from += 256) {
-      work.run(from, Math.min(work.to, from + 256));
+    for (let from = work.from; from < work.to; from += STEP) {
+      walk.run(work, from, Math.min(work.to, from + STEP));
       await pause();
     }
-    work.finish();
+    walk.finish(work);
   }
   return walk.groups();
 }
 
-/** Stay-by-stay work over positions [from, to) of the pyramid, in any steps, then `finish` once. */
+/**
+ * Stay-by-stay work over positions [from, to) of the pyramid, run in any steps, then finished
+ * once: piece `piece`'s stays through the filter into `tally` (then added to its cell), or, with
+ * no piece (-1), each stay placed in its cell finer than the pyramid. Plain data rather than
+ * closures: a filtered world view defers thousands of them.
+ */
 interface DeferredWork {
   from: number;
   to: number;
-  run(from: number, to: number): void;
-  finish(): void;
+  piece: number;
+  test: InView | null;
+  tally: Tally | null;
 }
 
 /**
- * The walk down the pyramid for one view. What costs a step per stay (scanning pieces through
- * the filter, placing stays in cells finer than the pyramid) is not done during the walk but
- * listed as `deferred`, for the caller to run at once or in slices, in order; then `groups()`.
+ * The walk down the pyramid for one view, `step` by `step` until it returns false. What costs a
+ * step per stay (scanning pieces through the filter, placing stays in cells finer than the
+ * pyramid) is not done during the walk but listed as `deferred`, for the caller to `run` at once
+ * or in slices, in order, and `finish`; then `groups()`.
  */
 function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep) {
   const inView = inViewTest(view);
@@ -305,23 +319,21 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   };
 
   const deferred: DeferredWork[] = [];
-  const none = () => undefined;
   /** Stays [from, to) to place in their cells at `resolution` one by one (see splitStay). */
   const split = (from: number, to: number, test: InView | null) => {
-    if (from < to)
-      deferred.push({
-        from,
-        to,
-        run: (a, b) => {
-          for (let p = a; p < b; p++) splitStay(p, test);
-        },
-        finish: none,
-      });
+    if (from < to) deferred.push({ from, to, piece: -1, test, tally: null });
   };
   /** Piece c's stays [from, to) through the filter (and the view, when tested), then added to its cell. */
   const scanPiece = (c: number, from: number, to: number, test: InView | null) => {
-    const t = newTally();
-    deferred.push({ from, to, run: (a, b) => scanInto(t, index, pyramid.idxAt, a, b, test, keep), finish: () => add(c, t) });
+    deferred.push({ from, to, piece: c, test, tally: newTally() });
+  };
+  /** Positions [a, b) of a deferred work. */
+  const run = (work: DeferredWork, a: number, b: number) => {
+    if (work.tally !== null) scanInto(work.tally, index, pyramid.idxAt, a, b, work.test, keep);
+    else for (let p = a; p < b; p++) splitStay(p, work.test);
+  };
+  const finish = (work: DeferredWork) => {
+    if (work.tally !== null) add(work.piece, work.tally);
   };
   /** Places the stay at position p in its cell at `resolution`, when in view (if tested) and kept. */
   const splitStay = (p: number, test: InView | null) => {
@@ -424,25 +436,38 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   // Depth-first from r0; the stack holds (level, piece) pairs.
   const stack: number[] = [];
   for (let c = levels[0].size - 1; c >= 0; c--) stack.push(0, c);
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const r = stack.pop()!;
-    const rel = relation(r, c);
-    if (rel === DISJOINT) continue;
-    if (r === deepest) {
-      if (rel === INSIDE) whole(c);
-      else cut(c);
-      continue;
+  /** Pieces [wholeFrom, wholeTo) of the deepest level, all inside the view, still to take. */
+  let wholeFrom = 0;
+  let wholeTo = 0;
+  /** Walks at most `budget` pieces; false once the walk is over. */
+  const step = (budget: number): boolean => {
+    for (; budget > 0; budget--) {
+      if (wholeFrom < wholeTo) {
+        whole(wholeFrom++);
+        continue;
+      }
+      if (stack.length === 0) return false;
+      const c = stack.pop()!;
+      const r = stack.pop()!;
+      const rel = relation(r, c);
+      if (rel === DISJOINT) continue;
+      if (r === deepest) {
+        if (rel === INSIDE) whole(c);
+        else cut(c);
+        continue;
+      }
+      if (rel === INSIDE) {
+        // Every descendant is inside too: take them from the deepest level, before anything else.
+        const starts = levels[deepest].start;
+        wholeFrom = lowerBound(starts, levels[r].start[c]);
+        wholeTo = lowerBound(starts, levels[r].start[c + 1]);
+        continue;
+      }
+      const [first, end] = children(r, c);
+      for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
     }
-    if (rel === INSIDE) {
-      // Every descendant is inside too: take them from the deepest level at once.
-      const starts = levels[deepest].start;
-      for (let d = lowerBound(starts, levels[r].start[c]), end = lowerBound(starts, levels[r].start[c + 1]); d < end; d++) whole(d);
-      continue;
-    }
-    const [first, end] = children(r, c);
-    for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
-  }
+    return wholeFrom < wholeTo || stack.length > 0;
+  };
 
   const groups = (): CellGroups => {
     const cells = gathering.cells();
@@ -466,7 +491,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
       },
     };
   };
-  return { deferred, groups };
+  return { step, deferred, run, finish, groups };
 }
 
 /** Candidates (already in the view and matching every filter) grouped by their cell at `resolution`. */

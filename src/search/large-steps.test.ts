@@ -87,20 +87,30 @@ describe('large steps', () => {
     }
   });
 
-  it('runs heavy tasks one at a time', async () => {
-    const one = createWorkSlicer({ sliceMs: 0 });
-    let inside = 0;
-    let most = 0;
-    await Promise.all(
-      Array.from({ length: 5 }, () =>
-        one.run(async (pause) => {
-          inside++;
-          most = Math.max(most, inside);
-          for (let i = 0; i < 5; i++) await pause();
-          inside--;
-        }),
-      ),
+  it('walks a filtered whole-world view down the pyramid in slices too, before scanning its stays', async () => {
+    const level = 6;
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let turnsBeforeScan: number | null = null;
+    const keep = (idx: number) => {
+      turnsBeforeScan ??= turns;
+      return index.rank[idx] % 2 === 0;
+    };
+    const sliced = await slicer.run((pause) => pyramidCellsSliced(index, pyramid, WORLD, level, keep, pause));
+    running = false;
+    assert.deepEqual(
+      sliced.cells.map((c) => [c.hi, c.lo, c.count, c.best]),
+      pyramidCells(index, pyramid, WORLD, level, keep).cells.map((c) => [c.hi, c.lo, c.count, c.best]),
     );
-    assert.equal(most, 1);
+    // Every r6 piece is walked first (one per 256 pieces a pause); before, the whole walk ran in
+    // the task's first turn, however many pieces the view held.
+    const pieces = pyramid.levels[level].size;
+    assert.ok(pieces > 4 * 256, `the view walks ${pieces} pieces: too few to need slices`);
+    assert.ok((turnsBeforeScan ?? 0) >= 4, `${turnsBeforeScan} event-loop turns before the first stay was scanned`);
   });
 });
