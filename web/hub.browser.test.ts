@@ -10,10 +10,31 @@ import { startBrowserRig, type BrowserRig } from './test-support/browser.ts';
 
 let rig: BrowserRig;
 let demoKey: string;
+let demoMapToken: string;
+/** Map searches made with the demo partner's map token before the hub is opened (counted for its hub). */
+const MAP_SEARCHES = 3;
 before(async () => {
-  // The demo partner as the first start makes it, with a shorter history.
-  rig = await startBrowserRig({ stays: 4_000, app: { demo: true, demoClicks: 1_500 } });
+  // The demo partner as the first start makes it, with a shorter history; map search counts are
+  // stored every 20 ms instead of 10 s.
+  rig = await startBrowserRig({ stays: 4_000, app: { demo: true, demoClicks: 1_500, mapCountFlushMs: 20 } });
   demoKey = readFileSync(path.join(rig.t.dataDir, 'demo-key.txt'), 'utf8').trim();
+  demoMapToken = readFileSync(path.join(rig.t.dataDir, 'demo-map-token.txt'), 'utf8').trim();
+  // A partner page on this machine searches the map with the demo token (it lists http://localhost:*).
+  for (let i = 0; i < MAP_SEARCHES; i++) {
+    const res = await rig.t.app.http.inject({
+      url: `/map/v3/accommodations?nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&cluster=auto&pageSize=50&token=${demoMapToken}`,
+      headers: { origin: 'http://localhost:8080' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+  // Wait until the gateway has stored the counts.
+  const stores = await rig.t.openStores();
+  try {
+    while ((await stores.keys.mapSearches('demo')).reduce((n, c) => n + c.searches, 0) < MAP_SEARCHES)
+      await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    await stores.close();
+  }
 });
 after(() => rig?.close());
 
@@ -45,12 +66,22 @@ describe('the partner hub', () => {
     assert.ok(rows > 0, 'latest transactions listed');
     assert.ok((await page.locator('#campaigns tbody tr').count()) > 0, "await page.locator('#campaigns tbody tr').count() > 0");
     assert.equal(await page.locator('#suppliers tbody tr').count(), 4);
-    // The embed snippet names the partner's aid.
+    // The embed snippet carries the partner's map token, and the hub lists the token with the
+    // map searches counted for it this period.
     const snippet = (await page.locator('#snippet').textContent()) ?? '';
-    assert.match(
-      snippet,
-      /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&amp;|^<iframe src="http:\/\/127\.0\.0\.1:\d+\/map\?aid=demo&/,
+    assert.ok(
+      snippet.startsWith(`<iframe src="${rig.base}/map?token=${demoMapToken}&campaign=embed&`),
+      `the snippet carries the map token: ${snippet}`,
     );
+    assert.match((await page.locator('#snippet-note').textContent()) ?? '', /works on this gateway, http:\/\/localhost:\*/);
+    const tokenRow = page.locator('#map-tokens tbody tr', { hasText: demoMapToken });
+    assert.equal(await tokenRow.count(), 1, 'the token is listed');
+    const cells = await tokenRow.locator('td').allTextContents();
+    assert.equal(cells[3], 'active');
+    assert.equal(cells[4], String(MAP_SEARCHES), `the searches counted: ${cells.join(' | ')}`);
+    assert.match(cells[5], new RegExp(`^\\w{3} \\d\\d: ${MAP_SEARCHES}$`), `by month: ${cells[5]}`);
+    await page.locator('#map-tokens').scrollIntoViewIfNeeded();
+    await rig.screenshot(page, 'hub-map-tokens');
     // The summary was asked with the key in its header, never in a URL.
     assert.ok(
       watch.requests.some((u) => u.includes('/v1/reporting/summary')),
@@ -98,6 +129,21 @@ describe('the partner hub', () => {
       'await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)',
     );
     await rig.screenshot(page, 'hub-phone', { fullPage: true });
+    assert.deepEqual(watch.problems, []);
+  });
+
+  it('tells a partner without a map token how to get one, with its key id', async () => {
+    const key = await rig.t.createKey({ aid: 'no-map-yet', partnerId: 'no-map-yet' });
+    const keyId = /^sg_([0-9a-f]{16})_/.exec(key)![1];
+    const watch = await rig.open();
+    const { page } = watch;
+    await page.goto(`${rig.base}/hub#key=${encodeURIComponent(key)}`);
+    await page.waitForSelector('body[data-loaded="true"]');
+    assert.equal(await page.locator('#snippet').textContent(), `npx staygate keys map-token --key ${keyId} --origin https://<your site>`);
+    assert.match((await page.locator('#snippet-note').textContent()) ?? '', /no active map token/);
+    assert.ok(await page.locator('#copy').isHidden(), 'nothing to copy');
+    assert.match((await page.locator('#map-tokens').textContent()) ?? '', /no map token yet/);
+    assert.ok(!(await page.content()).includes(demoMapToken), "another partner's token is nowhere on the page");
     assert.deepEqual(watch.problems, []);
   });
 

@@ -3,8 +3,9 @@
 // lists stays whose booking links are /go deeplinks with the page's aid and campaign. No console
 // error, and no request off the machine (web/test-support/browser.ts fails on either).
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { createKeyAdmin } from '../src/auth/key-admin.ts';
 import { startBrowserRig, type BrowserRig, type PageWatch } from './test-support/browser.ts';
 
@@ -214,5 +215,104 @@ describe('the map page', () => {
     assert.ok((await page.locator('#list li').count()) > 0, "await page.locator('#list li').count() > 0");
     await rig.screenshot(page, 'map-phone');
     assert.deepEqual(watch.problems, []);
+  });
+});
+
+// A partner's site framing the map (docs/decisions.md 91, 102): a page of another origin, served
+// by a server of its own on loopback (another port is another origin), with an iframe of the
+// gateway's /map. The map names its embedder to the search (web/map/map.ts `embedder`), and the
+// token decides: listed, the searches are answered and drawn; not listed, they are refused.
+describe('the map framed by a partner site', () => {
+  let site: Server;
+  /** http://localhost:<port>: the partner's site (listed by `listed`). */
+  let siteOrigin: string;
+  /** The same server reached as http://127.0.0.1:<port>: another origin, a copycat's. */
+  let copycatOrigin: string;
+  let listed: string;
+  let elsewhere: string;
+
+  before(async () => {
+    // Every page of the site is one iframe of the map with the token and view its query names.
+    site = createServer((request, response) => {
+      const query = new URL(request.url ?? '/', 'http://site').searchParams;
+      const src = `${rig.base}/map?token=${query.get('token')}&lat=48.8566&lng=2.3522&zoom=12&campaign=embed`;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A partner's blog</title></head>` +
+          `<body><h1>Our Paris tips</h1><iframe id="map" src="${src}" width="1000" height="560" style="border:0" title="Stays map"></iframe></body></html>`,
+      );
+    });
+    // On 127.0.0.1, named as localhost: Chromium resolves localhost itself, to ::1 and 127.0.0.1,
+    // and connects to whichever answers.
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const port = (site.address() as { port: number }).port;
+    siteOrigin = `http://localhost:${port}`;
+    copycatOrigin = `http://127.0.0.1:${port}`;
+    const stores = await rig.t.openStores();
+    try {
+      const admin = createKeyAdmin(stores.keys);
+      const { record } = await admin.create({ aid: 'partner-framed' });
+      listed = (await admin.createMapToken({ keyOrId: record.id, origins: [siteOrigin] })).token;
+      elsewhere = (await admin.createMapToken({ keyOrId: record.id, origins: ['https://blog.example'] })).token;
+    } finally {
+      await stores.close();
+    }
+  });
+  // Without Chromium the rig never started and neither did the site: nothing to wait for (a
+  // promise waiting on a server that was never made would hang the test process).
+  after(() => (site === undefined ? undefined : new Promise<void>((resolve) => site.close(() => resolve()))));
+
+  /** Opens `origin`'s page framing the map with `token`; the map's frame, and the statuses of its searches. */
+  async function framed(origin: string, token: string): Promise<{ watch: PageWatch; frame: Frame; statuses: number[] }> {
+    const watch = await rig.open({ width: 1100, height: 700 });
+    const statuses: number[] = [];
+    watch.page.on('response', (response) => {
+      if (response.url().includes('/map/v3/accommodations?')) statuses.push(response.status());
+    });
+    await watch.page.goto(`${origin}/blog?token=${token}`);
+    const element = await watch.page.waitForSelector('iframe#map');
+    const frame = (await element.contentFrame())!;
+    assert.ok(frame, 'the iframe has a frame');
+    await frame.waitForSelector('#map');
+    assert.ok(frame.url().startsWith(`${rig.base}/map?`), `the frame shows the map, not an error page: ${frame.url()}`);
+    return { watch, frame, statuses };
+  }
+
+  it("on a site its token lists, the map's searches are answered and drawn, with the token's aid in the links", async () => {
+    const { watch, frame, statuses } = await framed(siteOrigin, listed);
+    await frame.waitForFunction(() => Number(document.body.dataset.searched ?? 0) > 0);
+    assert.ok(statuses.length > 0 && statuses.every((s) => s === 200), `the searches answered: ${statuses.join(', ')}`);
+    assert.ok((await frame.locator('.cluster span, .leaflet-marker-icon.stay, path.leaflet-interactive').count()) > 0, 'stays drawn');
+    const links = await frame.locator('#list a.book').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    assert.ok(links.length > 0, 'stays listed');
+    for (const link of links) assert.equal(new URL(link).searchParams.get('aid'), 'partner-framed');
+    assert.equal(await frame.locator('#banner').isVisible(), false, 'no error banner');
+    await rig.screenshot(watch.page, 'map-framed-listed');
+    assert.deepEqual(watch.problems, []);
+  });
+
+  it('on a site its token does not list, every search is refused (403) and the map says why', async () => {
+    // The copycat: the same page from another origin, with the listed site's token; then the
+    // site's own origin with a token made for another site.
+    for (const [origin, token] of [
+      [copycatOrigin, listed],
+      [siteOrigin, elsewhere],
+    ]) {
+      const { watch, frame, statuses } = await framed(origin, token);
+      const banner = frame.locator('#banner');
+      await banner.waitFor({ state: 'visible' });
+      assert.match(
+        (await banner.textContent()) ?? '',
+        new RegExp(`The search failed: This map token is not for ${origin.replaceAll('.', '\\.')}`),
+      );
+      assert.ok(statuses.length > 0 && statuses.every((s) => s === 403), `the searches refused: ${statuses.join(', ')}`);
+      assert.equal(await frame.locator('.cluster, .leaflet-marker-icon.stay, #list li').count(), 0, 'nothing drawn');
+      await rig.screenshot(watch.page, `map-framed-refused-${origin === siteOrigin ? 'other-site' : 'copycat'}`);
+      // The browser logs the refused request itself; nothing else went wrong.
+      assert.deepEqual(
+        watch.problems.filter((p) => !/status of 403/.test(p)),
+        [],
+      );
+    }
   });
 });

@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { createKeyAdmin } from '../auth/key-admin.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 
 const API_MD = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
@@ -74,6 +75,13 @@ describe('docs/api.md', () => {
   before(async () => {
     t = await startTestApp({ stays: 2_000 });
     key = await t.createKey({ aid: 'your-aid', thirdParties: ['demo-platform'] });
+    // A map token, so that the summary's `mapTokens` has an element to hold to the example.
+    const stores = await t.openStores();
+    try {
+      await createKeyAdmin(stores.keys).createMapToken({ keyOrId: key, origins: ['https://blog.example'] });
+    } finally {
+      await stores.close();
+    }
     document = (await t.app.http.inject('/openapi.json')).json();
   });
   after(async () => {

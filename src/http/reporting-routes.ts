@@ -221,6 +221,32 @@ export const summaryJsonSchema = Type.Object(
     suppliers: group('supplier', 'The supplier booked.'),
     latest: Type.Array(transactionSchema, { description: 'The latest transactions of the period.' }),
     thirdParties: Type.Array(Type.String(), { description: 'The platforms registered for the key (for the CSV export).' }),
+    mapTokens: Type.Array(
+      Type.Object({
+        token: Type.String({
+          description: 'The publishable map token (public by design: the embed snippet carries it).',
+          examples: ['sgmap_…'],
+        }),
+        origins: Type.Array(Type.String(), {
+          description: 'The sites it works on: origins, `https://*.example`, `http://localhost:*`, `self`.',
+          examples: [['https://blog.example']],
+        }),
+        status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+        limitPerMinute: Type.Union([Type.Integer(), Type.Null()], {
+          description: `Searches a minute of the whole token; null = the default (${defaults.mapTokenPerMinute}).`,
+        }),
+        createdAt: Type.String({ description: 'ISO 8601.' }),
+        revokedAt: Type.Union([Type.String(), Type.Null()], { description: 'ISO 8601; null while active.' }),
+        searches: Type.Integer({ description: 'Map searches made with it in the months of the period.' }),
+        months: Type.Array(Type.Object({ month: Type.String({ description: 'YYYY-MM' }), searches: Type.Integer() }), {
+          description: 'Every month of the period, oldest first, empty ones included: searches are counted per UTC month.',
+        }),
+      }),
+      {
+        description:
+          "The partner's map tokens (staygate keys map-token), oldest first, revoked ones included, with the map searches counted for each; never another partner's.",
+      },
+    ),
   },
   { additionalProperties: true },
 );

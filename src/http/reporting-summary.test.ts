@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Click } from '../clicks/click-store.ts';
+import { createKeyAdmin } from '../auth/key-admin.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { createSqliteTransactionStore } from '../reporting/sqlite-transaction-store.ts';
 import { row } from '../reporting/transaction-store-contract.ts';
-import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 
 const URL_BASE = '/v1/reporting/summary';
 let t: TestApp;
@@ -33,7 +34,8 @@ function click(at: string, aid: string | null, overrides: Partial<Click> = {}): 
 }
 
 before(async () => {
-  t = await startTestApp({ stays: 1_500 });
+  // Map search counts are stored every 10 ms (the map tokens' section below waits for them).
+  t = await startTestApp({ stays: 1_500, app: { mapCountFlushMs: 10 } });
   // Partner A has two aids (two keys); partner B one. The clock is TEST_NOW, 2026-11-21.
   keyA = await t.createKey({ aid: 'aff-a', partnerId: 'partner-a', thirdParties: ['shop-a'] });
   keyA2 = await t.createKey({ aid: 'aff-a2', partnerId: 'partner-a' });
@@ -277,5 +279,91 @@ describe('GET /v1/reporting/summary', () => {
     assert.ok(Number(refused.headers['retry-after']) >= 1, "Number(refused.headers['retry-after']) >= 1");
     // Its own bucket: the transactions route of the same key is not spent.
     assert.notEqual((await t.get('/v1/reporting/transactions?thirdParty=x&format=json', { 'x-api-key': keyLimited })).status, 429);
+  });
+});
+
+describe("GET /v1/reporting/summary: the partner's map tokens (docs/decisions.md 101)", () => {
+  let tokenA: string;
+  let revokedA: string;
+  let tokenB: string;
+  const BOX = 'nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&cluster=auto&pageSize=50';
+  const mapSearch = (token: string, origin: string) =>
+    t.app.http.inject({ url: `/map/v3/accommodations?${BOX}&token=${token}`, headers: { origin }, remoteAddress: '10.9.0.1' });
+
+  before(async () => {
+    const stores = await t.openStores();
+    try {
+      const admin = createKeyAdmin(stores.keys);
+      tokenA = (await admin.createMapToken({ keyOrId: keyA, origins: ['https://a.example', 'https://*.a.example'] })).token;
+      revokedA = (await admin.createMapToken({ keyOrId: keyA2, origins: ['https://old.a.example'] })).token;
+      await admin.revokeMapToken(revokedA);
+      tokenB = (await admin.createMapToken({ keyOrId: keyB, origins: ['https://b.example'] })).token;
+    } finally {
+      await stores.close();
+    }
+    // Map searches in two months: 2 in October and 3 in November with A's token, 4 with B's; the
+    // revoked token is refused and counts nothing.
+    t.clock.set(new Date('2026-10-15T12:00:00Z'));
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await mapSearch(tokenA, 'https://a.example')).statusCode, 200);
+    } finally {
+      t.clock.set(TEST_NOW);
+    }
+    for (let i = 0; i < 3; i++) assert.equal((await mapSearch(tokenA, 'https://www.a.example')).statusCode, 200);
+    for (let i = 0; i < 4; i++) assert.equal((await mapSearch(tokenB, 'https://b.example')).statusCode, 200);
+    assert.equal((await mapSearch(revokedA, 'https://old.a.example')).statusCode, 403, 'a revoked token is refused');
+    // The gateway stores its counts every 10 ms: wait until all 9 are stored.
+    const stored = await t.openStores();
+    try {
+      for (;;) {
+        const counts = [...(await stored.keys.mapSearches('partner-a')), ...(await stored.keys.mapSearches('partner-b'))];
+        if (counts.reduce((n, c) => n + c.searches, 0) >= 9) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      await stored.close();
+    }
+  });
+
+  it("lists the partner's tokens, revoked ones included, with the searches counted per token and month of the period", async () => {
+    const s = (await get('?startDate=2026-09-01&endDate=2026-11-21')).body;
+    assert.deepEqual(
+      s.mapTokens.map((m: any) => [m.token, m.origins, m.status, m.revokedAt === null, m.limitPerMinute, m.searches]),
+      [
+        [tokenA, ['https://a.example', 'https://*.a.example'], 'active', true, null, 5],
+        [revokedA, ['https://old.a.example'], 'revoked', false, null, 0],
+      ],
+    );
+    assert.deepEqual(s.mapTokens[0].months, [
+      { month: '2026-09', searches: 0 },
+      { month: '2026-10', searches: 2 },
+      { month: '2026-11', searches: 3 },
+    ]);
+    assert.match(s.mapTokens[0].createdAt, /^\d{4}-\d\d-\d\dT/);
+    // Another period counts its own months only.
+    const november = (await get('?startDate=2026-11-01&endDate=2026-11-21')).body;
+    assert.deepEqual(november.mapTokens[0].months, [{ month: '2026-11', searches: 3 }]);
+    assert.equal(november.mapTokens[0].searches, 3);
+  });
+
+  it("never shows a partner another partner's tokens or counts, whichever key asks", async () => {
+    const a = (await get('?startDate=2026-09-01&endDate=2026-11-21', keyA2)).body;
+    assert.deepEqual(
+      a.mapTokens.map((m: any) => m.token),
+      [tokenA, revokedA],
+      "either of partner A's keys sees both of A's tokens",
+    );
+    assert.ok(!JSON.stringify(a).includes(tokenB), "partner A's summary does not carry B's token");
+    const b = (await get('?startDate=2026-09-01&endDate=2026-11-21', keyB)).body;
+    assert.deepEqual(
+      b.mapTokens.map((m: any) => [m.token, m.searches]),
+      [[tokenB, 4]],
+    );
+    assert.ok(
+      !JSON.stringify(b).includes(tokenA) && !JSON.stringify(b).includes(revokedA),
+      "partner B's summary carries none of A's tokens",
+    );
+    const none = (await get('', await t.createKey({ aid: 'aff-n', partnerId: 'partner-n' }))).body;
+    assert.deepEqual(none.mapTokens, [], 'a partner without a token has none listed');
   });
 });

@@ -52,6 +52,29 @@ export interface PartnerSummary {
   /** Every supplier. */
   suppliers: (Figures & { supplier: string })[];
   latest: TransactionRecord[];
+  /** The partner's map tokens (and no one else's), oldest first, revoked ones included. */
+  mapTokens: MapTokenSummary[];
+}
+
+/**
+ * A map token as the hub shows it (docs/decisions.md 91, 101): what it is, where it works, and the
+ * map searches counted for it in each month of the period. The counts are kept per month, so a
+ * period that starts or ends within a month counts that whole month.
+ */
+export interface MapTokenSummary {
+  token: string;
+  /** Origin patterns the token may be used from (`https://blog.example`, `https://*.example`, `self`). */
+  origins: string[];
+  status: 'active' | 'revoked';
+  /** Searches per minute for the whole token; null = the default. */
+  limitPerMinute: number | null;
+  createdAt: string;
+  /** When it was revoked; null while active. */
+  revokedAt: string | null;
+  /** The searches of every month below. */
+  searches: number;
+  /** Every month of the period, oldest first, months without searches included. */
+  months: { month: string; searches: number }[];
 }
 
 interface Tally {
@@ -163,6 +186,27 @@ export function createPartnerSummaries({
         (x, y) => cents(y) - cents(x) || y.bookings - x.bookings || y.clicks - x.clicks || x.campaign.localeCompare(y.campaign),
       );
 
+      // Only the key's partner's tokens: the store is asked for that partner's counts, and its
+      // token list (every partner's) is filtered here, so no other partner's token can leak in.
+      const periodMonths = monthsBetween(query.startDate, query.endDate);
+      const [allTokens, counts] = await Promise.all([keys.mapTokens(), keys.mapSearches(query.partnerId)]);
+      const searchesOf = new Map(counts.map((c) => [`${c.token}|${c.month}`, c.searches]));
+      const mapTokens = allTokens
+        .filter((t) => t.partnerId === query.partnerId)
+        .map((t): MapTokenSummary => {
+          const months = periodMonths.map((month) => ({ month, searches: searchesOf.get(`${t.token}|${month}`) ?? 0 }));
+          return {
+            token: t.token,
+            origins: t.origins,
+            status: t.status,
+            limitPerMinute: t.limitPerMinute,
+            createdAt: t.createdAt,
+            revokedAt: t.status === 'revoked' ? t.updatedAt : null,
+            searches: months.reduce((n, m) => n + m.searches, 0),
+            months,
+          };
+        });
+
       return {
         partnerId: query.partnerId,
         aids,
@@ -170,7 +214,7 @@ export function createPartnerSummaries({
         endDate: query.endDate,
         currency: 'USD',
         totals: figures(total),
-        months: monthsBetween(query.startDate, query.endDate).map((month) => ({ month, ...figures(of('month', month)) })),
+        months: periodMonths.map((month) => ({ month, ...figures(of('month', month)) })),
         campaigns: campaigns.slice(0, query.top),
         devices: DEVICE_CLASSES.map((device) => ({ device, ...figures(of('device', device)) })),
         suppliers: SUPPLIER_IDS.map((supplier) => ({ supplier, ...figures(of('supplier', supplier)) })),
@@ -180,6 +224,7 @@ export function createPartnerSummaries({
           endDate: query.endDate,
           limit: query.latest,
         }),
+        mapTokens,
       };
     },
   };

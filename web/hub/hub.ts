@@ -192,10 +192,49 @@ function drawCharts(s: Summary): void {
   ];
 }
 
+/** The partner's map tokens, each with its searches in the period, in all and by month (those with any). */
+function mapTokens(s: Summary): void {
+  table(
+    'map-tokens',
+    ['Token', 'Sites', 'Created', 'Status', 'Searches', 'By month'],
+    s.mapTokens.map((t) => [
+      t.token,
+      t.origins.map((o) => (o === 'self' ? 'this gateway' : o)).join(', '),
+      t.createdAt.slice(0, 10),
+      t.status === 'active' ? 'active' : `revoked ${t.revokedAt?.slice(0, 10) ?? ''}`,
+      formatCount(t.searches),
+      t.months
+        .filter((m) => m.searches > 0)
+        .map((m) => `${monthLabel(m.month)}: ${formatCount(m.searches)}`)
+        .join(' · ') || '–',
+    ]),
+    [false, false, false, false, true, false],
+  );
+  if (s.mapTokens.length === 0) $('map-tokens').innerHTML = '<p class="empty">You have no map token yet (see below).</p>';
+}
+
+/**
+ * The embed snippet carries the partner's newest active map token (docs/decisions.md 101): the map
+ * searches with it, and its aid is in every booking link. Without one, the hub says how to get one:
+ * tokens are made by the operator (decision 91), with the id of the key signed in.
+ */
 function snippet(s: Summary): void {
-  const aid = s.aids[0] ?? s.partnerId;
-  const src = `${location.origin}/map?aid=${encodeURIComponent(aid)}&campaign=embed&address=Paris`;
+  const token = s.mapTokens.filter((t) => t.status === 'active').at(-1);
+  const copy = $<HTMLButtonElement>('copy');
+  if (token === undefined) {
+    const keyId = /^sg_([0-9a-f]{16})_/.exec(keyOf() ?? '')?.[1] ?? '<key id>';
+    $('snippet-note').textContent =
+      "You have no active map token, and the map needs one to search for your site's travellers. Ask the gateway's operator to make one for your site:";
+    $('snippet').textContent = `npx staygate keys map-token --key ${keyId} --origin https://<your site>`;
+    copy.hidden = true;
+    return;
+  }
+  const src = `${location.origin}/map?token=${encodeURIComponent(token.token)}&campaign=embed&address=Paris`;
+  const sites = token.origins.map((o) => (o === 'self' ? 'this gateway' : o)).join(', ');
+  $('snippet-note').textContent =
+    `Paste this on your site: the map searches with your map token, which works on ${sites}, and every booking made through it carries your affiliate id.`;
   $('snippet').textContent = `<iframe src="${src}" width="100%" height="520" style="border:0" loading="lazy" title="Stays map"></iframe>`;
+  copy.hidden = false;
 }
 
 function render(s: Summary): void {
@@ -243,6 +282,7 @@ function render(s: Summary): void {
     ]),
     [false, false, false, false, false, false, true],
   );
+  mapTokens(s);
   snippet(s);
   document.body.dataset.loaded = 'true';
 }

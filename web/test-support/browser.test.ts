@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startBrowserRig } from './browser.ts';
+import { onThisMachine, startBrowserRig } from './browser.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MISSING = path.join(ROOT, '.scratch', 'no-such-chromium');
@@ -37,5 +37,14 @@ describe('the browser rig without Chromium', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 1, output);
     assert.match(output, /Chromium is missing at .*no-such-chromium/, 'the reason is in the output');
+  });
+});
+
+describe('what the rig lets a page ask for', () => {
+  it('lets every loopback host through (127.0.0.0/8, ::1, localhost) and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '127.255.0.9', 'localhost', '[::1]'])
+      assert.equal(onThisMachine(host), true, `${host} is this machine`);
+    for (const host of ['10.0.0.1', '128.0.0.1', '127.0.0.1.example.com', 'example.com', 'localhost.example', '[::2]'])
+      assert.equal(onThisMachine(host), false, `${host} is off the machine`);
   });
 });

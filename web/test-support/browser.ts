@@ -41,7 +41,15 @@ export const CHROMIUM_ARGS = [
 /** Screenshots of the tests (git-ignored): look at them. */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.screenshots');
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+/**
+ * Whether a URL's hostname is this machine: `localhost`, `::1` or any address of 127.0.0.0/8 (all
+ * loopback). Only 127.0.0.1 used to count, so a page on http://127.0.0.2 (a second loopback origin,
+ * as a partner site beside the gateway) was aborted as "off the machine" and its frame showed
+ * chrome-error://chromewebdata/.
+ */
+export function onThisMachine(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
 
 export interface PageWatch {
   page: Page;
@@ -99,7 +107,7 @@ export async function startBrowserRig(rigOptions: TestAppOptions & { executableP
       // Nothing leaves the machine: a request to any other host is refused and reported.
       await context.route('**/*', (route) => {
         const url = new URL(route.request().url());
-        if (url.protocol === 'data:' || url.protocol === 'blob:' || LOOPBACK.has(url.hostname)) return route.continue();
+        if (url.protocol === 'data:' || url.protocol === 'blob:' || onThisMachine(url.hostname)) return route.continue();
         problems.push(`request off the machine: ${url.href}`);
         return route.abort();
       });

@@ -1538,8 +1538,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The map page's search (v3, the map's allowance)
-         * @description What `/map` calls as the traveller pans: the v3 search, same parameters and answer, with the map's own keyless allowance (120 a minute per address by default, docs/decisions.md 39) instead of the demo one. Partners search `/v3/accommodations`.
+         * The map page's search (v3, only what the map draws)
+         * @description What `/map` calls as the traveller pans: a v3 search of a viewport with `cluster=auto` and the map's filters, nothing else (other parameters are a 400). With a partner's publishable map `token` from an origin the token lists, the map's allowance (per address and per token, docs/decisions.md 91); without one, the keyless demo allowance. Partners search `/v3/accommodations`.
          */
         get: {
             parameters: {
@@ -2697,6 +2697,36 @@ export interface paths {
                             })[];
                             /** @description The platforms registered for the key (for the CSV export). */
                             thirdParties: string[];
+                            /** @description The partner's map tokens (staygate keys map-token), oldest first, revoked ones included, with the map searches counted for each; never another partner's. */
+                            mapTokens: {
+                                /**
+                                 * @description The publishable map token (public by design: the embed snippet carries it).
+                                 * @example sgmap_…
+                                 */
+                                token: string;
+                                /**
+                                 * @description The sites it works on: origins, `https://*.example`, `http://localhost:*`, `self`.
+                                 * @example [
+                                 *       "https://blog.example"
+                                 *     ]
+                                 */
+                                origins: string[];
+                                status: "active" | "revoked";
+                                /** @description Searches a minute of the whole token; null = the default (3000). */
+                                limitPerMinute: number | null;
+                                /** @description ISO 8601. */
+                                createdAt: string;
+                                /** @description ISO 8601; null while active. */
+                                revokedAt: string | null;
+                                /** @description Map searches made with it in the months of the period. */
+                                searches: number;
+                                /** @description Every month of the period, oldest first, empty ones included: searches are counted per UTC month. */
+                                months: {
+                                    /** @description YYYY-MM */
+                                    month: string;
+                                    searches: number;
+                                }[];
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
