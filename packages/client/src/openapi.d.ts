@@ -2230,7 +2230,7 @@ export interface paths {
         };
         /**
          * The partner's commission transactions, CSV or JSON
-         * @description Every booking made through one of the partner's deeplinks, as the supplier's commission report states it. CSV (default): RFC 4180, a header row, formula-injection escaping, streamed. JSON: the envelope below. Needs a key.
+         * @description Every booking made through one of the partner's deeplinks, as the supplier's commission report states it. CSV (default): RFC 4180, a header row, formula-injection escaping. JSON: the envelope below. Needs a key.
          */
         get: {
             parameters: {
@@ -2266,7 +2266,7 @@ export interface paths {
                      */
                     page?: number;
                     /**
-                     * @description `csv` (text/csv, default, streamed) or `json`.
+                     * @description `csv` (text/csv, default) or `json`.
                      * @example json
                      */
                     format?: "csv" | "json";
