@@ -1,8 +1,8 @@
 // Without nginx, `npm run cluster` and `npm run bench -- scale-out` say what is missing and how to
 // install it, exit 1, and install or start nothing (issue 25: the first ran apt-get by itself, the
 // second died on an unhandled `spawn nginx ENOENT` after minutes of other benchmarks). nginx is
-// installed on this machine, so the real commands run with a PATH that lacks it: node's folder,
-// and ahead of it a folder whose `apt-get` and `sudo` only record that they were called.
+// installed on this machine, so the real commands run with a PATH that lacks it: node's folder and
+// the shell's, and ahead of them a folder whose `apt-get` and `sudo` only record that they were called.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,9 @@ before(() => {
     writeFileSync(path.join(shims, name), `#!/bin/sh\necho "${name} $*" >> '${called}'\nexit 1\n`);
     chmodSync(path.join(shims, name), 0o755);
   }
-  env = { ...process.env, PATH: [shims, path.dirname(process.execPath)].join(path.delimiter) };
+  // /usr/bin and /bin for the shell npm runs scripts with (they hold no nginx: Debian puts it in
+  // /usr/sbin); node's own folder first, so the commands run on the Node the tests run on.
+  env = { ...process.env, PATH: [shims, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter) };
   assert.ok(nginxMissing('a test needs it', env) !== null, `no nginx on ${env.PATH}: the commands meet a machine without it`);
 });
 after(() => rmSync(shims, { recursive: true, force: true }));
