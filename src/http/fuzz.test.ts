@@ -287,7 +287,8 @@ const LIST_PARAMS: Record<string, string[]> = {
   '/v1/accommodations': ['hotelids'],
   '/v2/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
   '/v3/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
-  '/map/v3/accommodations': ['provider', 'provider[]', 'hotelids', 'type', 'childrenAges'],
+  // The map's search takes only what the map sends (decision 91): of the lists, `provider` and `type`.
+  '/map/v3/accommodations': ['provider', 'type'],
 };
 /** A list of no items as a query string writes it: spaces (`+`, `%20`), a tab, commas only, empty items. */
 const NO_ITEMS = ['+', '%20', '%09', ',', ',,,', '+,+', '%20,%20,', ',%20,'];
@@ -298,7 +299,9 @@ describe('fuzz corpus: list parameters that list nothing', () => {
       for (const param of params) {
         for (const shape of NO_ITEMS) {
           // A location besides, unless the list is the lookup itself: the 400 is about the list alone.
-          const rest = param === 'hotelids' ? '' : '&address=Paris';
+          // The map's search takes a box, never an address.
+          const place = url.startsWith('/map/') ? '&nelat=49&nelng=2.6&swlat=48.7&swlng=2.1&cluster=auto' : '&address=Paris';
+          const rest = param === 'hotelids' ? '' : place;
           const provider = url.startsWith('/v1/') ? '&provider=supplier_a' : '';
           const target = `${url}?${encodeURIComponent(param)}=${shape}${rest}${provider}`;
           for (const headers of [{}, { 'x-api-key': demoKey }]) {
