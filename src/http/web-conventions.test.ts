@@ -33,17 +33,47 @@ describe('compression', () => {
     assert.deepEqual(JSON.parse(brotliDecompressSync(br.rawPayload).toString()), plain.json());
   });
 
-  it('compresses the reporting CSV too', async () => {
+  it('compresses the reporting CSV too, past the same threshold as any answer', async () => {
     const key = await t.createKey({ aid: 'aff-gzip', thirdParties: ['shop'] });
-    // Streamed, so compressed whatever its length (its size is not known in advance).
-    const res = await t.app.http.inject({
-      url: '/v1/reporting/transactions?thirdParty=shop',
-      headers: { 'x-api-key': key, 'accept-encoding': 'gzip' },
-    });
+    // Twenty transactions of the key's partner: a page well past the 1 KB threshold. A page is sent
+    // whole with its length (decision 97), so like any answer it is compressed when worth it.
+    const stores = await t.openStores();
+    try {
+      const rows = Array.from({ length: 20 }, (_, i) => ({
+        supplier: 'supplier_a' as const,
+        bookingId: `gzip-${i}`,
+        clickId: `ck-gzip-${i}`,
+        aid: 'aff-gzip',
+        partnerId: 'aff-gzip',
+        campaign: 'spring-mail',
+        device: 'mobile' as const,
+        bookedAt: '2026-03-01T10:00:00.000Z',
+        startDate: '2026-04-01',
+        endDate: '2026-04-04',
+        status: 'Pending' as const,
+        commissionCents: 1234 + i,
+        quantity: 3,
+        information: 'Hotel Lumière, 3 nights, 1 room',
+        destination: 'Paris, FR',
+        userCountry: 'DE',
+        lastUpdated: '2026-03-01T10:00:00.000Z',
+      }));
+      await stores.transactions.applyReport('supplier_a', rows, {
+        syncedThrough: '2026-03-02T00:00:00.000Z',
+        syncedAt: '2026-03-02T00:00:01.000Z',
+      });
+    } finally {
+      await stores.close();
+    }
+    const url = '/v1/reporting/transactions?thirdParty=shop&startDate=2026-02-01&endDate=2026-03-31';
+    const plain = await t.app.http.inject({ url, headers: { 'x-api-key': key } });
+    assert.equal(plain.statusCode, 200, plain.body);
+    assert.ok(plain.rawPayload.length > 1_024, `a CSV of ${plain.rawPayload.length} bytes, past the threshold`);
+    const res = await t.app.http.inject({ url, headers: { 'x-api-key': key, 'accept-encoding': 'gzip' } });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /text\/csv/);
     assert.equal(res.headers['content-encoding'], 'gzip');
-    assert.match(gunzipSync(res.rawPayload).toString(), /^provider,bookingId,/);
+    assert.equal(gunzipSync(res.rawPayload).toString(), plain.body);
     // The docs' script is large: compressed as well.
     const script = await t.app.http.inject({ url: '/docs/assets/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip' } });
     assert.equal(script.headers['content-encoding'], 'gzip');
