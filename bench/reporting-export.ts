@@ -117,6 +117,11 @@ async function seed(): Promise<{ key: string; ms: number; reused: boolean }> {
 
 /** The gateway, in its own process: a small simulated world for its inventory, the seeded database. */
 async function serve(): Promise<void> {
+  if (process.argv.includes('--read-ahead')) {
+    // The comparison's other side: the same gateway reading the next page ahead (decision 103).
+    const { defaults } = await import('../src/defaults.ts');
+    (defaults as { reportingReadAheadMs: number }).reportingReadAheadMs = 2_000;
+  }
   const { createApp } = await import('../src/app.ts');
   const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
@@ -308,38 +313,62 @@ async function drive(): Promise<void> {
   );
   // BENCH_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it exits (node --cpu-prof).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: ['--expose-gc', ...profile, '--import', 'tsx'] });
-  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string }));
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
-  });
+  // On PostgreSQL a second gateway that reads the next page ahead (decision 103, off by default),
+  // alternated run by run with the first: its gain measured under the same load.
+  const variants = POSTGRES ? ['default', 'read ahead'] : ['gateway'];
+  const gateways: { child: ReturnType<typeof fork>; url: string }[] = [];
+  for (const variant of variants) {
+    const args = ['--serve', ...(variant === 'read ahead' ? ['--read-ahead'] : [])];
+    const child = fork(new URL(import.meta.url).pathname, args, { execArgv: ['--expose-gc', ...profile, '--import', 'tsx'] });
+    const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { url: string }));
+      child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
+    });
+    gateways.push({ child, url });
+  }
+  const { child } = gateways[0];
   // Warm-up (JIT, page cache), checking every row once and in order.
-  const { first } = await exportAll(url, seeded.key, true);
+  let first = '';
+  for (const { url } of gateways) ({ first } = await exportAll(url, seeded.key, true));
   const { floorUrl } = await ask<{ floorUrl: string }>(child, { floor: first });
   await floorAll(floorUrl, seeded.key);
   const admin = POSTGRES ? new pg.Client({ connectionString: PG_BASE }) : null;
   await admin?.connect();
-  const runs: { rows: number; ms: number; growthMb: number; cpuMs: number }[] = [];
+  type Run = { rows: number; ms: number; growthMb: number; cpuMs: number };
+  const runsOf: Run[][] = variants.map(() => []);
+  const runs = runsOf[0];
   const floors: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     // Alternated with the export, so both see the same load on the shared machine.
     const floor = await floorAll(floorUrl, seeded.key);
     floors.push(floor.rows / (floor.ms / 1_000));
-    const { before } = await ask<{ before: number }>(child, 'start');
-    const backendsBefore = await backendCpuMs(admin);
-    const clientBefore = process.cpuUsage();
-    const result = await exportAll(url, seeded.key);
-    const client = process.cpuUsage(clientBefore);
-    const backendMs = cpuSince(backendsBefore, await backendCpuMs(admin));
-    const { peak, cpuMs: gatewayMs } = await ask<{ peak: number; cpuMs: number }>(child, 'stop');
-    if (result.rows !== ROWS) throw new Error(`exported ${result.rows} rows, expected ${ROWS}`);
-    const clientMs = (client.user + client.system) / 1_000;
-    runs.push({ rows: result.rows, ms: result.ms, growthMb: (peak - before) / 1_048_576, cpuMs: gatewayMs + backendMs + clientMs });
-    const perPage = (ms: number) => (ms / result.pages).toFixed(2);
+    for (const [v, gateway] of gateways.entries()) {
+      const { before } = await ask<{ before: number }>(gateway.child, 'start');
+      const backendsBefore = await backendCpuMs(admin);
+      const clientBefore = process.cpuUsage();
+      const result = await exportAll(gateway.url, seeded.key);
+      const client = process.cpuUsage(clientBefore);
+      const backendMs = cpuSince(backendsBefore, await backendCpuMs(admin));
+      const { peak, cpuMs: gatewayMs } = await ask<{ peak: number; cpuMs: number }>(gateway.child, 'stop');
+      if (result.rows !== ROWS) throw new Error(`exported ${result.rows} rows, expected ${ROWS}`);
+      const clientMs = (client.user + client.system) / 1_000;
+      runsOf[v].push({ rows: result.rows, ms: result.ms, growthMb: (peak - before) / 1_048_576, cpuMs: gatewayMs + backendMs + clientMs });
+      const perPage = (ms: number) => (ms / result.pages).toFixed(2);
+      console.log(
+        `run ${run + 1}${POSTGRES ? ` (${variants[v]})` : ''}: ${result.rows} rows in ${result.pages} pages, ${result.ms.toFixed(0)} ms = ${Math.round(result.rows / (result.ms / 1_000))} rows/s; ` +
+          `gateway RSS +${((peak - before) / 1_048_576).toFixed(1)} MB at peak; floor ${Math.round(floors[run])} rows/s\n` +
+          `  CPU per page: gateway ${perPage(gatewayMs)} ms${POSTGRES ? `, PostgreSQL ${perPage(backendMs)} ms` : ''}, client ${perPage(clientMs)} ms`,
+      );
+    }
+  }
+  if (POSTGRES) {
+    const rateOf = (rs: Run[]) => {
+      const m = [...rs].sort((a, b) => a.ms - b.ms)[Math.floor(rs.length / 2)];
+      return Math.round(m.rows / (m.ms / 1_000));
+    };
+    const [off, on] = runsOf.map(rateOf);
     console.log(
-      `run ${run + 1}: ${result.rows} rows in ${result.pages} pages, ${result.ms.toFixed(0)} ms = ${Math.round(result.rows / (result.ms / 1_000))} rows/s; ` +
-        `gateway RSS +${((peak - before) / 1_048_576).toFixed(1)} MB at peak; floor ${Math.round(floors[run])} rows/s\n` +
-        `  CPU per page: gateway ${perPage(gatewayMs)} ms${POSTGRES ? `, PostgreSQL ${perPage(backendMs)} ms` : ''}, client ${perPage(clientMs)} ms`,
+      `read-ahead: median ${on} rows/s, without it (the default) ${off} rows/s (x${(on / off).toFixed(2)}, same runs alternated)`,
     );
   }
   await admin?.end();
@@ -370,7 +399,7 @@ async function drive(): Promise<void> {
         `the export over HTTP is ${(rate / (ROWS / (baselineMs / 1_000))).toFixed(1)}x that`,
     );
   }
-  child.disconnect();
+  for (const gateway of gateways) gateway.child.disconnect();
   if (rate < 200_000 || growth >= 100) process.exitCode = 1;
 }
 

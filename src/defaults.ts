@@ -350,6 +350,14 @@ export const defaults = {
    * would take 140 ms). ~200 bytes each.
    */
   reportingPageCursors: 10_000,
+  /**
+   * PostgreSQL: after serving a full CSV page, read the next page at once and keep it this long for
+   * the partner's next request; 0, the default, reads a page only when asked (docs/decisions.md
+   * 103: no gain measured on the shared 2-core machine, and up to this long out of date).
+   */
+  reportingReadAheadMs: 0,
+  /** Pages read ahead and kept at once, the least recently read dropped first. */
+  reportingReadAheadPages: 16,
   /** Campaigns listed by `GET /v1/reporting/summary` unless `top` says otherwise, and its maximum. */
   summaryTop: 10,
   summaryMaxTop: 100,

@@ -21,6 +21,10 @@ export interface PgTransactionStoreOptions {
   pool: PgPool;
   /** Remembered page ends (defaults.reportingPageCursors). */
   pageCursors?: number;
+  /** How long a CSV page read ahead is kept (defaults.reportingReadAheadMs); 0: none is read ahead. */
+  readAheadMs?: number;
+  /** The clock of the read-ahead's lifetime, in ms (tests drive it); performance.now() by default. */
+  now?: () => number;
 }
 
 const COLUMN: Record<DateFilter, string> = {
@@ -208,12 +212,45 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     return (await pool.query<T>({ name: again.name, text: again.text, values: again.values })).rows;
   }
 
-  async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
+  type CsvPage = { lines: string | null; n: number; k1: string | null; k2: string | null; k3: string | null; version: string };
+
+  /** A CSV page read now; a full page's end is remembered, so the next page seeks there. */
+  async function readCsvPage(query: TransactionQuery): Promise<CsvPage> {
     // One statement on the shared pool, one round trip, one snapshot, one row: no connection is
     // held while the client reads (docs/decisions.md 97).
-    type CsvPage = { lines: string | null; n: number; k1: string | null; k2: string | null; k3: string | null; version: string };
     const [csv] = await readPage<CsvPage>(query, csvPageSql, 0, ([row]) => (row.n > 0 ? row.version : null));
     if (csv.n === query.limit && csv.k1 !== null) remember(query, csv as CsvPage & Keyed);
+    return csv;
+  }
+
+  // Read-ahead (docs/decisions.md 103): an export asks for page after page, each a round trip
+  // client -> gateway -> PostgreSQL and back; the next page is read while the client takes this
+  // one, kept briefly under the partner and the exact query (cursorKey), served once. Pages read
+  // ahead are dropped when this store writes, and never served past their lifetime.
+  const readAheadMs = options.readAheadMs ?? defaults.reportingReadAheadMs;
+  const readAhead =
+    readAheadMs > 0
+      ? new LRUCache<string, Promise<CsvPage>>({
+          max: defaults.reportingReadAheadPages,
+          ttl: readAheadMs,
+          // Every lookup asks the clock (the default caches it for 1 ms on a timer).
+          ttlResolution: 0,
+          ...(options.now ? { perf: { now: options.now } } : {}),
+        })
+      : null;
+
+  async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
+    const key = cursorKey(query, query.page);
+    const ahead = readAhead?.get(key);
+    if (ahead !== undefined) readAhead!.delete(key);
+    // A read ahead that failed is read again now: the partner gets what a fresh read gives.
+    const csv = ahead === undefined ? await readCsvPage(query) : await ahead.catch(() => readCsvPage(query));
+    if (readAhead !== null && csv.n === query.limit) {
+      const next = { ...query, page: query.page + 1 };
+      const reading = readCsvPage(next);
+      reading.catch(() => {}); // served (and read again) only if asked for
+      readAhead.set(cursorKey(next, next.page), reading);
+    }
     if (csv.n > 0) yield csv.lines!;
   }
 
@@ -270,7 +307,7 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
         );
         if (winners.size > 0) await client.query(BUMP);
         return result;
-      });
+      }).finally(() => readAhead?.clear());
     },
     syncState,
     async assignPartners(owners) {
@@ -284,7 +321,7 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
         const changed = rowCount ?? 0;
         if (changed > 0) await client.query(BUMP);
         return changed;
-      });
+      }).finally(() => readAhead?.clear());
     },
     async query(query) {
       const rows = await readPage<TransactionColumns & Keyed>(query, rowsSql, 1, (read) => read[0]?.version ?? null);
@@ -336,7 +373,11 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       return { total: rows.reduce((a, r) => a + r.n, 0), unattributed: rows.reduce((a, r) => a + r.unattributed, 0), bySupplier };
     },
     async close() {
-      // The pool belongs to whoever opened it (open-stores.ts).
+      // The pool belongs to whoever opened it (open-stores.ts); pages still being read ahead
+      // finish first, so it is not ended under them.
+      const reading = readAhead === null ? [] : [...readAhead.values()];
+      readAhead?.clear();
+      await Promise.allSettled(reading);
     },
   };
 }
