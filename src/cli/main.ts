@@ -139,7 +139,8 @@ Pulls every supplier's content feed now and publishes a new content version. Run
 
 Pulls every supplier's content feed now, as the server does every hour, and publishes a new
 content version; a running server serves it within seconds. Prints a line per supplier and the
-stays added, removed and changed. Exit 1 if a supplier failed or its feed was held back.`,
+stays added, removed and changed, or that nothing changed (then nothing is written and the
+served version stays). Exit 1 if a supplier failed or its feed was held back.`,
   sim: `Usage: staygate sim [--port <p>]
 
 Runs the four simulated suppliers and their control server on their own, without a gateway: supplier_a
@@ -416,6 +417,8 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
       }
     }
     if (result === null) io.out('nothing published: no supplier answered');
+    else if (result.unchanged)
+      io.out(`content unchanged: version ${result.no}, ${count(result.stays, 'stay')}, still served; nothing written (${result.ms} ms)`);
     else
       io.out(
         `content version ${result.no}: ${count(result.stays, 'stay')}, ${result.added} added, ${result.removed} removed, ${result.changed} changed (${result.ms} ms)`,
