@@ -1,6 +1,13 @@
 import type { PgPool } from '../store/pg-pool.ts';
 import { inPgTransaction } from '../store/pg-pool.ts';
-import type { ApiKeyRecord, KeyStatus, KeyStore, MapTokenRecord, StoredApiKey } from './key-store.ts';
+import {
+  mapTokenFromColumns,
+  type ApiKeyRecord,
+  type KeyStatus,
+  type KeyStore,
+  type MapTokenColumns,
+  type StoredApiKey,
+} from './key-store.ts';
 
 export interface PgKeyStoreOptions {
   /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
@@ -25,32 +32,6 @@ function toRecord(row: Row): ApiKeyRecord {
     partnerId: row.partner_id,
     aid: row.aid,
     thirdParties: row.third_parties,
-    status: row.status,
-    limitPerMinute: row.limit_per_minute,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-interface TokenRow {
-  token: string;
-  partner_id: string;
-  aid: string;
-  key_id: string;
-  origins: string[];
-  status: 'active' | 'revoked';
-  limit_per_minute: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function toToken(row: TokenRow): MapTokenRecord {
-  return {
-    token: row.token,
-    partnerId: row.partner_id,
-    aid: row.aid,
-    keyId: row.key_id,
-    origins: row.origins,
     status: row.status,
     limitPerMinute: row.limit_per_minute,
     createdAt: row.created_at,
@@ -121,20 +102,20 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
       });
     },
     async mapTokens() {
-      return (await pool.query<TokenRow>('SELECT * FROM map_tokens ORDER BY created_at, token')).rows.map(toToken);
+      return (await pool.query<MapTokenColumns>('SELECT * FROM map_tokens ORDER BY created_at, token')).rows.map(mapTokenFromColumns);
     },
     async revokeMapToken(token, at) {
       return inPgTransaction(pool, async (client) => {
-        const changed = await client.query<TokenRow>(
+        const changed = await client.query<MapTokenColumns>(
           "UPDATE map_tokens SET status = 'revoked', updated_at = $2 WHERE token = $1 AND status <> 'revoked' RETURNING *",
           [token, at],
         );
         if (changed.rows.length > 0) {
           await client.query(BUMP);
-          return toToken(changed.rows[0]);
+          return mapTokenFromColumns(changed.rows[0]);
         }
-        const held = await client.query<TokenRow>('SELECT * FROM map_tokens WHERE token = $1', [token]);
-        return held.rows.length === 0 ? null : toToken(held.rows[0]);
+        const held = await client.query<MapTokenColumns>('SELECT * FROM map_tokens WHERE token = $1', [token]);
+        return held.rows.length === 0 ? null : mapTokenFromColumns(held.rows[0]);
       });
     },
     async countMapSearches(counts) {

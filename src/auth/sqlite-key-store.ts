@@ -1,5 +1,14 @@
 import { openSqlite } from '../store/open-sqlite.ts';
-import type { ApiKeyRecord, KeyStatus, KeyStore, MapSearchCount, MapTokenRecord, StoredApiKey } from './key-store.ts';
+import {
+  mapTokenFromColumns,
+  type ApiKeyRecord,
+  type KeyStatus,
+  type KeyStore,
+  type MapSearchCount,
+  type MapTokenColumns,
+  type MapTokenRecord,
+  type StoredApiKey,
+} from './key-store.ts';
 
 export interface SqliteKeyStoreOptions {
   /** The gateway's database file (the inventory's, `<data dir>/staygate.sqlite`), or ':memory:'. */
@@ -56,31 +65,10 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-interface TokenRow {
-  token: string;
-  partner_id: string;
-  aid: string;
-  key_id: string;
-  origins: string;
-  status: 'active' | 'revoked';
-  limit_per_minute: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** SQLite keeps a token's origins as JSON text. */
+type TokenRow = Omit<MapTokenColumns, 'origins'> & { origins: string };
 
-function toToken(row: TokenRow): MapTokenRecord {
-  return {
-    token: row.token,
-    partnerId: row.partner_id,
-    aid: row.aid,
-    keyId: row.key_id,
-    origins: JSON.parse(row.origins) as string[],
-    status: row.status,
-    limitPerMinute: row.limit_per_minute,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const toToken = (row: TokenRow): MapTokenRecord => mapTokenFromColumns({ ...row, origins: JSON.parse(row.origins) as string[] });
 
 interface Row {
   id: string;
