@@ -120,6 +120,8 @@ export interface App {
   refreshContent(only?: readonly SupplierId[]): ReturnType<ReturnType<typeof createContentService>['refresh']>;
   /** What /health reports. */
   health(): HealthReport;
+  /** Adds the map searches counted so far to the store now (what the schedule does every mapCountFlushMs). */
+  flushMapSearches(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -424,6 +426,7 @@ export function createApp(options: AppOptions): App {
     transactions: sync,
     refreshContent: (only) => content.refresh(only),
     health,
+    flushMapSearches: () => mapSearches.flush(),
     async close() {
       // Schedules first, then the listener (requests in flight finish), then what they use.
       abort.abort();

@@ -181,11 +181,6 @@ export const defaults = {
    * is ~50 travellers panning at once, and still stops a scraper that borrowed the token at 50 a second.
    */
   mapTokenPerMinute: 3_000,
-  /**
-   * Map searches without a valid token, per address per minute: the keyless (demo) allowance, so
-   * the map's search is no free copy of the API (docs/decisions.md 91).
-   */
-  mapSearchKeylessPerMinute: 5,
   /** The most stays a map search may ask for: what the map draws (web/map/map.ts MARKERS). */
   mapMaxPageSize: 50,
   /** How often each gateway adds its map search counts to the store (lost on a crash: at most this much). */

@@ -51,8 +51,10 @@ export function checkMapQuery(raw: RawQuery, violations: Violations): RawQuery {
   }
   if (query.cluster !== undefined && query.cluster !== 'auto')
     violations.add('cluster', "the map's search clusters with cluster=auto only");
-  const pageSize = query.pageSize;
-  if (typeof pageSize === 'string' && /^\d+$/.test(pageSize) && Number(pageSize) > defaults.mapMaxPageSize)
+  // Read as the search reads numbers (`1e2`, `100.0` and `+100` are 100 there too); what is not a
+  // number is the search's own 400.
+  const pageSize = Number(typeof query.pageSize === 'string' ? query.pageSize.trim() : NaN);
+  if (Number.isFinite(pageSize) && pageSize > defaults.mapMaxPageSize)
     violations.add('pageSize', `the map draws at most ${defaults.mapMaxPageSize} stays: pageSize 1 to ${defaults.mapMaxPageSize}`);
   return query;
 }
@@ -168,5 +170,17 @@ export async function checkMapAccess(
   setRateHeaders(reply, 'map-token', tighter.limit, tighter.remaining, tighter.resetMs, access.windowSeconds);
   if (!whole.allowed) refuse(reply, access, endpoint, whole.limit, whole.resetMs);
   request.auth = { keyId: null, partnerId: token.partnerId, aid: token.aid, thirdParties: [] };
-  access.counter?.count(token.token, access.now());
+  searchedWith.set(request, token.token);
+}
+
+/** The token each map search was let through with, counted once it is answered (countMapSearch). */
+const searchedWith = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Counts a map search on its token's month once answered: a search refused afterwards (a 400 for
+ * a parameter the map never sends) is no search on the partner's hub.
+ */
+export function countMapSearch(request: FastifyRequest, reply: FastifyReply, access: MapSearchAccess): void {
+  const token = searchedWith.get(request);
+  if (token !== undefined && reply.statusCode < 400) access.counter?.count(token, access.now());
 }

@@ -135,6 +135,13 @@ const mapQuerySchema = Type.Object({
   address: Type.Optional(
     Type.String({ description: 'A place in any script to start at, when `lat`/`lng` are not given.', examples: ['Paris'] }),
   ),
+  token: Type.Optional(
+    Type.String({
+      description:
+        "The partner's publishable map token (`staygate keys map-token`), bound to the sites it lists: the map's searches get its allowance and its `aid`; without it, the keyless allowance (docs/decisions.md 91).",
+      examples: ['sgmap_...'],
+    }),
+  ),
   aid: Type.Optional(Type.String({ description: 'Affiliate id written into every booking link of the map.', examples: ['your-aid'] })),
   campaign: Type.Optional(Type.String({ description: 'Campaign label written into every booking link.', examples: ['blog'] })),
   checkin: Type.Optional(

@@ -11,7 +11,7 @@ import type { RouteContext } from './route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from './search-params.ts';
 import { errorResponses, OPTIONAL_KEY } from './route-schemas.ts';
 import { unifiedQuerySchema } from './unified-query-schema.ts';
-import { checkMapAccess, checkMapQuery, type MapSearchAccess } from './map-search.ts';
+import { checkMapAccess, checkMapQuery, countMapSearch, type MapSearchAccess } from './map-search.ts';
 import type { SupplierId } from '../types.ts';
 
 /** What a presenter gets besides the result: where the request came from and its link parameters. */
@@ -75,6 +75,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
         : {
             onRequest: async (request: FastifyRequest, reply: FastifyReply) =>
               checkMapAccess(request, reply, mapAccess, new URL(context.urlOf(request).base).origin),
+            onResponse: async (request: FastifyRequest, reply: FastifyReply) => countMapSearch(request, reply, mapAccess),
           }),
       schema: {
         tags: route.tags ?? ['search'],

@@ -2804,6 +2804,11 @@ export interface paths {
                      */
                     address?: string;
                     /**
+                     * @description The partner's publishable map token (`staygate keys map-token`), bound to the sites it lists: the map's searches get its allowance and its `aid`; without it, the keyless allowance (docs/decisions.md 91).
+                     * @example sgmap_...
+                     */
+                    token?: string;
+                    /**
                      * @description Affiliate id written into every booking link of the map.
                      * @example your-aid
                      */
