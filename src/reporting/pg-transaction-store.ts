@@ -226,7 +226,8 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
   // Read-ahead (docs/decisions.md 103): an export asks for page after page, each a round trip
   // client -> gateway -> PostgreSQL and back; the next page is read while the client takes this
   // one, kept briefly under the partner and the exact query (cursorKey), served once. Pages read
-  // ahead are dropped when this store writes, and never served past their lifetime.
+  // ahead are dropped when this store writes, and never served past their lifetime: a write by
+  // another process (another gateway's report sync, the CLI) can be missed for that long.
   const readAheadMs = options.readAheadMs ?? defaults.reportingReadAheadMs;
   const readAhead =
     readAheadMs > 0
@@ -239,6 +240,8 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
         })
       : null;
 
+  const inFlight = new Set<Promise<CsvPage>>();
+
   async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
     const key = cursorKey(query, query.page);
     const ahead = readAhead?.get(key);
@@ -249,6 +252,9 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       const next = { ...query, page: query.page + 1 };
       const reading = readCsvPage(next);
       reading.catch(() => {}); // served (and read again) only if asked for
+      // Tracked until it settles, dropped from the cache or not: close() waits for it.
+      inFlight.add(reading);
+      void reading.finally(() => inFlight.delete(reading)).catch(() => {});
       readAhead.set(cursorKey(next, next.page), reading);
     }
     if (csv.n > 0) yield csv.lines!;
@@ -375,9 +381,8 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     async close() {
       // The pool belongs to whoever opened it (open-stores.ts); pages still being read ahead
       // finish first, so it is not ended under them.
-      const reading = readAhead === null ? [] : [...readAhead.values()];
       readAhead?.clear();
-      await Promise.allSettled(reading);
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
