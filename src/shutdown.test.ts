@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './test-support/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
@@ -19,14 +20,6 @@ const START_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), '
 // become node, so the signal npm forwards to its child reaches the server (the last test).
 assert.match(START_SCRIPT, /^exec node /, 'npm start execs node itself, which receives the signal');
 const START = START_SCRIPT.split(' ').slice(1);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const alive = (pid: number): boolean => {
   try {

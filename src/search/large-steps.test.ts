@@ -19,8 +19,8 @@ before(async () => {
   pyramid = buildCellPyramid(index, { maxResolution: 8 });
 });
 
-/** Runs `work` while counting the event-loop turns that happen before it settles. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+/** Runs `work` while counting the event-loop turns that happen before it settles (`work` can read the count so far). */
+async function turnsDuring<T>(work: (turnsSoFar: () => number) => Promise<T>): Promise<{ value: T; turns: number }> {
   let turns = 0;
   let running = true;
   const tick = () => {
@@ -28,7 +28,7 @@ async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns
     if (running) setImmediate(tick);
   };
   setImmediate(tick);
-  const value = await work();
+  const value = await work(() => turns);
   running = false;
   return { value, turns };
 }
@@ -89,20 +89,23 @@ describe('large steps', () => {
 
   it('walks a filtered whole-world view down the pyramid in slices too, before scanning its stays', async () => {
     const level = 6;
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
     let turnsBeforeScan: number | null = null;
-    const keep = (idx: number) => {
-      turnsBeforeScan ??= turns;
-      return index.rank[idx] % 2 === 0;
-    };
-    const sliced = await slicer.run((pause) => pyramidCellsSliced(index, pyramid, WORLD, level, keep, pause));
-    running = false;
+    const { value: sliced } = await turnsDuring((turns) =>
+      slicer.run((pause) =>
+        pyramidCellsSliced(
+          index,
+          pyramid,
+          WORLD,
+          level,
+          (idx) => {
+            turnsBeforeScan ??= turns();
+            return index.rank[idx] % 2 === 0;
+          },
+          pause,
+        ),
+      ),
+    );
+    const keep = (idx: number) => index.rank[idx] % 2 === 0;
     assert.deepEqual(
       sliced.cells.map((c) => [c.hi, c.lo, c.count, c.best]),
       pyramidCells(index, pyramid, WORLD, level, keep).cells.map((c) => [c.hi, c.lo, c.count, c.best]),
