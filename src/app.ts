@@ -35,6 +35,7 @@ import { createQuoteService } from './suppliers/quote-service.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { createSupplierAuth } from './suppliers/supplier-auth.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
+import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -45,7 +46,8 @@ export interface AppOptions {
   stores?: Stores;
   /** How long the report sync's lease lasts unrenewed (defaults.reportSyncLeaseMs). */
   reportSyncLeaseMs?: number;
-  supplierUrls: Record<SupplierId, string>;
+  /** The four supplier slots: API, URL, credentials, booking page (supplier-slots.ts). */
+  suppliers: readonly SupplierSlot[];
   publicUrl?: string | null;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
@@ -77,8 +79,6 @@ export interface AppOptions {
   rateLimitClock?: () => number;
   /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
   trustedProxies?: string[];
-  /** Booking-page URL templates replacing the defaults (defaults.bookingUrlTemplates). */
-  bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
   /** How old the in-memory API keys may get before the key store is checked for changes. */
   keyRefreshMs?: number;
   /** Origins browsers may call from; default defaults.corsOrigins (any). */
@@ -148,9 +148,9 @@ export function createApp(options: AppOptions): App {
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(
-    SUPPLIER_IDS.map((id) => [
-      id,
-      compileBookingTemplate(options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id]),
+    options.suppliers.map((slot) => [
+      slot.id,
+      compileBookingTemplate(slot.bookingUrl ?? defaults.bookingUrlTemplates[slot.id], slot.baseUrl),
     ]),
   ) as Tracking['bookingUrls'];
 
@@ -189,7 +189,7 @@ export function createApp(options: AppOptions): App {
   );
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const suppliers = createSuppliers(options.supplierUrls);
+  const suppliers = createSuppliers(options.suppliers);
   // Whether each supplier accepts our credentials, told by quotes and content pulls alike (/health's `auth`).
   const auth = createSupplierAuth({ onRefused: (supplier) => metrics.authFailed(supplier) });
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
@@ -256,7 +256,10 @@ export function createApp(options: AppOptions): App {
   let demoSeeding: Promise<void> = Promise.resolve();
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
+  const worker = createContentWorker({
+    where: stores.location,
+    feeds: { module: SUPPLIERS_MODULE, configs: options.suppliers.map(supplierConfig) },
+  });
   const content = createContentService({
     store,
     worker,

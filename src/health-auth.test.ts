@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App, type AppOptions } from './app.ts';
+import { simulatedSlots } from './supplier-slots.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from './suppliers/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
 
@@ -49,7 +50,7 @@ describe('/health auth', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-health-auth-'));
     options = {
       dataDir,
-      supplierUrls: { ...sim.urls, supplier_b: front.baseUrl },
+      suppliers: simulatedSlots(sim.slots).map((slot) => (slot.id === 'supplier_b' ? { ...slot, baseUrl: front.baseUrl } : slot)),
       rateLimits: TEST_RATE_LIMITS,
       ...TEST_QUOTE_DEADLINES,
       reportSyncIntervalMs: null,
