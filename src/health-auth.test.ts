@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App, type AppOptions } from './app.ts';
 import { simulatedSlots } from './supplier-slots.ts';
-import { startFixtureServer, type FixtureResponse, type FixtureServer } from './suppliers/fixture-server.ts';
+import { forwardTo, startFixtureServer, type FixtureResponse, type FixtureServer } from './suppliers/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
 
 /** What the fixture in front of supplier_b does with the next requests. */
@@ -33,19 +33,7 @@ describe('/health auth', () => {
         mode = 'forward';
         return { status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '0' } };
       }
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
-      );
-      const answer = await fetch(new URL(url.pathname + url.search, sim.urls.supplier_b), {
-        method: request.method,
-        headers,
-        ...(request.method === 'GET' ? {} : { body: request.body }),
-      });
-      const forwarded = ['content-type', 'link', 'retry-after'].flatMap((name) => {
-        const value = answer.headers.get(name);
-        return value === null ? [] : [[name, value] as const];
-      });
-      return { status: answer.status, body: await answer.text(), headers: Object.fromEntries(forwarded) };
+      return forwardTo(sim.urls.supplier_b, url, request);
     });
     dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-health-auth-'));
     options = {

@@ -77,6 +77,26 @@ export async function startFixtureServer(
   };
 }
 
+/**
+ * The answer of the server at `baseUrl` to the same request (method, path, query, headers, body),
+ * for a fixture that stands in front of a real or simulated supplier and changes only some answers.
+ */
+export async function forwardTo(baseUrl: string, url: URL, request: FixtureRequest): Promise<FixtureResponse> {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
+  );
+  const answer = await fetch(new URL(url.pathname + url.search, baseUrl), {
+    method: request.method,
+    headers,
+    ...(request.method === 'GET' || request.method === 'HEAD' ? {} : { body: request.body }),
+  });
+  const kept = ['content-type', 'link', 'retry-after'].flatMap((name) => {
+    const value = answer.headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  return { status: answer.status, body: await answer.text(), headers: Object.fromEntries(kept) };
+}
+
 /** Every page of a feed, for assertions. */
 export async function collectPages<T>(pages: AsyncIterable<T[]>): Promise<T[][]> {
   const out: T[][] = [];
