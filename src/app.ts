@@ -33,6 +33,7 @@ import { openSqliteStores, type Stores } from './open-stores.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
+import { createSupplierAuth } from './suppliers/supplier-auth.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
 
@@ -189,6 +190,8 @@ export function createApp(options: AppOptions): App {
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
   const suppliers = createSuppliers(options.suppliers);
+  // Whether each supplier accepts our credentials, told by quotes and content pulls alike (/health's `auth`).
+  const auth = createSupplierAuth({ onRefused: (supplier) => metrics.authFailed(supplier) });
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
   // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 73).
   const sharedQuotes = options.redisUrl
@@ -224,6 +227,7 @@ export function createApp(options: AppOptions): App {
         now: options.clock,
         observer: metrics.quotes,
         callTimeoutMs: options.quoteCallTimeoutMs,
+        auth,
         ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
         onBreakerTransition: (to, cause) => {
           const line = { supplier: supplier.id, breaker: to, cause };
@@ -265,6 +269,8 @@ export function createApp(options: AppOptions): App {
     pollMs: options.contentPollMs ?? defaults.contentPollMs,
     log: (message) => http.log.info(message),
     warn: (message) => http.log.warn(message),
+    auth,
+    onRateLimitWaits: (supplier, waits) => metrics.rateLimitWaits(supplier, waits),
     // One refresh at a time on the database, whichever gateway or CLI runs it (docs/decisions.md 76).
     exclusive: (work) => withLease({ leases, name: 'content', ttlMs: defaults.contentLeaseMs }, work),
     async serve(no, label) {
@@ -347,10 +353,22 @@ export function createApp(options: AppOptions): App {
     const suppliersHealth = Object.fromEntries(
       SUPPLIER_IDS.map((s) => {
         const { state, listings, lastRefresh, lastError } = held[s];
-        return [s, { content: state, listings, lastRefresh, lastError, breaker: quotes.get(s)!.breakerState() }];
+        const credentials = auth.state(s);
+        return [
+          s,
+          {
+            content: state,
+            listings,
+            lastRefresh,
+            // A refused credential is the cause to fix first: it is what the entry's error says.
+            lastError: credentials.auth === 'failed' ? credentials.error : lastError,
+            breaker: quotes.get(s)!.breakerState(),
+            auth: credentials.auth,
+          },
+        ];
       }),
     ) as HealthReport['suppliers'];
-    const degraded = Object.values(suppliersHealth).some((h) => h!.content !== 'ok' || h!.breaker !== 'closed');
+    const degraded = Object.values(suppliersHealth).some((h) => h!.content !== 'ok' || h!.breaker !== 'closed' || h!.auth === 'failed');
     return {
       // Ready means ready: the first start is over (demo partner included), not just an index built.
       status: services === null || !started ? 'starting' : degraded ? 'degraded' : 'ok',

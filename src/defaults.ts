@@ -15,6 +15,20 @@ export const defaults = {
   /** Deadline for one content-feed page: feeds are big, but a hung supplier must not hang boot. */
   feedPageTimeoutMs: 30_000,
   /**
+   * A supplier's 429 (suppliers/fetch-json.ts): how often one call waits and sends again before it
+   * gives up as `rate_limited`. A few: a limit per second clears within them; one that does not
+   * is a quota, which more waiting in the same call would not clear.
+   */
+  rateLimitMaxWaits: 3,
+  /** The first wait after a 429 without Retry-After when the driver names none (it doubles per wait). */
+  rateLimitBackoffMs: 1_000,
+  /**
+   * The longest single wait a 429 may ask for (Retry-After) or the backoff may reach: a supplier
+   * asking for more (an exhausted quota) fails the call as `rate_limited` at once, even when the
+   * call has no deadline, rather than holding a content pull for an hour.
+   */
+  rateLimitMaxWaitMs: 60_000,
+  /**
    * How often every supplier's content feed is pulled again (README, "Content refresh"). Suppliers
    * change a fraction of a percent of their listings a day: hourly keeps openings and closures
    * within the hour for the cost of one pull (~10 s of I/O and a worker's build) an hour.

@@ -14,8 +14,11 @@ export interface SupplierHealth {
   listings: number;
   /** ISO time of its last applied feed, null when never. */
   lastRefresh: string | null;
+  /** lastError begins `auth:` while `auth` is failed: the supplier's own words on the refused credentials. */
   lastError: string | null;
   breaker: 'closed' | 'open' | 'half-open';
+  /** failed: its last call was refused for the credentials (401/403); ok: its last verdict was an answer; unknown: no call yet. */
+  auth: 'unknown' | 'ok' | 'failed';
 }
 
 export interface HealthReport {
@@ -33,9 +36,15 @@ const supplierHealthSchema = Type.Object({
   }),
   listings: Type.Integer({ description: 'Listings of this supplier the served content holds.' }),
   lastRefresh: Type.Union([Type.String(), Type.Null()], { description: 'ISO time of its last applied feed.' }),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description: "The last failure of its content or credentials; while `auth` is `failed`, `auth: ` and the supplier's own message.",
+  }),
   breaker: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')], {
     description: 'Its quote circuit breaker.',
+  }),
+  auth: Type.Union([Type.Literal('unknown'), Type.Literal('ok'), Type.Literal('failed')], {
+    description:
+      "Whether it accepts the gateway's credentials, as its last call (a quote or a content pull) told: `failed` (HTTP 401 or 403: a wrong or expired key, which opens no breaker), `ok` (answered), `unknown` (no call since the gateway started).",
   }),
 });
 
@@ -44,7 +53,7 @@ const healthReportSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('starting'), Type.Literal('ok'), Type.Literal('degraded')], {
       description:
-        "`starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content or breaker is not ok (both 200).",
+        "`starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content, breaker or credentials are not ok (both 200).",
     }),
     inventory: Type.Union([
       Type.Object({

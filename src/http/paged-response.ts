@@ -19,6 +19,10 @@ const UNAVAILABLE_REASONS = {
   malformed: 'malformed',
   open: 'circuit_open',
   busy: 'busy',
+  // The gateway's credentials refused, or its calls rate limited: the supplier answered with an
+  // HTTP error; the operator sees which in /health and /metrics (docs/decisions.md 131).
+  auth: 'error',
+  rate_limited: 'error',
 } as const satisfies Record<SupplierFailure, Static<typeof unavailableSupplierSchema>['reason']>;
 
 export const unavailableSupplierSchema = Type.Object({

@@ -8,8 +8,11 @@ import { after, describe, it } from 'node:test';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { RankedStay, Store } from '../store/store.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
+import { createSupplierAuth } from '../suppliers/supplier-auth.ts';
+import type { SupplierId } from '../types.ts';
 import { createContentService } from './content-service.ts';
 import type { ContentWorker } from './content-worker-client.ts';
+import type { FeedReport, RefreshOutcome } from './refresh-content.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-content-service-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,6 +115,59 @@ describe('content service and pruning', () => {
     try {
       await content.start(AbortSignal.timeout(10_000));
       assert.deepEqual(served, [v3]);
+    } finally {
+      content.stop();
+      await store.close();
+    }
+  });
+});
+
+describe('content service and credentials', () => {
+  it("tells each pull's auth verdict and its rate-limit waits; a refused pull's error is the supplier's message", async () => {
+    const store = createSqliteStore({ path: join(dir, `store-${files++}.sqlite`) });
+    const failed = (error: string, auth: FeedReport['auth'], rateLimitWaits = 0): FeedReport => ({
+      ok: false,
+      error,
+      listings: 0,
+      ms: 1,
+      auth,
+      rateLimitWaits,
+    });
+    const pulls: RefreshOutcome[] = [
+      {
+        feeds: {
+          supplier_a: failed('auth: Invalid API key', 'failed'),
+          supplier_b: failed('supplier_b: HTTP 500 from http://b/: boom', 'unknown', 2),
+        },
+        result: null,
+      },
+      { feeds: { supplier_a: failed('supplier_a: no answer within 30000 ms', 'ok') }, result: null },
+    ];
+    const worker = { refresh: async () => pulls.shift()! } as unknown as ContentWorker;
+    const auth = createSupplierAuth();
+    const waits: [SupplierId, number][] = [];
+    const content = createContentService({
+      store,
+      worker,
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 60_000,
+      log: () => undefined,
+      warn: () => undefined,
+      auth,
+      onRateLimitWaits: (supplier, n) => waits.push([supplier, n]),
+      serve: async () => assert.fail('nothing is published'),
+    });
+    try {
+      await content.refresh();
+      assert.deepEqual(auth.state('supplier_a'), { auth: 'failed', error: 'auth: Invalid API key' });
+      assert.equal(content.suppliers().supplier_a.lastError, 'auth: Invalid API key');
+      assert.deepEqual(auth.state('supplier_b'), { auth: 'unknown', error: null });
+      assert.deepEqual(waits, [['supplier_b', 2]]);
+      // A pull that got pages before it failed: the credentials were accepted.
+      await content.refresh(['supplier_a']);
+      assert.deepEqual(auth.state('supplier_a'), { auth: 'ok', error: null });
     } finally {
       content.stop();
       await store.close();

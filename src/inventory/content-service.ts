@@ -3,6 +3,7 @@
 // backoff, versions published by someone else (`staygate content refresh`) picked up by polling,
 // and each supplier's content state for /health.
 import type { Store } from '../store/store.ts';
+import type { SupplierAuth } from '../suppliers/supplier-auth.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import type { ContentInfo, SupplierContent } from './build-content-version.ts';
 import type { ContentWorker } from './content-worker-client.ts';
@@ -27,6 +28,10 @@ export interface ContentServiceOptions {
   serve(no: number, label: string): Promise<void>;
   log(message: string): void;
   warn(message: string): void;
+  /** Told whether each pull's credentials were accepted or refused (/health's `auth`, shared with the quotes). */
+  auth?: SupplierAuth;
+  /** Told of the 429s each pull waited out (metrics). */
+  onRateLimitWaits?: (supplier: SupplierId, waits: number) => void;
 }
 
 export interface ContentService {
@@ -130,6 +135,9 @@ export function createContentService(options: ContentServiceOptions): ContentSer
       // A swap measures the store's size; without one (nothing changed, nothing pulled) it is measured here.
       if (!(outcome.result !== null && (await serveCurrent()))) await measure();
       for (const [supplier, feed] of Object.entries(outcome.feeds) as [SupplierId, NonNullable<RefreshOutcome['feeds'][SupplierId]>][]) {
+        if (feed.auth === 'ok') options.auth?.answered(supplier);
+        else if (feed.auth === 'failed' && !feed.ok) options.auth?.refused(supplier, feed.error);
+        if (feed.rateLimitWaits > 0) options.onRateLimitWaits?.(supplier, feed.rateLimitWaits);
         const verdict = outcome.result?.suppliers[supplier].verdict;
         const error = !feed.ok ? feed.error : verdict === 'held back' ? outcome.result!.suppliers[supplier].lastError! : null;
         if (error === null) failures.delete(supplier);

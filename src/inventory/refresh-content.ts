@@ -6,6 +6,8 @@
 // Used by the gateway's schedule and by `staygate content refresh`, both through content-worker-client.ts.
 import { jsonSafeUrl } from '../json-safe-url.ts';
 import type { Store } from '../store/store.ts';
+import { observeCalls } from '../suppliers/call-observer.ts';
+import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { buildContentVersion, type ContentBuildResult, type FeedOutcome } from './build-content-version.ts';
@@ -22,7 +24,18 @@ export interface RefreshOptions {
 }
 
 /** What one supplier's feed gave: how many listings (malformed or repeated records skipped and counted), or why it failed. */
-export type FeedReport = ({ ok: true; skipped: number } | { ok: false; error: string }) & { listings: number; ms: number };
+export type FeedReport = ({ ok: true; skipped: number } | { ok: false; error: string }) & {
+  listings: number;
+  ms: number;
+  /**
+   * Whether the supplier accepted the credentials: `ok` once a page came, `failed` when it refused
+   * them (401/403; `error` is then `auth: <the supplier's message>`), `unknown` when the pull failed
+   * before any page for another reason.
+   */
+  auth: 'ok' | 'failed' | 'unknown';
+  /** 429s the pull waited out (each a wait, then the page asked again: not a failure). */
+  rateLimitWaits: number;
+};
 
 export interface RefreshOutcome {
   /** What each pulled supplier's feed gave. */
@@ -38,35 +51,48 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
   const seen = new Set<string>();
   const listings: Listing[] = [];
   let skipped = 0;
+  let pages = 0;
+  let rateLimitWaits = 0;
+  const counting = { rateLimitWait: () => void rateLimitWaits++ };
   try {
-    for await (const page of supplier.contentPages({
-      pageSize: options.pageSize,
-      signal: options.signal,
-      onSkipped: () => {
-        skipped++;
-      },
-    })) {
-      for (const listing of page) {
-        // A repeated id keeps its first record: a feed paging bug, not a second property.
-        if (seen.has(listing.supplierStayId)) {
+    // The pages are read in this call's async context, where fetch-json tells of each 429 it waits out.
+    await observeCalls(counting, async () => {
+      for await (const page of supplier.contentPages({
+        pageSize: options.pageSize,
+        signal: options.signal,
+        onSkipped: () => {
           skipped++;
-          continue;
+        },
+      })) {
+        pages++;
+        for (const listing of page) {
+          // A repeated id keeps its first record: a feed paging bug, not a second property.
+          if (seen.has(listing.supplierStayId)) {
+            skipped++;
+            continue;
+          }
+          seen.add(listing.supplierStayId);
+          // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
+          listings.push({
+            ...listing,
+            media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
+          });
         }
-        seen.add(listing.supplierStayId);
-        // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
-        listings.push({
-          ...listing,
-          media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
-        });
       }
-    }
+    });
     const ms = Math.round(performance.now() - started);
-    return { outcome: { ok: true, listings, skipped }, report: { ok: true, skipped, listings: listings.length, ms } };
+    return {
+      outcome: { ok: true, listings, skipped },
+      report: { ok: true, skipped, listings: listings.length, ms, auth: 'ok', rateLimitWaits },
+    };
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
+    // A refused credential is its own state in /health, worded without the supplier in front (its entry names it).
+    const refused = error instanceof SupplierError && error.kind === 'auth';
+    const message = refused ? error.detail : ((error as Error).message ?? String(error));
+    const auth = refused ? 'failed' : pages > 0 ? 'ok' : 'unknown';
     return {
       outcome: { ok: false, error: message },
-      report: { ok: false, error: message, listings: listings.length, ms: Math.round(performance.now() - started) },
+      report: { ok: false, error: message, listings: listings.length, ms: Math.round(performance.now() - started), auth, rateLimitWaits },
     };
   }
 }
@@ -87,11 +113,16 @@ export async function refreshContent(options: RefreshOptions): Promise<RefreshOu
 
 /** The log lines of a refresh: one per pulled supplier, and the version published. */
 export function describeRefresh(outcome: RefreshOutcome): string[] {
-  const lines = Object.entries(outcome.feeds).map(([id, feed]) =>
-    feed.ok
-      ? `${id}: ${feed.listings} listings in ${feed.ms} ms${feed.skipped > 0 ? ` (${feed.skipped} malformed or repeated records skipped)` : ''}`
-      : `${id}: feed failed after ${feed.ms} ms: ${feed.error}`,
-  );
+  const lines = Object.entries(outcome.feeds).map(([id, feed]) => {
+    const notes = [
+      ...(feed.ok && feed.skipped > 0 ? [`${feed.skipped} malformed or repeated records skipped`] : []),
+      ...(feed.rateLimitWaits > 0 ? [`${feed.rateLimitWaits} rate-limit waits`] : []),
+    ];
+    const noted = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+    return feed.ok
+      ? `${id}: ${feed.listings} listings in ${feed.ms} ms${noted}`
+      : `${id}: feed failed after ${feed.ms} ms${noted}: ${feed.error}`;
+  });
   const r = outcome.result;
   if (r?.unchanged) lines.push(`content unchanged: version ${r.no} (${r.stays} stays) still served, nothing written, in ${r.ms} ms`);
   else if (r !== null)

@@ -21,6 +21,10 @@ export interface Metrics {
   rateLimited(endpoint: string): void;
   /** The suppliers' quote services report here. */
   readonly quotes: QuoteObserver;
+  /** A call (quote or content pull) of this supplier was refused for its credentials (401/403). */
+  authFailed(supplier: SupplierId): void;
+  /** Calls of this supplier met a 429 and waited before asking again, `waits` times (content pulls report theirs at the end). */
+  rateLimitWaits(supplier: SupplierId, waits: number): void;
   /** Sets where the gauges read from (once the services exist). */
   setSources(sources: MetricsSources): void;
   /** The exposition text and its content type. */
@@ -58,7 +62,7 @@ export function createMetrics(options: { prefix?: string; processMetrics?: boole
   });
   const supplierCalls = new Histogram({
     name: `${prefix}supplier_call_duration_seconds`,
-    help: 'Quote calls to each supplier and how long they took; outcome ok or the failure (timeout, error, unreachable, malformed)',
+    help: 'Quote calls to each supplier and how long they took; outcome ok or the failure (timeout, error, unreachable, malformed, auth, rate_limited)',
     labelNames: ['supplier', 'outcome'] as const,
     buckets: SUPPLIER_BUCKETS,
     registers: [registry],
@@ -67,6 +71,18 @@ export function createMetrics(options: { prefix?: string; processMetrics?: boole
     name: `${prefix}supplier_errors_total`,
     help: 'Failed quote calls per supplier and reason; circuit_open counts calls the open breaker refused',
     labelNames: ['supplier', 'reason'] as const,
+    registers: [registry],
+  });
+  const authFailures = new Counter({
+    name: `${prefix}supplier_auth_failures_total`,
+    help: 'Calls to each supplier (quotes and content pulls) refused for the gateway credentials (HTTP 401 or 403)',
+    labelNames: ['supplier'] as const,
+    registers: [registry],
+  });
+  const rateLimitWaits = new Counter({
+    name: `${prefix}supplier_rate_limit_waits_total`,
+    help: 'Times a call to each supplier met HTTP 429 and waited (Retry-After or a backoff) before asking again',
+    labelNames: ['supplier'] as const,
     registers: [registry],
   });
   const cacheLookups = new Counter({
@@ -127,6 +143,15 @@ export function createMetrics(options: { prefix?: string; processMetrics?: boole
       refused(supplier) {
         supplierErrors.inc({ supplier, reason: 'circuit_open' });
       },
+      rateLimitWait(supplier) {
+        rateLimitWaits.inc({ supplier });
+      },
+    },
+    authFailed(supplier) {
+      authFailures.inc({ supplier });
+    },
+    rateLimitWaits(supplier, waits) {
+      rateLimitWaits.inc({ supplier }, waits);
     },
     setSources(next) {
       sources = next;

@@ -17,6 +17,7 @@ export interface DeadlineSignal {
  */
 export function deadlineSignal(ms: number, parent?: AbortSignal): DeadlineSignal {
   const controller = new AbortController();
+  deadlines.set(controller.signal, Math.min(performance.now() + ms, deadlineOf(parent) ?? Infinity));
   let timedOut = false;
   const onParentAbort = (): void => {
     clear();
@@ -40,4 +41,16 @@ export function deadlineSignal(ms: number, parent?: AbortSignal): DeadlineSignal
     },
     clear,
   };
+}
+
+/** When each deadline signal's deadline passes (performance.now() time), the earlier of its own and its parent's. */
+const deadlines = new WeakMap<AbortSignal, number>();
+
+/**
+ * When `signal` will abort for lack of time (performance.now() time), if it is a deadline signal
+ * (or under one); undefined for any other signal, whose end cannot be known. fetch-json.ts reads
+ * it to tell at once whether a supplier's "wait and retry" (429) fits the call's deadline.
+ */
+export function deadlineOf(signal: AbortSignal | undefined): number | undefined {
+  return signal === undefined ? undefined : deadlines.get(signal);
 }

@@ -11,6 +11,8 @@ export interface FixtureResponse {
   delayMs?: number;
   /** Accept the request and never answer (a hung supplier). */
   hang?: boolean;
+  /** Response headers besides content-type (Retry-After, Link). */
+  headers?: Record<string, string>;
 }
 
 /** What the server received, for assertions on methods and request bodies. */
@@ -20,6 +22,8 @@ export interface FixtureRequest {
   url: string;
   /** Raw request body ('' for a GET). */
   body: string;
+  /** Request headers, names in lower case (credentials, signatures). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface FixtureServer {
@@ -31,7 +35,9 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(respond: (url: URL, request: FixtureRequest) => FixtureResponse): Promise<FixtureServer> {
+export async function startFixtureServer(
+  respond: (url: URL, request: FixtureRequest) => FixtureResponse | Promise<FixtureResponse>,
+): Promise<FixtureServer> {
   const requests: string[] = [];
   const received: FixtureRequest[] = [];
   const server = createServer(async (req, res) => {
@@ -39,14 +45,19 @@ export async function startFixtureServer(respond: (url: URL, request: FixtureReq
     requests.push(url.pathname + url.search);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = { method: req.method ?? 'GET', url: url.pathname + url.search, body: Buffer.concat(chunks).toString('utf8') };
+    const request = {
+      method: req.method ?? 'GET',
+      url: url.pathname + url.search,
+      body: Buffer.concat(chunks).toString('utf8'),
+      headers: req.headers,
+    };
     received.push(request);
-    const answer = respond(url, request);
+    const answer = await respond(url, request);
     if (answer.hang) return;
     const send = (): void => {
       if (res.destroyed) return;
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(text);
     };
     if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
@@ -64,6 +75,26 @@ export async function startFixtureServer(respond: (url: URL, request: FixtureReq
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * The answer of the server at `baseUrl` to the same request (method, path, query, headers, body),
+ * for a fixture that stands in front of a real or simulated supplier and changes only some answers.
+ */
+export async function forwardTo(baseUrl: string, url: URL, request: FixtureRequest): Promise<FixtureResponse> {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
+  );
+  const answer = await fetch(new URL(url.pathname + url.search, baseUrl), {
+    method: request.method,
+    headers,
+    ...(request.method === 'GET' || request.method === 'HEAD' ? {} : { body: request.body }),
+  });
+  const kept = ['content-type', 'link', 'retry-after'].flatMap((name) => {
+    const value = answer.headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  return { status: answer.status, body: await answer.text(), headers: Object.fromEntries(kept) };
 }
 
 /** Every page of a feed, for assertions. */

@@ -3,8 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SupplierId } from '../types.ts';
 import { createCircuitBreaker } from './circuit-breaker.ts';
+import { fetchJson } from './fetch-json.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createQuoteService } from './quote-service.ts';
+import { createSupplierAuth } from './supplier-auth.ts';
 import { createSupplierB } from './supplier-b.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
@@ -356,5 +358,118 @@ describe('quote service over HTTP', () => {
     assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
     reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
     assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'error');
+  });
+});
+
+describe('quote service: refused credentials and rate limits', () => {
+  it('maps auth and rate_limited to their failures, and a storm of either never opens the breaker', async () => {
+    for (const kind of ['auth', 'rate_limited'] as const) {
+      const fake = fakeSupplier();
+      const calls: (string | null)[] = [];
+      const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
+      const service = createQuoteService({
+        supplier: fake.supplier,
+        breaker,
+        observer: { call: (_s, _ms, failure) => calls.push(failure) },
+      });
+      fake.behaviour = failWith(kind);
+      for (let i = 0; i < 20; i++) {
+        const outcome = await service.quote({ ...REQUEST, supplierStayIds: [String(i)] }, AbortSignal.timeout(5_000));
+        assert.equal(outcome.failure, kind);
+        assert.deepEqual([...outcome.quotes.values()], [null]);
+      }
+      assert.equal(breaker.state(), 'closed', kind);
+      assert.equal(fake.calls.length, 20, 'every search asked: no breaker refused');
+      assert.deepEqual(new Set(calls), new Set([kind]));
+    }
+  });
+
+  it('frees a half-open trial that met auth or rate_limited: the next call is the trial', async () => {
+    const time = clock();
+    const fake = fakeSupplier(1);
+    const breaker = createCircuitBreaker({ failureThreshold: 1, openMs: 1_000, now: time.now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, now: time.now });
+    fake.behaviour = failWith('http');
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.equal(breaker.state(), 'open');
+    time.advance(1_000);
+    fake.behaviour = failWith('auth');
+    await service.quote({ ...REQUEST, supplierStayIds: ['2'] }, AbortSignal.timeout(5_000));
+    assert.equal(breaker.state(), 'half-open', 'neither reopened nor closed');
+    fake.behaviour = async (asked) => new Map(asked.map((x) => [x, price(x)]));
+    const trial = await service.quote({ ...REQUEST, supplierStayIds: ['3'] }, AbortSignal.timeout(5_000));
+    assert.equal(trial.failure, null);
+    assert.equal(breaker.state(), 'closed');
+  });
+
+  it('tells the auth state: unknown before any call, failed with the message, ok once a call is answered', async () => {
+    const fake = fakeSupplier();
+    const refusals: string[] = [];
+    const auth = createSupplierAuth({ onRefused: (supplier, error) => refusals.push(`${supplier} ${error}`) });
+    const service = createQuoteService({ supplier: fake.supplier, auth });
+    assert.deepEqual(auth.state('supplier_a'), { auth: 'unknown', error: null });
+    fake.behaviour = failWith('auth');
+    await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
+    assert.deepEqual(auth.state('supplier_a'), { auth: 'failed', error: 'simulated auth' });
+    assert.deepEqual(refusals, ['supplier_a simulated auth']);
+    // Other failures say nothing of the credentials.
+    fake.behaviour = failWith('http');
+    await service.quote({ ...REQUEST, supplierStayIds: ['2'] }, AbortSignal.timeout(5_000));
+    assert.equal(auth.state('supplier_a').auth, 'failed');
+    fake.behaviour = async (asked) => new Map(asked.map((x) => [x, price(x)]));
+    await service.quote({ ...REQUEST, supplierStayIds: ['3'] }, AbortSignal.timeout(5_000));
+    assert.deepEqual(auth.state('supplier_a'), { auth: 'ok', error: null });
+    assert.deepEqual(auth.state('supplier_b'), { auth: 'unknown', error: null });
+  });
+});
+
+describe('quote service over HTTP: 429', () => {
+  let server: FixtureServer;
+  let reply: () => FixtureResponse = () => ({ body: {} });
+  before(async () => {
+    server = await startFixtureServer(() => reply());
+  });
+  after(() => server.close());
+
+  /** A driver as the real ones are: one fetchJson per quote, under the service's signal, without a deadline of its own. */
+  const driver = (): Supplier => ({
+    ...fakeSupplier().supplier,
+    quote: async (request, signal) => {
+      const body = (await fetchJson(`${server.baseUrl}/quote`, { supplier: 'supplier_a', signal, timeoutMs: null, backoffMs: 5 })) as {
+        prices: Record<string, number>;
+      };
+      return new Map(request.supplierStayIds.map((id) => [id, { available: true, total: body.prices[id] ?? 0, currency: 'USD' }]));
+    },
+  });
+
+  it('waits out a 429 that fits the call deadline, and the call is answered: no failure, the wait counted', async () => {
+    let answered = 0;
+    reply = () => (answered++ === 0 ? { status: 429, body: {}, headers: { 'retry-after': '0' } } : { body: { prices: { '7': 70 } } });
+    const waits: number[] = [];
+    const service = createQuoteService({ supplier: driver(), observer: { rateLimitWait: (_s, ms) => waits.push(ms) } });
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['7'] }, AbortSignal.timeout(5_000));
+    assert.equal(outcome.failure, null);
+    assert.deepEqual(outcome.quotes.get('7'), { available: true, total: 70, currency: 'USD' });
+    assert.deepEqual(waits, [0]);
+  });
+
+  it('fails as rate_limited at once when the 429 asks for more than the call deadline, and a storm never opens the breaker', async () => {
+    reply = () => ({ status: 429, body: {}, headers: { 'retry-after': '30' } });
+    const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
+    const waits: number[] = [];
+    const service = createQuoteService({
+      supplier: driver(),
+      breaker,
+      callTimeoutMs: 10_000,
+      observer: { rateLimitWait: (_s, ms) => waits.push(ms) },
+    });
+    const before = server.requests.length;
+    for (let i = 0; i < 10; i++) {
+      const outcome = await service.quote({ ...REQUEST, supplierStayIds: [String(i)] }, AbortSignal.timeout(60_000));
+      assert.equal(outcome.failure, 'rate_limited');
+    }
+    assert.equal(server.requests.length - before, 10, 'one request per call: no wait into the deadline');
+    assert.deepEqual(waits, []);
+    assert.equal(breaker.state(), 'closed');
   });
 });

@@ -1,22 +1,25 @@
 import pLimit from 'p-limit';
 import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
+import { observeCalls } from './call-observer.ts';
 import { createCircuitBreaker, type BreakerState, type CircuitBreaker } from './circuit-breaker.ts';
 import { deadlineSignal } from './deadline-signal.ts';
 import { createQuoteCache, type QuoteCache } from './quote-cache.ts';
+import type { SupplierAuth } from './supplier-auth.ts';
 import { isTimeoutReason, SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
 /**
  * Why a supplier could not tell. The layers above map them to the spec's errors: timeout and
- * busy -> 504 UPSTREAM_TIMEOUT, error -> 502 UPSTREAM_ERROR, malformed and unreachable -> 502
- * BAD_GATEWAY, open -> 503 SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
+ * busy -> 504 UPSTREAM_TIMEOUT, error, auth and rate_limited -> 502 UPSTREAM_ERROR, malformed and
+ * unreachable -> 502 BAD_GATEWAY, open -> 503 SERVICE_UNAVAILABLE (v1); a null price on v2/v3.
  */
-export const SUPPLIER_FAILURES = ['timeout', 'error', 'unreachable', 'malformed', 'open', 'busy'] as const;
+export const SUPPLIER_FAILURES = ['timeout', 'error', 'unreachable', 'malformed', 'open', 'busy', 'auth', 'rate_limited'] as const;
 /**
  * error = the supplier answered with an HTTP error; unreachable = no connection (refused, reset);
  * open = the circuit breaker refused the call; busy = the search's budget ran out while its call
- * waited for one of our concurrency slots (a burst): the supplier was never asked.
+ * waited for one of our concurrency slots (a burst): the supplier was never asked; auth = it
+ * refused our credentials; rate_limited = its 429 asked for a wait the call's deadline had no room for.
  */
 export type SupplierFailure = (typeof SUPPLIER_FAILURES)[number];
 
@@ -55,6 +58,8 @@ export interface QuoteObserver {
   cache?(supplier: SupplierId, hits: number, misses: number): void;
   /** Ids refused without a call because the breaker is open. */
   refused?(supplier: SupplierId, ids: number): void;
+  /** A call met a 429 and waits `ms` before sending again (then answered or failed: `call` tells). */
+  rateLimitWait?(supplier: SupplierId, ms: number): void;
 }
 
 export interface QuoteServiceOptions {
@@ -73,6 +78,8 @@ export interface QuoteServiceOptions {
   cache?: { ttlMs?: number; maxEntries?: number } | QuoteCache;
   /** Told of each breaker transition (for the log), unless `breaker` is a breaker of the caller's. */
   onBreakerTransition?: (to: BreakerState, cause: string) => void;
+  /** Told whether each call's credentials were accepted (answered) or refused (/health's `auth`). */
+  auth?: SupplierAuth;
 }
 
 const FAILURE_OF_KIND: Record<SupplierErrorKind, Exclude<SupplierFailure, 'open'>> = {
@@ -80,7 +87,16 @@ const FAILURE_OF_KIND: Record<SupplierErrorKind, Exclude<SupplierFailure, 'open'
   http: 'error',
   network: 'unreachable',
   malformed: 'malformed',
+  auth: 'auth',
+  rate_limited: 'rate_limited',
 };
+
+/**
+ * Failures that say nothing of whether the supplier is up: a refused credential (it answered, and
+ * will answer the same to every call: opening the breaker would only hide the cause behind
+ * `open`) and a rate limit (it answered, and asked for a pause the deadline had no room for).
+ */
+const NOT_AN_OUTAGE: ReadonlySet<SupplierErrorKind> = new Set(['auth', 'rate_limited']);
 
 /**
  * The resilience around one supplier's adapter: cache, batching to the supplier's cap, bounded
@@ -91,6 +107,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
   const { supplier } = options;
   const now = options.now ?? Date.now;
   const observer = options.observer;
+  const callObserver = { rateLimitWait: (id: SupplierId, ms: number) => observer?.rateLimitWait?.(id, ms) };
   const callTimeoutMs = options.callTimeoutMs ?? defaults.quoteCallTimeoutMs;
   const limit = pLimit(options.concurrency ?? defaults.quoteConcurrency);
   const breaker =
@@ -208,7 +225,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
           const deadline = deadlineSignal(callTimeoutMs, signal);
           const started = performance.now();
           try {
-            answer = await supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal);
+            answer = await observeCalls(callObserver, () => supplier.quote({ ...request, supplierStayIds: ids }, deadline.signal));
           } catch (error) {
             if (signal.aborted && !deadline.timedOut) {
               // The caller gave up (its budget, or a cancel) before the call's own deadline: that
@@ -219,7 +236,11 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
             }
             // Its own deadline passed: a supplier that cannot answer in time is down for us.
             const kind = error instanceof SupplierError ? FAILURE_OF_KIND[error.kind] : 'error';
-            breaker.failure(error instanceof Error ? error.message : kind);
+            if (error instanceof SupplierError && NOT_AN_OUTAGE.has(error.kind)) {
+              // Neither a failure nor a success: a half-open breaker's trial slot is freed.
+              breaker.cancel();
+              if (error.kind === 'auth') options.auth?.refused(supplier.id, error.detail);
+            } else breaker.failure(error instanceof Error ? error.message : kind);
             observer?.call?.(supplier.id, performance.now() - started, kind);
             settle(() => {
               fail(kind, ids);
@@ -231,6 +252,7 @@ export function createQuoteService(options: QuoteServiceOptions): QuoteService {
           }
           observer?.call?.(supplier.id, performance.now() - started, null);
           breaker.success();
+          options.auth?.answered(supplier.id);
           const answered = ids.map((id) => [id, answer.get(id) ?? { available: false }] as const);
           // Cached even when the batch already settled on the deadline: the answer is still good.
           scope.set(answered);

@@ -67,7 +67,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description `starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content or breaker is not ok (both 200). */
+                            /** @description `starting` (503) until the first start is over; `ok`, or `degraded` when a supplier's content, breaker or credentials are not ok (both 200). */
                             status: "starting" | "ok" | "degraded";
                             inventory: {
                                 /** @description The content version served. */
@@ -87,9 +87,12 @@ export interface paths {
                                     listings: number;
                                     /** @description ISO time of its last applied feed. */
                                     lastRefresh: string | null;
+                                    /** @description The last failure of its content or credentials; while `auth` is `failed`, `auth: ` and the supplier's own message. */
                                     lastError: string | null;
                                     /** @description Its quote circuit breaker. */
                                     breaker: "closed" | "open" | "half-open";
+                                    /** @description Whether it accepts the gateway's credentials, as its last call (a quote or a content pull) told: `failed` (HTTP 401 or 403: a wrong or expired key, which opens no breaker), `ok` (answered), `unknown` (no call since the gateway started). */
+                                    auth: "unknown" | "ok" | "failed";
                                 };
                             };
                         } & {

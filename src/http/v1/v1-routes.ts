@@ -28,7 +28,10 @@ function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
     case 'timeout':
       return new ApiError('UPSTREAM_TIMEOUT', `${provider} did not answer in time`, options);
     case 'error':
+    case 'auth': // the gateway's credentials refused: the operator's to fix (its /health says so), an error to the partner
       return new ApiError('UPSTREAM_ERROR', `${provider} returned an error`, options);
+    case 'rate_limited':
+      return new ApiError('UPSTREAM_ERROR', `${provider} is limiting the gateway's request rate; retry shortly`, options);
     case 'malformed':
       return new ApiError('BAD_GATEWAY', `${provider} answered with a response that could not be parsed`, options);
     case 'unreachable':
