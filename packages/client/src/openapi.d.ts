@@ -580,8 +580,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 rating: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 price: {
@@ -977,8 +979,10 @@ export interface paths {
                                     distanceInMeters: number | null;
                                 };
                                 rating: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 policies: {
@@ -1335,8 +1339,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1359,8 +1365,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1383,8 +1391,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1407,8 +1417,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1433,8 +1445,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 averageRatings: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 capacity: {
@@ -1781,8 +1795,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1805,8 +1821,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1829,8 +1847,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1853,8 +1873,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1879,8 +1901,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 averageRatings: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 capacity: {
