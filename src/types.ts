@@ -65,11 +65,15 @@ export interface Coordinates {
 }
 
 export interface Rating {
-  /** Guest rating on a 1-10 scale. */
-  value: number;
+  /**
+   * Guest rating on the 0-10 scale, one decimal; null when there is none: the supplier's API has
+   * no guest rating (Hotelbeds), or no listing of a stay has one (`averageRating`). Never 0 for
+   * "none" (docs/decisions.md 135).
+   */
+  value: number | null;
   /** Star class 0-5 (half stars allowed), null when the property has none. */
   hotelStars: number | null;
-  /** Number of reviews behind `value`. */
+  /** Number of reviews behind `value` (0 in an average whose value is null). */
   count: number;
 }
 
@@ -135,7 +139,7 @@ export interface Stay {
   /** Resolution-15 H3 cell of (lat, lng), hex string, computed at ingest. */
   h3: string;
   capacity: Capacity;
-  /** Review-count-weighted average over the listings (the spec's `averageRatings`). */
+  /** Review-count-weighted average over the listings that have a rating (the spec's `averageRatings`). */
   averageRating: Rating;
   /** Ordered by SUPPLIER_IDS. */
   listings: Listing[];

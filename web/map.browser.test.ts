@@ -216,6 +216,29 @@ describe('the map page', () => {
     await rig.screenshot(page, 'map-phone');
     assert.deepEqual(watch.problems, []);
   });
+
+  it("says 'no rating' for a stay without a guest rating, never 0 or NaN (docs/decisions.md 135)", async () => {
+    const watch = await rig.open();
+    const { page } = watch;
+    // Every stay of the answers unrated, as one sold only where the API has no guest rating.
+    await page.route('**/map/v3/accommodations?*', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const stay of body.results) stay.averageRatings = { ...stay.averageRatings, value: null, count: 0 };
+      await route.fulfill({ response, json: body });
+    });
+    // Static (no dates): the pins show the rating where they would show a price.
+    await page.goto(`${rig.base}/map?lat=48.8566&lng=2.3522&zoom=16&token=${token}`);
+    await searched(page, 0);
+    const pins = await page.locator('.stay span').allTextContents();
+    assert.ok(pins.length > 0 && pins.every((text) => text === 'no rating'), pins.join(' | '));
+    const meta = await page.locator('#list .meta').allTextContents();
+    assert.ok(meta.length > 0 && meta.every((text) => text.endsWith(' · no rating')), meta.join(' | '));
+    await page.locator('.stay span').first().click();
+    assert.match((await page.locator('.popup').textContent()) ?? '', / · no rating/);
+    await rig.screenshot(page, 'map-no-rating');
+    assert.deepEqual(watch.problems, []);
+  });
 });
 
 // A partner's site framing the map (docs/decisions.md 91, 102): a page of another origin, served

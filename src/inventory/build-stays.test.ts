@@ -23,7 +23,7 @@ function listing(supplier: SupplierId, id: string, overrides: Partial<Listing> =
   };
 }
 
-const rating = (value: number, count: number, hotelStars: number | null = null): Rating => ({ value, count, hotelStars });
+const rating = (value: number | null, count: number, hotelStars: number | null = null): Rating => ({ value, count, hotelStars });
 
 describe('serviceId', () => {
   it('depends only on the smallest supplier:id of the group, and looks like no supplier id', () => {
@@ -50,6 +50,30 @@ describe('averageRating', () => {
     assert.deepEqual(
       averageRating([listing('supplier_a', '1', { rating: rating(9, 0) }), listing('supplier_d', '2', { rating: rating(8, 0) })]),
       { value: 8.5, count: 0, hotelStars: null },
+    );
+  });
+
+  it('leaves out a listing without a guest rating: its value is no 0 and its reviews count for nothing (docs/decisions.md 135)', () => {
+    const r = averageRating([
+      listing('supplier_a', '1', { rating: rating(9, 300, 4) }),
+      listing('supplier_b', '2', { rating: rating(null, 40, 4) }),
+      listing('supplier_c', '3', { rating: rating(7, 100, 4) }),
+    ]);
+    assert.deepEqual(r, { value: 8.5, count: 400, hotelStars: 4 });
+    assert.deepEqual(
+      averageRating([listing('supplier_a', '1', { rating: rating(9, 0) }), listing('supplier_b', '2', { rating: rating(null, 0) })]),
+      { value: 9, count: 0, hotelStars: null },
+      'the plain mean, too, is over the rated listings only',
+    );
+  });
+
+  it('is null with count 0 when no listing has a guest rating, and still takes the star class', () => {
+    assert.deepEqual(
+      averageRating([
+        listing('supplier_b', '2', { rating: rating(null, 0, 3) }),
+        listing('supplier_d', '4', { rating: rating(null, 7, 3.5) }),
+      ]),
+      { value: null, count: 0, hotelStars: 3.5 },
     );
   });
 
@@ -85,6 +109,19 @@ describe('rankStays', () => {
       { id: 'std', averageRating: rating(8, 0) },
     ]);
     assert.deepEqual([...ranks], [1, 0, 2, 3]);
+  });
+});
+
+describe('rankStays without a guest rating', () => {
+  it('scores a stay with none as no evidence: the prior mean, below good ratings and above poor ones (docs/decisions.md 136)', () => {
+    assert.equal(rankScore(rating(null, 0)), 7.5);
+    assert.equal(rankScore(rating(null, 500)), 7.5, 'reviews without a value are no evidence either');
+    const ranks = rankStays([
+      { id: 'sta', averageRating: rating(4, 800) },
+      { id: 'stb', averageRating: rating(null, 0) },
+      { id: 'stc', averageRating: rating(9, 800) },
+    ]);
+    assert.deepEqual([...ranks], [2, 1, 0]);
   });
 });
 

@@ -55,18 +55,24 @@ const roundTenth = (value: number): number => Math.round(value * 10) / 10;
  * The stay's rating over its listings: the review-count-weighted mean of their values (a plain
  * mean when nobody has reviews yet), one decimal; the total count; the most common star class,
  * the higher one on a tie (suppliers disagreeing on a half star is common, and the higher one is
- * usually the official classification the other supplier has not caught up with).
+ * usually the official classification the other supplier has not caught up with). A listing
+ * without a guest rating (value null: its API has none) adds nothing to the value or the count,
+ * only its star class; with none rated, the value is null and the count 0 (docs/decisions.md 135).
  */
 export function averageRating(listings: readonly Listing[]): Rating {
   let weighted = 0;
   let count = 0;
   let plain = 0;
+  let rated = 0;
   let hotelStars: number | null = null;
   let votes = 0;
   for (const { rating } of listings) {
-    weighted += rating.value * rating.count;
-    count += rating.count;
-    plain += rating.value;
+    if (rating.value !== null) {
+      weighted += rating.value * rating.count;
+      count += rating.count;
+      plain += rating.value;
+      rated++;
+    }
     const stars = rating.hotelStars;
     if (stars === null || stars === hotelStars) continue;
     // A group has at most four listings: counting by scanning beats building a map.
@@ -77,7 +83,8 @@ export function averageRating(listings: readonly Listing[]): Rating {
       votes = seen;
     }
   }
-  const value = count > 0 ? weighted / count : plain / listings.length;
+  if (rated === 0) return { value: null, hotelStars, count: 0 };
+  const value = count > 0 ? weighted / count : plain / rated;
   return { value: roundTenth(value), hotelStars, count };
 }
 

@@ -13,9 +13,12 @@ const DEFAULT_PRIOR: RankPrior = { mean: defaults.rankPriorMean, count: defaults
 /**
  * The score stays are ranked by (docs/decisions.md 10): a Bayesian average of the guest rating.
  * Reviews pull the score from the prior mean towards the stay's own rating, so 10/10 from two
- * reviews ranks below 9.1 from 3,000, and a stay without reviews sits at the prior mean.
+ * reviews ranks below 9.1 from 3,000, and a stay without reviews sits at the prior mean. So does
+ * a stay without a guest rating (value null): no evidence either way, neither a 0 nor a 10
+ * (docs/decisions.md 136).
  */
 export function rankScore(rating: Rating, prior: RankPrior = DEFAULT_PRIOR): number {
+  if (rating.value === null) return prior.mean;
   const count = Math.max(0, rating.count);
   return (rating.value * count + prior.mean * prior.count) / (count + prior.count);
 }

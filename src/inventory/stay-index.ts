@@ -5,6 +5,8 @@ import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../typ
 
 /** Sentinel in the `stars` column for a stay without a star class. */
 export const NO_STARS = 255;
+/** Sentinel in the `rating` and `listingRating` columns for no guest rating (docs/decisions.md 137). */
+export const NO_RATING = 255;
 
 const TYPE_CODE = new Map<StayType, number>(STAY_TYPES.map((t, i) => [t, i]));
 const SUPPLIER_BIT = new Map<SupplierId, number>(SUPPLIER_IDS.map((s, i) => [s, 1 << i]));
@@ -57,12 +59,12 @@ export interface StayIndex {
   readonly suppliers: Uint8Array;
   /** Star class in half stars (0-10), NO_STARS when none. */
   readonly stars: Uint8Array;
-  /** Guest rating in tenths (10-100). */
+  /** Guest rating in tenths (0-100), NO_RATING when no listing has one. */
   readonly rating: Uint8Array;
   readonly reviewCount: Uint32Array;
   /**
    * Per stay, per supplier (slot = position in SUPPLIER_IDS): that supplier's listing rating in
-   * tenths (0 when it does not sell the stay) and star class in half stars (NO_STARS when none),
+   * tenths (NO_RATING when none; 0 when it does not sell the stay) and star class in half stars (NO_STARS when none),
    * at `idx * SUPPLIER_IDS.length + slot`. For filters on one supplier's own data (v1); 8 bytes a stay.
    */
   readonly listingRating: Uint8Array;
@@ -142,12 +144,12 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
       type[n] = typeCode(row.type);
       suppliers[n] = supplierMask(row.suppliers);
       stars[n] = row.stars === null ? NO_STARS : Math.round(row.stars * 2);
-      rating[n] = Math.round(row.rating * 10);
+      rating[n] = row.rating === null ? NO_RATING : Math.round(row.rating * 10);
       reviewCount[n] = row.reviewCount;
       listingStars.fill(NO_STARS, n * SLOTS, (n + 1) * SLOTS);
       for (const l of row.listingRatings) {
         const at = n * SLOTS + SUPPLIER_SLOT.get(l.supplier)!;
-        listingRating[at] = Math.round(l.value * 10);
+        listingRating[at] = l.value === null ? NO_RATING : Math.round(l.value * 10);
         listingStars[at] = l.hotelStars === null ? NO_STARS : Math.round(l.hotelStars * 2);
       }
       rank[n] = row.rank;

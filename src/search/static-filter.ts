@@ -1,5 +1,5 @@
 import { distanceMeters } from '../geo/distance.ts';
-import { NO_STARS, supplierMask, supplierSlot, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import { NO_RATING, NO_STARS, supplierMask, supplierSlot, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 
@@ -38,8 +38,12 @@ export function staticFilter(
       // Stars are stored in half stars, so 3.5 compares as 7 exactly.
       if (stars === NO_STARS || stars < minStars) return false;
     }
-    // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2.
-    if (minRating > 0 && ratings.rating[at] < minRating - 1e-9) return false;
+    if (minRating > 0) {
+      // Ratings are stored in tenths; a bound like 8.25 keeps 8.3 and drops 8.2. A stay without a
+      // guest rating meets no bound (docs/decisions.md 136).
+      const rating = ratings.rating[at];
+      if (rating === NO_RATING || rating < minRating - 1e-9) return false;
+    }
     if (minCount > 0 && index.reviewCount[idx] < minCount) return false;
     if (tokens !== null && (index.type[idx] !== HOTEL || !index.nameHasAll(idx, tokens))) return false;
     if (radius !== null && distanceMeters(centre!.lat, centre!.lng, lat[idx], lng[idx]) > radius) return false;

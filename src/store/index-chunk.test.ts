@@ -67,6 +67,37 @@ describe('index chunks', () => {
     });
   });
 
+  it('round-trip a missing guest rating as null, and a rating of 0 as 0 (docs/decisions.md 137)', () => {
+    const rated = stay(1);
+    const noneRated: RankedStay = {
+      ...stay(3),
+      averageRating: { value: null, hotelStars: 4, count: 0 },
+      listings: stay(3).listings.map((l) => ({ ...l, rating: { ...l.rating, value: null } })),
+    };
+    const mixed: RankedStay = {
+      ...stay(2),
+      averageRating: { value: 0, hotelStars: null, count: 3 },
+      listings: stay(2).listings.map((l, i) => ({ ...l, rating: { ...l.rating, value: i === 0 ? 0 : null } })),
+    };
+    assert.equal(mixed.listings.length, 2);
+    const rows: IndexRow[] = [];
+    decodeIndexChunk(encodeIndexChunk([rated, mixed, noneRated]), (row) => rows.push(row));
+    assert.equal(rows[0].rating, rated.averageRating.value);
+    assert.equal(rows[2].rating, null);
+    assert.deepEqual(
+      rows[2].listingRatings.map((l) => l.value),
+      [null],
+    );
+    assert.equal(rows[1].rating, 0);
+    assert.deepEqual(
+      rows[1].listingRatings.map((l) => [l.supplier, l.value]),
+      [
+        ['supplier_a', 0],
+        ['supplier_b', null],
+      ],
+    );
+  });
+
   it('handles an empty chunk and refuses idx out of sequence', () => {
     const rows: IndexRow[] = [];
     decodeIndexChunk(encodeIndexChunk([]), (row) => rows.push(row));

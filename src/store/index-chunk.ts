@@ -13,11 +13,16 @@ export const INDEX_CHUNK_ROWS = 16_384;
  * Bytes per row in `numbers`: lat, lng, stars, rating as float64; rank, review count as uint32;
  * type, suppliers as uint8; then per supplier (SUPPLIER_IDS order) its listing's rating in tenths
  * and star class in half stars as uint8 (ratings are tenths and stars halves at every supplier).
+ * No star class is stars NaN and NO_STARS; no guest rating is rating NaN and NO_RATING
+ * (docs/decisions.md 137): values no chunk held before, so a stored chunk of before reads as it
+ * always did, and the schema version (sqlite-store.ts, migrations/) stays.
  */
 const BYTES_PER_ROW = 4 * 8 + 2 * 4 + 2 + 2 * SUPPLIER_IDS.length;
 const S = SUPPLIER_IDS.length;
 /** Star byte of a listing without a star class. */
 const NO_STARS = 255;
+/** Rating byte of a listing without a guest rating (ratings run 0-100 tenths). */
+const NO_RATING = 255;
 
 // Typed arrays use the machine's byte order and the chunks are written and read on one machine
 // (the store file is not an exchange format); a big-endian host would need DataView instead.
@@ -27,7 +32,7 @@ export interface IndexChunk {
   /** idx of the first row; the chunk holds firstIdx .. firstIdx + rowCount - 1. */
   firstIdx: number;
   rowCount: number;
-  /** Columns one after another (see BYTES_PER_ROW); stars NaN = no star class. */
+  /** Columns one after another (see BYTES_PER_ROW); stars NaN = no star class, rating NaN = no guest rating. */
   numbers: Uint8Array;
   /** H3 cells, '\n'-separated. */
   h3: string;
@@ -75,7 +80,7 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
     lat[i] = stay.lat;
     lng[i] = stay.lng;
     stars[i] = stay.averageRating.hotelStars ?? Number.NaN;
-    rating[i] = stay.averageRating.value;
+    rating[i] = stay.averageRating.value ?? Number.NaN;
     rank[i] = stay.rank;
     reviewCount[i] = stay.averageRating.count;
     type[i] = code;
@@ -84,7 +89,7 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
       const s = SUPPLIER_SLOT.get(listing.supplier);
       if (s === undefined) continue;
       mask |= 1 << s;
-      listingRating[i * S + s] = Math.round(listing.rating.value * 10);
+      listingRating[i * S + s] = listing.rating.value === null ? NO_RATING : Math.round(listing.rating.value * 10);
       listingStars[i * S + s] = listing.rating.hotelStars === null ? NO_STARS : Math.round(listing.rating.hotelStars * 2);
     }
     suppliers[i] = mask;
@@ -115,13 +120,15 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
   if (h3.length !== n || names.length !== n) throw new Error(`index chunk at idx ${chunk.firstIdx}: text columns do not hold ${n} rows`);
   for (let i = 0; i < n; i++) {
     const star = stars[i];
+    const average = rating[i];
     const listingRatings: ListingRating[] = [];
     for (let s = 0; s < S; s++) {
       if ((suppliers[i] & (1 << s)) === 0) continue;
       const half = listingStars[i * S + s];
+      const tenths = listingRating[i * S + s];
       listingRatings.push({
         supplier: SUPPLIER_IDS[s],
-        value: listingRating[i * S + s] / 10,
+        value: tenths === NO_RATING ? null : tenths / 10,
         hotelStars: half === NO_STARS ? null : half / 2,
       });
     }
@@ -134,7 +141,7 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
       type: STAY_TYPES[type[i]] as StayType,
       suppliers: SUPPLIER_SETS[suppliers[i]],
       stars: Number.isNaN(star) ? null : star,
-      rating: rating[i],
+      rating: Number.isNaN(average) ? null : average,
       reviewCount: reviewCount[i],
       listingRatings,
       searchName: names[i],

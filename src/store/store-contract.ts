@@ -85,10 +85,17 @@ function fixture(): RankedStay[] {
       ],
       { name: 'Sunny Villa', type: 'villa', typeLabel: 'Entire villa', averageRating: { value: 9.6, hotelStars: null, count: 4 } },
     ),
-    stay(3, 1, 'stdddddddddddd', [listing('supplier_b', 'HB0000004', { name: 'Budget Inn' })], {
-      name: 'Budget Inn',
-      averageRating: { value: 6.2, hotelStars: null, count: 0 },
-    }),
+    // Sold only where the API has no guest rating (Hotelbeds): no rating at all (docs/decisions.md 135).
+    stay(
+      3,
+      1,
+      'stdddddddddddd',
+      [listing('supplier_b', 'HB0000004', { name: 'Budget Inn', rating: { value: null, hotelStars: 2, count: 0 } })],
+      {
+        name: 'Budget Inn',
+        averageRating: { value: null, hotelStars: 2, count: 0 },
+      },
+    ),
   ];
 }
 
@@ -217,6 +224,8 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
         searchName: 'grand plaza',
       });
       assert.deepEqual(rows[2].listingRatings, [{ supplier: 'supplier_d', value: 9.6, hotelStars: null }]);
+      assert.equal(rows[3].rating, null, 'a stay without a guest rating reads back as null');
+      assert.deepEqual(rows[3].listingRatings, [{ supplier: 'supplier_b', value: null, hotelStars: 2 }]);
       assert.equal(rows[0].searchName, 'hotel saint eloi');
       assert.deepEqual(rows[2].suppliers, ['supplier_d']);
       assert.equal(rows[2].type, 'villa');

@@ -3,7 +3,8 @@ import type { HotelIdRef, Stay, StayType, SupplierId } from '../types.ts';
 /** What the in-memory index needs of one stay: the filter columns, no display text. */
 export interface ListingRating {
   supplier: SupplierId;
-  value: number;
+  /** Null: the listing has no guest rating. */
+  value: number | null;
   hotelStars: number | null;
 }
 
@@ -19,11 +20,11 @@ export interface IndexRow {
   suppliers: SupplierId[];
   /** averageRating.hotelStars */
   stars: number | null;
-  /** averageRating.value (1-10) */
-  rating: number;
+  /** averageRating.value (0-10), null when no listing has a guest rating */
+  rating: number | null;
   /** averageRating.count */
   reviewCount: number;
-  /** Each listing's own rating value (1-10) and star class, for filters on one supplier's data (v1). */
+  /** Each listing's own rating value (0-10 or null) and star class, for filters on one supplier's data (v1). */
   listingRatings: readonly ListingRating[];
   /** Name folded for search: foldText(name) (fold-text.ts): lower case, accents and punctuation removed. */
   searchName: string;

@@ -29,7 +29,8 @@ interface Stay {
   name: string;
   type: string;
   location: { address: string; coordinates: { lat: number; lng: number } };
-  averageRatings: { value: number; hotelStars: number | null; count: number };
+  /** value null: no supplier of the stay has a guest rating (docs/decisions.md 135). */
+  averageRatings: { value: number | null; hotelStars: number | null; count: number };
   suppliers: Record<string, SupplierEntry>;
 }
 
@@ -217,10 +218,16 @@ function drawClusters(clusters: readonly Cluster[]): void {
   }
 }
 
+/** The stay's guest rating as the map writes it: "★ 8.4", or "no rating" when it has none (never 0 or NaN). */
+function ratingText(stay: Stay): string {
+  const { value } = stay.averageRatings;
+  return value === null ? 'no rating' : `★ ${value.toFixed(1)}`;
+}
+
 function popupHtml(stay: Stay, meta: SearchBody['meta']): string {
   const price = priceLabel(stay, meta);
   return (
-    `<div class="popup"><strong>${escapeHtml(stay.name)}</strong><br>${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)}` +
+    `<div class="popup"><strong>${escapeHtml(stay.name)}</strong><br>${escapeHtml(stay.type)} · ${ratingText(stay)}` +
     `${price === null ? '' : `<br>${escapeHtml(price)} ${nightsText(meta)}`}` +
     `<br><a href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></div>`
   );
@@ -243,7 +250,7 @@ function drawStays(stays: readonly Stay[], meta: SearchBody['meta'], asDots: boo
       continue;
     }
     const price = priceLabel(stay, meta);
-    const label = price ?? `★ ${stay.averageRatings.value.toFixed(1)}`;
+    const label = price ?? ratingText(stay);
     stayLayer.addLayer(
       L.marker([lat, lng], {
         title: price === null ? stay.name : `${stay.name}: ${price} ${nightsText(meta)}`,
@@ -261,6 +268,8 @@ function drawList(stays: readonly Stay[], meta: SearchBody['meta']): void {
       li.className = 'card';
       const thumbnail = thumbnailOf(stay);
       const price = priceLabel(stay, meta);
+      // The review count belongs to a rating; "no rating (0)" would say nothing more.
+      const reviews = stay.averageRatings.value === null ? '' : ` <span class="count">(${formatCount(stay.averageRatings.count)})</span>`;
       const logos = Object.entries(stay.suppliers)
         .map(([supplier, e]) =>
           e.media.logoSquare
@@ -271,7 +280,7 @@ function drawList(stays: readonly Stay[], meta: SearchBody['meta']): void {
       li.innerHTML =
         `${thumbnail === null ? '<div class="thumb"></div>' : `<img class="thumb" src="${escapeHtml(thumbnail)}" alt="" width="96" height="60" loading="lazy">`}` +
         `<div class="body"><h2>${escapeHtml(stay.name)}</h2>` +
-        `<p class="meta">${escapeHtml(stay.type)} · ★ ${stay.averageRatings.value.toFixed(1)} <span class="count">(${formatCount(stay.averageRatings.count)})</span></p>` +
+        `<p class="meta">${escapeHtml(stay.type)} · ${ratingText(stay)}${reviews}</p>` +
         `<p class="row">${logos}${price === null ? '' : `<span class="price">${escapeHtml(price)} <small>${nightsText(meta)}</small></span>`}` +
         `<a class="book" href="${escapeHtml(stay.url)}" target="_blank" rel="noopener">Book</a></p></div>`;
       // A picture that cannot be had (a supplier's host down) leaves a blank tile, not a broken icon.

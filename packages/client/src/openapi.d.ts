@@ -583,8 +583,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 rating: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 price: {
@@ -980,8 +982,10 @@ export interface paths {
                                     distanceInMeters: number | null;
                                 };
                                 rating: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 policies: {
@@ -1338,8 +1342,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1362,8 +1368,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1386,8 +1394,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1410,8 +1420,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1436,8 +1448,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 averageRatings: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 capacity: {
@@ -1784,8 +1798,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1808,8 +1824,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1832,8 +1850,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1856,8 +1876,10 @@ export interface paths {
                                             logoSquare: string;
                                         };
                                         rating: {
-                                            value: number;
+                                            /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                            value: number | null;
                                             hotelStars: number | null;
+                                            /** @description Reviews behind `value`. */
                                             count: number;
                                         };
                                         policies: {
@@ -1882,8 +1904,10 @@ export interface paths {
                                     distanceInMeters: number;
                                 };
                                 averageRatings: {
-                                    value: number;
+                                    /** @description Guest rating, 0 to 10, one decimal. A rating `value` of null means there is no guest rating: the supplier publishes none for this stay (Hotelbeds has no guest ratings), or, in `averageRatings` and v2's `rating`, none of the stay's suppliers does (its `count` is then 0): show "no rating", never 0; `minguestrating` above 0 leaves such stays out. */
+                                    value: number | null;
                                     hotelStars: number | null;
+                                    /** @description Reviews behind `value`. */
                                     count: number;
                                 };
                                 capacity: {

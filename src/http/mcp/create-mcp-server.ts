@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Type, type TSchema } from 'typebox';
 import { NULL_PRICE_MEANING } from '../null-price.ts';
+import { NULL_RATING_MEANING } from '../null-rating.ts';
 import { reportingJsonSchema, reportingQuerySchema } from '../reporting-routes.ts';
 import { unifiedQuerySchema } from '../unified-query-schema.ts';
 import { v3AccommodationSchema, v3ResponseSchema } from '../v3/v3-response-schema.ts';
@@ -66,10 +67,12 @@ const SEARCH_DESCRIPTION = `Search accommodations (hotels and rentals) across ev
 Location (one is required unless hotelids is given): address (a place in any language, e.g. "Paris"), or lat+lng (+ radius in metres), or a box: all four of nelat, nelng, swlat, swlng (the north-east and south-west corners of a map viewport).
 Prices: give BOTH checkin and checkout (YYYY-MM-DD, today or later) for a priced search; without both dates there are no prices. ${NULL_PRICE_MEANING}
 Occupancy: adults (default 2), children with childrenAges (one age per child), rooms. currency (ISO 4217, default USD).
-Results: each stay has suppliers with their own link (a tracked booking deeplink: give it to the user as is), rating, policies and, when dated, price.total. Paging: while meta.hasMore, call again with page+1 (the same other arguments). Invalid arguments come back as an error result that says what to fix.`;
+Results: each stay has suppliers with their own link (a tracked booking deeplink: give it to the user as is), rating, policies and, when dated, price.total; averageRatings sums the suppliers' ratings up. ${NULL_RATING_MEANING}
+Paging: while meta.hasMore, call again with page+1 (the same other arguments). Invalid arguments come back as an error result that says what to fix.`;
 
 const GET_DESCRIPTION = `One accommodation by its id (the id of a search result, or <supplier>:<id>), with every supplier's link, rating and policies.
-Give checkin and checkout (YYYY-MM-DD, both) to price it for those dates. ${NULL_PRICE_MEANING}`;
+Give checkin and checkout (YYYY-MM-DD, both) to price it for those dates. ${NULL_PRICE_MEANING}
+${NULL_RATING_MEANING}`;
 
 const TRANSACTIONS_DESCRIPTION = `Your commission transactions (bookings made through your links), newest data as the suppliers report it; needs an API key, and thirdParty (the platform registered for the key).
 Same parameters as GET ${TRANSACTIONS_PATH}: startDate and endDate (YYYY-MM-DD) on the dateFilter date, limit per page, zero-indexed page; while meta.hasMore, call again with page+1.`;

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ratingSchema } from '../rating-schema.ts';
 
 // The v1 200 body: every field required, one supplier per result.
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });
@@ -13,7 +14,7 @@ export const v1AccommodationSchema = Type.Object({
     coordinates: Type.Union([latLng, Type.Null()]),
     distanceInMeters: Type.Number(),
   }),
-  rating: Type.Object({ value: Type.Number(), hotelStars: Type.Union([Type.Number(), Type.Null()]), count: Type.Number() }),
+  rating: ratingSchema,
   price: Type.Object({ total: Type.Number() }),
   capacity: Type.Object({
     guests: Type.Number(),

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
 import { NULL_PRICE_MEANING } from '../null-price.ts';
+import { ratingSchema } from '../rating-schema.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v2 200 body: rating, policies and media at the accommodation level; supplier entries carry
@@ -27,7 +28,8 @@ export const v2AccommodationSchema = Type.Object({
   name: Type.String(),
   type: Type.String(),
   location: Type.Object({ address: Type.String(), coordinates: latLng, distanceInMeters: nullableNumber }),
-  rating: Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() }),
+  /** The stay's review-weighted rating over its suppliers (v3's `averageRatings`). */
+  rating: ratingSchema,
   policies: Type.Object({ instantBook: Type.Boolean(), freeCancellation: Type.Boolean() }),
   media: Type.Object({ thumbnail: jsonSafeString, logoSquare: jsonSafeString }),
   capacity: Type.Object({ guests: Type.Number(), bedrooms: nullableNumber, beds: nullableNumber, bathrooms: Type.Number() }),

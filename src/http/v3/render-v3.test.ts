@@ -192,4 +192,65 @@ describe('the v3 body written as text', () => {
     assert.deepEqual(parsed.meta.ignored, [{ param: 'min"', reason: 'a "quoted" reason' }]);
     assert.deepEqual(parsed.meta.unavailableSuppliers, []);
   });
+  test('a missing guest rating is written null, per supplier and in averageRatings, never 0 (docs/decisions.md 135)', () => {
+    const base = {
+      supplierStayId: '1',
+      name: 'Budget Inn',
+      typeLabel: 'Hotel',
+      type: 'hotel' as const,
+      address: '1 Main Street',
+      lat: 1.5,
+      lng: -2.25,
+      capacity: { guests: 2, bedrooms: null, beds: 1, bathrooms: 1 },
+      policies: { instantBook: true, freeCancellation: false },
+      media: { thumbnail: 'https://i.example/t.jpg', logoSquare: 'https://i.example/l.png' },
+    };
+    const rated = { ...base, supplier: 'supplier_a' as const, rating: { value: 8.4, hotelStars: 3, count: 12 } };
+    const unrated = { ...base, supplier: 'supplier_b' as const, rating: { value: null, hotelStars: 3, count: 0 } };
+    const stay = (id: string, listings: (typeof rated | typeof unrated)[], value: number | null) => ({
+      idx: 0,
+      id,
+      name: base.name,
+      type: base.type,
+      typeLabel: base.typeLabel,
+      address: base.address,
+      lat: base.lat,
+      lng: base.lng,
+      h3: '8f0000000000000',
+      capacity: base.capacity,
+      averageRating: { value, hotelStars: 3, count: value === null ? 0 : 12 },
+      listings,
+    });
+    const result: SearchResult = {
+      hits: [
+        { stay: stay('st0000000000a1', [rated, unrated], 8.4), distanceMeters: 1, offers: null },
+        { stay: stay('st0000000000b2', [unrated], null), distanceMeters: 2, offers: null },
+      ],
+      total: 2,
+      hasMore: false,
+      unresolved: [],
+      currency: 'USD',
+      cache: 'HIT',
+      failures: {},
+      clusters: null,
+      clustering: null,
+    };
+    const query = { providers: null, page: 1, pageSize: 10, dates: null } as unknown as SearchQuery;
+    const text = renderV3(
+      result,
+      query,
+      pageLinks('http://gw.test', V3, 'a=1', { page: 1, pageSize: 10, hasMore: false, total: 2 }),
+      deeplinks('http://gw.test', { aid: null, campaign: null }),
+      () => '',
+      [],
+    );
+    const parsed = JSON.parse(text) as any;
+    assert.ok(validate(parsed), JSON.stringify(validate.errors));
+    const [mixed, none] = parsed.results;
+    assert.deepEqual(mixed.suppliers.supplier_a.rating, { value: 8.4, hotelStars: 3, count: 12 });
+    assert.deepEqual(mixed.suppliers.supplier_b.rating, { value: null, hotelStars: 3, count: 0 });
+    assert.deepEqual(mixed.averageRatings, { value: 8.4, hotelStars: 3, count: 12 });
+    assert.deepEqual(none.suppliers.supplier_b.rating, { value: null, hotelStars: 3, count: 0 });
+    assert.deepEqual(none.averageRatings, { value: null, hotelStars: 3, count: 0 });
+  });
 });

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
 import { NULL_PRICE_MEANING } from '../null-price.ts';
+import { ratingSchema } from '../rating-schema.ts';
 import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
 
 // The v3 200 body. render-v3.ts writes it as text (stays' own parts written once and kept);
 // render-v3.test.ts holds every body to this schema, closed to other fields, in its key order.
-const ratingSchema = Type.Object({ value: Type.Number(), hotelStars: nullableNumber, count: Type.Number() });
 
 const v3SupplierEntrySchema = Type.Object({
   link: jsonSafeString,
