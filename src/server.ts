@@ -136,6 +136,7 @@ if (!stopping && stores !== null) {
     feedShrinkLimit: config.feedShrinkLimit,
     // The demo partner only ever meets the simulated suppliers: never real ones.
     demo: simulator !== null,
+    simControlUrl: simulator?.controlUrl ?? null,
   });
   const running = app;
   // Said through the gateway's logger, so that in LOG_FORMAT=json every line is one JSON object.

@@ -9,11 +9,10 @@ import { parseArgs } from 'node:util';
 import type { RecordStores } from '../open-stores.ts';
 import { count } from '../plural.ts';
 import { bookingStatusNamed, importColumn, readImportMapping } from '../reporting/import-mapping.ts';
-import { describeImport, importTransactions } from '../reporting/import-transactions.ts';
+import { describeImport, importTransactionsCsv } from '../reporting/import-transactions.ts';
 import {
   IMPORT_COLUMNS,
   readDecimal,
-  readTransactionsCsv,
   TransactionsCsvError,
   type CsvReading,
   type ImportColumn,
@@ -146,23 +145,22 @@ export async function runTransactionsImport(invocation: ImportInvocation, stores
     io.err(`staygate: cannot read ${file}: ${(error as Error).message}; nothing imported`);
     return 1;
   }
-  let records;
   try {
-    ({ records } = readTransactionsCsv(bytes, reading));
+    const result = await importTransactionsCsv({
+      supplier,
+      file: path.basename(file),
+      csv: bytes,
+      reading,
+      store: stores.transactions,
+      clicks: stores.clicks,
+      keys: stores.keys,
+    });
+    io.out(describeImport(result));
+    return 0;
   } catch (error) {
     if (!(error instanceof TransactionsCsvError)) throw error;
     io.err(`staygate: ${file}: nothing imported, ${count(error.problems.length, 'problem')}:`);
     for (const line of error.message.split('\n')) io.err(`  ${line}`);
     return 1;
   }
-  const result = await importTransactions({
-    supplier,
-    file: path.basename(file),
-    records,
-    store: stores.transactions,
-    clicks: stores.clicks,
-    keys: stores.keys,
-  });
-  io.out(describeImport(result));
-  return 0;
 }

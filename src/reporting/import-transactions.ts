@@ -8,6 +8,7 @@ import type { ClickStore } from '../clicks/click-store.ts';
 import { count } from '../plural.ts';
 import type { CommissionRecord } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
+import { readTransactionsCsv, type CsvReading } from './read-transactions-csv.ts';
 import { aidOwners, attributeRecords } from './sync-transactions.ts';
 import type { TransactionImport, TransactionStore } from './transaction-store.ts';
 
@@ -48,6 +49,17 @@ export async function importTransactions(options: ImportTransactionsOptions): Pr
     unattributed,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * Reads a CSV export (readTransactionsCsv: every row checked, a TransactionsCsvError naming each
+ * problem and nothing imported) and imports it: what `staygate transactions import` and the demo run.
+ */
+export async function importTransactionsCsv(
+  options: Omit<ImportTransactionsOptions, 'records'> & { csv: Uint8Array | string; reading?: CsvReading },
+): Promise<ImportTransactionsResult> {
+  const { records } = readTransactionsCsv(options.csv, options.reading);
+  return importTransactions({ ...options, records });
 }
 
 /** "supplier_b: 240 rows of export.csv imported: 200 new, 10 updated, 30 unchanged, 12 unattributed (15 ms)" */
