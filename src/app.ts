@@ -36,6 +36,7 @@ import { createQuoteService } from './suppliers/quote-service.ts';
 import type { Supplier } from './suppliers/supplier.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
+import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -46,9 +47,10 @@ export interface AppOptions {
   stores?: Stores;
   /** How long the report sync's lease lasts unrenewed (defaults.reportSyncLeaseMs). */
   reportSyncLeaseMs?: number;
-  supplierUrls: Record<SupplierId, string>;
-  /** The supplier drivers (default: createSuppliers of `supplierUrls`); tests give slots without a commission report. */
-  suppliers?: readonly Supplier[];
+  /** The four supplier slots: API, URL, credentials, booking page (supplier-slots.ts). */
+  suppliers: readonly SupplierSlot[];
+  /** The slots' drivers (default: createSuppliers of `suppliers`); tests give slots without a commission report. */
+  drivers?: readonly Supplier[];
   /**
    * The simulator's control server, with the simulated suppliers: the demo partner's transactions of
    * a slot whose API has no commission report come from its CSV export (`GET /exports/transactions.csv`).
@@ -85,8 +87,6 @@ export interface AppOptions {
   rateLimitClock?: () => number;
   /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
   trustedProxies?: string[];
-  /** Booking-page URL templates replacing the defaults (defaults.bookingUrlTemplates). */
-  bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
   /** How old the in-memory API keys may get before the key store is checked for changes. */
   keyRefreshMs?: number;
   /** Origins browsers may call from; default defaults.corsOrigins (any). */
@@ -156,9 +156,9 @@ export function createApp(options: AppOptions): App {
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(
-    SUPPLIER_IDS.map((id) => [
-      id,
-      compileBookingTemplate(options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id]),
+    options.suppliers.map((slot) => [
+      slot.id,
+      compileBookingTemplate(slot.bookingUrl ?? defaults.bookingUrlTemplates[slot.id], slot.baseUrl),
     ]),
   ) as Tracking['bookingUrls'];
 
@@ -197,7 +197,7 @@ export function createApp(options: AppOptions): App {
   );
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const suppliers = options.suppliers ?? createSuppliers(options.supplierUrls);
+  const suppliers = options.drivers ?? createSuppliers(options.suppliers);
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
   // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 73).
   const sharedQuotes = options.redisUrl
@@ -261,7 +261,10 @@ export function createApp(options: AppOptions): App {
   let demoSeeding: Promise<void> = Promise.resolve();
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
+  const worker = createContentWorker({
+    where: stores.location,
+    feeds: { module: SUPPLIERS_MODULE, configs: options.suppliers.map(supplierConfig) },
+  });
   const content = createContentService({
     store,
     worker,

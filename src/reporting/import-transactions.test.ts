@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { expectedCommissionUsdCents, type SimBooking } from '@staygate/sim';
 import { createSuppliers } from '../app.ts';
 import type { Click } from '../clicks/click-store.ts';
+import { simulatedSlots } from '../supplier-slots.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import type { SupplierId } from '../types.ts';
 import { describeSync } from './describe-sync.ts';
@@ -144,7 +145,7 @@ describe('transactions of slots without a commission report', () => {
     const reference = createSqliteTransactionStore({ path: ':memory:' });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(t.sim.urls).filter((s) => IMPORTED.includes(s.id)),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => IMPORTED.includes(s.id)),
         store: reference,
         clicks: stores.clicks,
         keys: stores.keys,
