@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { main, type CliIo } from '../cli/main.ts';
+import { IMPORT_HELP } from '../cli/transactions-import-command.ts';
 import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-support/pg.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 
@@ -159,6 +160,8 @@ describe('staygate transactions import', () => {
       return [await main(['transactions', 'import', ...args], io, env), out[0]] as const;
     };
     const csv = path.join(dir, 'transactions-b.csv');
+    assert.deepEqual(await run('--help'), [0, IMPORT_HELP]);
+    assert.match(IMPORT_HELP, /^Usage: staygate transactions import --supplier <id> \[options\] FILE\.csv\n/);
     for (const [args, message] of [
       [['--supplier', 'supplier_x', csv], /--supplier must be one of supplier_a, supplier_b, supplier_c, supplier_d, not "supplier_x"/],
       [['--supplier', 'supplier_b'], /needs the CSV file/],
