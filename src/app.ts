@@ -24,7 +24,8 @@ import { createPartnerSummaries } from './reporting/partner-summary.ts';
 import type { HealthReport } from './http/health-routes.ts';
 import { startDemoSeeding } from './reporting/seed-demo.ts';
 import { createMapSearchCounter } from './auth/map-search-counter.ts';
-import { describeSync } from './reporting/describe-sync.ts';
+import { describeNoReport, describeSync } from './reporting/describe-sync.ts';
+import { importTransactionsCsv } from './reporting/import-transactions.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createSearch, type ClusteringSettings } from './search/search.ts';
 import { createWorkSlicer } from './search/work-slicer.ts';
@@ -32,6 +33,7 @@ import { keepLease, withLease, type KeptLease } from './store/hold-lease.ts';
 import { openSqliteStores, type Stores } from './open-stores.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
+import type { Supplier } from './suppliers/supplier.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { createSupplierAuth } from './suppliers/supplier-auth.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
@@ -48,6 +50,13 @@ export interface AppOptions {
   reportSyncLeaseMs?: number;
   /** The four supplier slots: API, URL, credentials, booking page (supplier-slots.ts). */
   suppliers: readonly SupplierSlot[];
+  /** The slots' drivers (default: createSuppliers of `suppliers`); tests give slots without a commission report. */
+  drivers?: readonly Supplier[];
+  /**
+   * The simulator's control server, with the simulated suppliers: the demo partner's transactions of
+   * a slot whose API has no commission report come from its CSV export (`GET /exports/transactions.csv`).
+   */
+  simControlUrl?: string | null;
   publicUrl?: string | null;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
@@ -189,7 +198,7 @@ export function createApp(options: AppOptions): App {
   );
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const suppliers = createSuppliers(options.suppliers);
+  const suppliers = options.drivers ?? createSuppliers(options.suppliers);
   // Whether each supplier accepts our credentials, told by quotes and content pulls alike (/health's `auth`).
   const auth = createSupplierAuth({ onRefused: (supplier) => metrics.authFailed(supplier) });
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
@@ -390,6 +399,9 @@ export function createApp(options: AppOptions): App {
         keys: keyStore,
         clicks: replay,
         sync: () => sync.syncAll(),
+        importCsv: (supplier, file, csv) =>
+          importTransactionsCsv({ supplier, file, csv, store: transactions, clicks, keys: keyStore, now }),
+        simControlUrl: options.simControlUrl ?? null,
         now,
         count: options.demoClicks,
         log,
@@ -420,6 +432,8 @@ export function createApp(options: AppOptions): App {
         },
         onError: (error: unknown) => http.log.error({ err: error }, 'syncing the commission reports failed'),
       };
+      // A slot without a report API is skipped by every pull: said once, with what to do instead.
+      for (const supplier of suppliers) if (!supplier.commissionReport) http.log.info(describeNoReport(supplier.id));
       // One process of those sharing the database runs the schedule: the holder of the lease
       // `report-sync` (docs/decisions.md 76). Start and stop follow one another in order.
       let role = Promise.resolve();

@@ -140,6 +140,7 @@ if (!stopping && stores !== null) {
     feedShrinkLimit: config.feedShrinkLimit,
     // The demo partner only ever meets the simulated suppliers: never real ones, so not when any slot is real.
     demo: !SUPPLIER_IDS.some((id) => config.suppliers[id].url !== null),
+    simControlUrl: simulator?.controlUrl ?? null,
   });
   const running = app;
   // Said through the gateway's logger, so that in LOG_FORMAT=json every line is one JSON object.

@@ -11,6 +11,7 @@ import { defaults } from '../defaults.ts';
 import { openStores, sqliteLocation, type RecordStores } from '../open-stores.ts';
 import { count } from '../plural.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
+import { describeLastImport } from '../reporting/import-transactions.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
 import { needsSimulator, resolveSupplierSlots, supplierConfig, type SupplierSlot } from '../supplier-slots.ts';
@@ -21,6 +22,8 @@ import { describePgConnectError, pgTarget } from '../store/pg-connect-error.ts';
 import { openPgPool } from '../store/pg-pool.ts';
 import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
+import { IMPORT_HELP, parseImportArgs, runTransactionsImport, type ImportInvocation } from './transactions-import-command.ts';
+import { UsageError } from './usage-error.ts';
 
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -52,7 +55,11 @@ const USAGE = `Usage: staygate keys <command>
   transactions reconcile        (or: transactions sync --full) Re-reads the last ${defaults.reportReconcileDays} days of every report
                                 (STAYGATE_REPORT_RECONCILE_DAYS), as the server does daily, and says what
                                 the incremental pulls had missed (changes published later than the overlap).
-  transactions status           Transactions held, per supplier, and the period synced.
+  transactions status           Transactions held, per supplier, the period synced and the last import.
+  transactions import --supplier <id> [--map <ours>=<theirs>,...] [--mapping <FILE.json>] FILE.csv
+                                Imports an affiliate network's CSV export of a supplier's transactions,
+                                for a slot whose API has no commission report (sync skips it and says
+                                so); again changes nothing. "transactions import --help" for the options.
 
   content refresh               Pulls every supplier's content feed now, as the server does every hour,
                                 and publishes a new content version; a running server serves it within
@@ -121,17 +128,23 @@ Revokes a key for good; a running server refuses it within a second.`,
   'keys list': `Usage: staygate keys list [--json]
 
 Lists every key: id, status, partner, aid, limit, third parties, creation time. Never a secret.`,
-  transactions: `Usage: staygate transactions sync|status
+  transactions: `Usage: staygate transactions sync|reconcile|status|import
 
   transactions sync      Pulls every supplier's commission report now.
-  transactions status    Transactions held, per supplier, and the period synced.
+  transactions reconcile Re-reads the last ${defaults.reportReconcileDays} days of every report.
+  transactions status    Transactions held, per supplier, the period synced and the last import.
+  transactions import --supplier <id> FILE.csv
+                         Imports a supplier's transactions from an affiliate network's CSV export.
 
 Run "staygate transactions <command> --help" for one command.`,
   'transactions sync': `Usage: staygate transactions sync
 
 Pulls every supplier's commission report now, as the server does every 5 minutes, and prints a line
-per supplier once its report is stored. Exit 1 if one failed. The suppliers are
-STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on this data folder.`,
+per supplier once its report is stored. Exit 1 if one failed. A slot whose API has no commission
+report (Hotelbeds, Expedia Rapid) is skipped, and its line says so: import its CSV export with
+"staygate transactions import". The suppliers are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated
+ones of the server running on this data folder.`,
+  'transactions import': IMPORT_HELP,
   content: `Usage: staygate content refresh
 
 Pulls every supplier's content feed now and publishes a new content version. Run
@@ -165,7 +178,8 @@ when they start too; run it before starting a new version to migrate once, ahead
 Applies the migrations the PostgreSQL database of DATABASE_URL lacks and prints each one it applied.`,
   'transactions status': `Usage: staygate transactions status
 
-Transactions held, how many belong to no partner, and per supplier the period of changes synced.`,
+Transactions held, how many belong to no partner, and per supplier the period of changes synced
+(or that its API has no commission report) and its last CSV import: when, which file, and its counts.`,
 };
 
 /** The help asked for, if any: `--help`/`-h` anywhere after the command names it belongs to. */
@@ -185,8 +199,6 @@ export interface CliIo {
 }
 
 const STD_IO: CliIo = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
-
-class UsageError extends Error {}
 
 function describe(record: ApiKeyRecord): string {
   const limit = record.limitPerMinute === null ? `${defaults.keyedPerMinute}/min (default)` : `${record.limitPerMinute}/min`;
@@ -347,20 +359,26 @@ async function transactionsCommand(
   if (rest.length > 0 && !full) throw new UsageError(`transactions ${given} takes no arguments${given === 'sync' ? ' but --full' : ''}`);
   const command = full ? 'reconcile' : given;
   const { keys, clicks, transactions: store } = stores;
+  if (command !== 'status' && command !== 'sync' && command !== 'reconcile')
+    throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
+  const config = readConfig(env);
+  const slots = cliSupplierSlots(config.suppliers, dataDir);
   if (command === 'status') {
+    // Which slots have no report API is known from their drivers, when the slots are.
+    const noReport = new Set((slots === null ? [] : createSuppliers(slots)).filter((s) => !s.commissionReport).map((s) => s.id));
     const stats = await store.stats();
     io.out(`${count(stats.total, 'transaction')}, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
     for (const [supplier, s] of Object.entries(stats.bySupplier)) {
+      const synced = s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`;
+      const imported = describeLastImport(s.lastImport);
       io.out(
-        `${supplier}: ${count(s.transactions, 'transaction')}, ${s.syncedThrough === null ? 'never synced' : `changes synced through ${s.syncedThrough} (at ${s.syncedAt})`}`,
+        noReport.has(supplier as SupplierId)
+          ? `${supplier}: ${count(s.transactions, 'transaction')}, no commission report API (staygate transactions import); ${imported}`
+          : `${supplier}: ${count(s.transactions, 'transaction')}, ${synced}${s.lastImport === null ? '' : `; ${imported}`}`,
       );
     }
     return 0;
   }
-  if (command !== 'sync' && command !== 'reconcile')
-    throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
-  const config = readConfig(env);
-  const slots = cliSupplierSlots(config.suppliers, dataDir);
   if (slots === null) {
     io.err(NO_SUPPLIERS);
     return 1;
@@ -377,8 +395,10 @@ async function transactionsCommand(
     // Each line is printed once its report is in the database: what is printed survives a crash.
     const lines: string[] = [];
     const onResult = (r: SupplierSyncResult) => (r.unreachable ? lines.push(describeSync(r)) : io.out(describeSync(r)));
-    const results = command === 'reconcile' ? await sync.reconcileAll({ onResult }) : await sync.syncAll({ onResult });
-    if (results.every((r) => r.unreachable)) {
+    const all = command === 'reconcile' ? await sync.reconcileAll({ onResult }) : await sync.syncAll({ onResult });
+    // A slot without a report API was skipped (its line says so): no failure, and not counted.
+    const results = all.filter((r) => !r.noReport);
+    if (results.length > 0 && results.every((r) => r.unreachable)) {
       io.err(
         unreachableMessage(
           slots,
@@ -391,10 +411,12 @@ async function transactionsCommand(
     for (const line of lines) io.out(line);
     const failed = results.filter((r) => !r.ok).length;
     const missed = results.reduce((a, r) => a + r.missed.length, 0);
+    const skipped = all.length - results.length;
     io.out(
-      command === 'reconcile'
+      (command === 'reconcile'
         ? `reconciled ${results.length - failed} of ${count(results.length, 'supplier')} over ${count(config.reportReconcileDays, 'day')}: ${missed} the incremental sync missed`
-        : `synced ${results.length - failed} of ${count(results.length, 'supplier')}`,
+        : `synced ${results.length - failed} of ${count(results.length, 'supplier')}`) +
+        (skipped > 0 ? `; ${skipped} without a commission report API (staygate transactions import)` : ''),
     );
     return failed > 0 ? 1 : 0;
   }
@@ -526,6 +548,8 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
     }
     if (group !== 'keys' && group !== 'transactions' && group !== 'content' && group !== 'db')
       throw new UsageError(`unknown command "${group}"`);
+    // Its command line is checked before any database is opened: a mistake is exit 2 anywhere.
+    const importing: ImportInvocation | null = group === 'transactions' && args[0] === 'import' ? parseImportArgs(args.slice(1)) : null;
     const config = readConfig(env);
     const { dataDir } = config;
     databaseUrl = config.databaseUrl;
@@ -541,6 +565,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       return 1;
     }
     stores = await openStores(config, { content: false });
+    if (importing !== null) return await runTransactionsImport(importing, stores, io);
     if (group === 'transactions') return await transactionsCommand(dataDir, env, stores, args, io);
     await keysCommand(createKeyAdmin(stores.keys), args, io);
     return 0;

@@ -271,7 +271,8 @@ describe('sync', () => {
     const reports = await Promise.all(
       createSuppliers(simulatedSlots(t.sim.slots)).map(async (supplier) => {
         const pages: CommissionRecord[][] = [];
-        for await (const page of supplier.commissionReport({ from, to, pageSize: 2 })) pages.push(page);
+        // A slot whose API has no report gets its transactions from a CSV import: none here.
+        for await (const page of supplier.commissionReport?.({ from, to, pageSize: 2 }) ?? []) pages.push(page);
         return { supplier: supplier.id, pages };
       }),
     );

@@ -29,4 +29,11 @@ describe('describeSync', () => {
     assert.match(describeSync(result(0)), /^supplier_a: 0 records of the changes/);
     assert.match(describeSync(result(27)), /^supplier_a: 27 records of the changes/);
   });
+
+  it('says a slot without a commission report API was skipped, and how to import its transactions instead', () => {
+    assert.equal(
+      describeSync({ ...result(0), supplier: 'supplier_b', noReport: true }),
+      'supplier_b: no commission report API: import its CSV with `staygate transactions import --supplier supplier_b FILE.csv`',
+    );
+  });
 });

@@ -11,6 +11,7 @@ import type {
   ApplyReportResult,
   SupplierSyncState,
   TransactionQuery,
+  TransactionImport,
   TransactionStats,
   TransactionStore,
   TransactionTally,
@@ -268,52 +269,77 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
     return { syncedThrough: rows[0]?.synced_through ?? null, syncedAt: rows[0]?.synced_at ?? null };
   }
 
-  return {
-    async applyReport(supplier, rows, sync) {
-      for (const row of rows) if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
-      return inPgTransaction(pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REPORT_LOCK, supplier]);
-        const ids = [...new Set(rows.map((row) => row.bookingId))];
-        const held = new Map<string, { lastUpdated: string; versionKey: string }>();
-        if (ids.length > 0) {
-          const { rows: existing } = await client.query<{ booking_id: string; last_updated: string; version_key: string }>(
-            'SELECT booking_id, last_updated, version_key FROM transactions WHERE supplier = $1 AND booking_id = ANY($2::text[])',
-            [supplier, ids],
-          );
-          for (const e of existing) held.set(e.booking_id, { lastUpdated: e.last_updated, versionKey: e.version_key });
-        }
-        // The report's rows in order, each against what is held or what an earlier row of the
-        // report put there: the same outcome and counts as applying them one by one (the SQLite
-        // store), written as one multi-row upsert of each booking's winner.
-        const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
-        const winners = new Map<string, TransactionRow & { versionKey: string; csvLine: string }>();
-        for (const row of rows) {
-          const key = versionKey(row);
-          const current = held.get(row.bookingId);
-          if (current !== undefined) {
-            const order = compareText(row.lastUpdated, current.lastUpdated);
-            if (order < 0 || (order === 0 && compareText(key, current.versionKey) <= 0)) {
-              result.unchanged++;
-              continue;
-            }
-            result.updated++;
-          } else {
-            result.inserted++;
+  /**
+   * A report or an import, all or nothing: the upserts under the supplier's lock, then `record`
+   * keeps what it was (its synced period, or the import) in the same transaction.
+   */
+  async function applyRows(
+    supplier: SupplierId,
+    rows: readonly TransactionRow[],
+    record: (client: PgClient, result: ApplyReportResult) => Promise<unknown>,
+  ): Promise<ApplyReportResult> {
+    for (const row of rows) if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
+    return inPgTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REPORT_LOCK, supplier]);
+      const ids = [...new Set(rows.map((row) => row.bookingId))];
+      const held = new Map<string, { lastUpdated: string; versionKey: string }>();
+      if (ids.length > 0) {
+        const { rows: existing } = await client.query<{ booking_id: string; last_updated: string; version_key: string }>(
+          'SELECT booking_id, last_updated, version_key FROM transactions WHERE supplier = $1 AND booking_id = ANY($2::text[])',
+          [supplier, ids],
+        );
+        for (const e of existing) held.set(e.booking_id, { lastUpdated: e.last_updated, versionKey: e.version_key });
+      }
+      // The report's rows in order, each against what is held or what an earlier row of the
+      // report put there: the same outcome and counts as applying them one by one (the SQLite
+      // store), written as one multi-row upsert of each booking's winner.
+      const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
+      const winners = new Map<string, TransactionRow & { versionKey: string; csvLine: string }>();
+      for (const row of rows) {
+        const key = versionKey(row);
+        const current = held.get(row.bookingId);
+        if (current !== undefined) {
+          const order = compareText(row.lastUpdated, current.lastUpdated);
+          if (order < 0 || (order === 0 && compareText(key, current.versionKey) <= 0)) {
+            result.unchanged++;
+            continue;
           }
-          result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: current === undefined ? 'new' : 'newer' });
-          held.set(row.bookingId, { lastUpdated: row.lastUpdated, versionKey: key });
-          winners.set(row.bookingId, { ...row, versionKey: key, csvLine: csvLine(toRecord(row)) });
+          result.updated++;
+        } else {
+          result.inserted++;
         }
-        await upsertRows(client, [...winners.values()]);
-        await client.query(
+        result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: current === undefined ? 'new' : 'newer' });
+        held.set(row.bookingId, { lastUpdated: row.lastUpdated, versionKey: key });
+        winners.set(row.bookingId, { ...row, versionKey: key, csvLine: csvLine(toRecord(row)) });
+      }
+      await upsertRows(client, [...winners.values()]);
+      await record(client, result);
+      if (winners.size > 0) await client.query(BUMP);
+      return result;
+    }).finally(() => readAhead?.clear());
+  }
+
+  return {
+    applyReport(supplier, rows, sync) {
+      return applyRows(supplier, rows, (client) =>
+        client.query(
           `INSERT INTO report_sync (supplier, synced_through, synced_at) VALUES ($1, $2, $3)
           ON CONFLICT (supplier) DO UPDATE SET synced_through = greatest(report_sync.synced_through, excluded.synced_through),
             synced_at = excluded.synced_at`,
           [supplier, sync.syncedThrough, sync.syncedAt],
-        );
-        if (winners.size > 0) await client.query(BUMP);
-        return result;
-      }).finally(() => readAhead?.clear());
+        ),
+      );
+    },
+    applyImport(supplier, rows, run) {
+      return applyRows(supplier, rows, (client, result) =>
+        client.query(
+          `INSERT INTO transaction_imports (supplier, file, imported_at, rows, inserted, updated, unchanged, unattributed)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          ON CONFLICT (supplier) DO UPDATE SET file = excluded.file, imported_at = excluded.imported_at, rows = excluded.rows,
+            inserted = excluded.inserted, updated = excluded.updated, unchanged = excluded.unchanged, unattributed = excluded.unattributed`,
+          [supplier, run.file, run.importedAt, result.received, result.inserted, result.updated, result.unchanged, run.unattributed],
+        ),
+      );
     },
     syncState,
     async assignPartners(owners) {
@@ -367,13 +393,29 @@ export async function createPgTransactionStore(options: PgTransactionStoreOption
       const { rows: synced } = await pool.query<{ supplier: string; synced_through: string; synced_at: string }>(
         'SELECT * FROM report_sync',
       );
+      const { rows: imports } = await pool.query<{ supplier: string } & TransactionImport>(
+        `SELECT supplier, file, imported_at AS "importedAt", rows, inserted, updated, unchanged, unattributed FROM transaction_imports`,
+      );
       const bySupplier = {} as TransactionStats['bySupplier'];
       for (const supplier of SUPPLIER_IDS) {
         const state = synced.find((s) => s.supplier === supplier);
+        const run = imports.find((i) => i.supplier === supplier);
         bySupplier[supplier] = {
           syncedThrough: state?.synced_through ?? null,
           syncedAt: state?.synced_at ?? null,
           transactions: rows.find((r) => r.supplier === supplier)?.n ?? 0,
+          lastImport:
+            run === undefined
+              ? null
+              : {
+                  file: run.file,
+                  importedAt: run.importedAt,
+                  rows: run.rows,
+                  inserted: run.inserted,
+                  updated: run.updated,
+                  unchanged: run.unchanged,
+                  unattributed: run.unattributed,
+                },
         };
       }
       return { total: rows.reduce((a, r) => a + r.n, 0), unattributed: rows.reduce((a, r) => a + r.unattributed, 0), bySupplier };

@@ -210,3 +210,43 @@ describe('a supplier down at the first start (issue 25)', () => {
     }
   });
 });
+
+describe('the demo partner of slots without a commission report API (Hotelbeds, Expedia Rapid)', () => {
+  let imported: TestApp;
+  before(async () => {
+    imported = await startTestApp({
+      stays: 2_000,
+      withoutReport: ['supplier_b', 'supplier_d'],
+      app: { geocoder: { geocode: async () => null }, demo: true, demoClicks: CLICKS },
+    });
+  });
+  after(async () => {
+    await imported.close();
+  });
+
+  it("has their transactions from the simulator's CSV export, imported as an operator would: the hub shows all four suppliers", async () => {
+    const demoKey = readFileSync(path.join(imported.dataDir, 'demo-key.txt'), 'utf8').trim();
+    const res = await imported.get(`/v1/reporting/transactions?thirdParty=${defaults.demoThirdParty}&format=json&dateFilter=bookedDate`, {
+      'x-api-key': demoKey,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const records = res.body.data as TransactionRecord[];
+    assert.deepEqual(new Set(records.map((r) => r.provider)), new Set(SUPPLIER_IDS), 'transactions of every supplier');
+    const stores = await imported.openStores();
+    try {
+      const stats = await stores.transactions.stats();
+      for (const supplier of ['supplier_b', 'supplier_d'] as const) {
+        const { lastImport, syncedThrough, transactions } = stats.bySupplier[supplier];
+        assert.equal(syncedThrough, null, `${supplier}: no report was read`);
+        assert.equal(lastImport?.file, `transactions-${supplier}.csv`);
+        // Everything the supplier booked in the year, as its export lists it, and nothing else.
+        const booked = imported.sim.ledger.report(supplier, 0, imported.clock.now().getTime()).length;
+        assert.deepEqual([lastImport?.rows, lastImport?.inserted, transactions], [booked, booked, booked], supplier);
+      }
+      assert.equal(stats.bySupplier.supplier_a.lastImport, null);
+      assert.notEqual(stats.bySupplier.supplier_a.syncedThrough, null, 'supplier_a from its report');
+    } finally {
+      await stores.close();
+    }
+  });
+});

@@ -2,7 +2,9 @@
 // simulated suppliers, partner `demo` gets a key (written to <data dir>/demo-key.txt) and about a
 // year of transactions made the way every transaction is made: backdated clicks through the real
 // `/go` routes, landings on the suppliers' booking pages, the suppliers' bookings and commission
-// reports, and a sync. Nothing is written into the transactions table directly.
+// reports, and a sync; for a slot whose API has no commission report (the sync skips it), the
+// import of the simulator's CSV export of its transactions, as an operator would import the
+// affiliate network's. Nothing is written into the transactions table directly.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -11,6 +13,7 @@ import { createKeyAdmin } from '../auth/key-admin.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
+import type { ImportTransactionsResult } from './import-transactions.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 
 /** What the seeding needs of the HTTP layer (http/replay-clicks.ts). */
@@ -24,6 +27,13 @@ export interface SeedDemoOptions {
   keys: KeyStore;
   clicks: DemoClicks;
   sync: () => Promise<SupplierSyncResult[]>;
+  /**
+   * Imports a CSV export of a slot's transactions (import-transactions.ts' importTransactionsCsv):
+   * for the slots the sync skipped (no commission report API), the simulator's export.
+   */
+  importCsv?: (supplier: SupplierId, file: string, csv: Uint8Array) => Promise<ImportTransactionsResult>;
+  /** The simulator's control server, which serves those exports (`GET /exports/transactions.csv`). */
+  simControlUrl?: string | null;
   now?: () => Date;
   /** Backdated clicks to replay (defaults.demoClicks) over the last `days` (defaults.demoDays). */
   count?: number;
@@ -284,14 +294,35 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const results = await options.sync();
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) throw new Error(`the demo's first sync failed for ${failed.map((r) => `${r.supplier} (${r.error})`).join(', ')}`);
-  const transactions = results.reduce((a, r) => a + r.inserted, 0);
+  let transactions = results.reduce((a, r) => a + r.inserted, 0);
+  // Importing again after a failed attempt changes nothing already imported.
+  const imported = results.filter((r) => r.noReport).map((r) => r.supplier);
+  for (const supplier of imported) transactions += (await importSimExport(options, supplier)).inserted;
   const ms = Math.round(performance.now() - started);
   rmSync(progressFile, { force: true });
   options.log?.(
-    `demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions, in ${ms} ms` +
+    `demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions` +
+      `${imported.length > 0 ? ` (${imported.join(', ')} from the simulator's CSV export)` : ''}, in ${ms} ms` +
       `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`,
   );
   return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
+}
+
+/**
+ * Imports the simulator's CSV export of a slot's transactions: the changes of the period a first
+ * report pull reads (defaults.reportFirstSyncDays) up to now, through the import every operator uses.
+ */
+async function importSimExport(options: SeedDemoOptions, supplier: SupplierId): Promise<ImportTransactionsResult> {
+  if (!options.simControlUrl || options.importCsv === undefined)
+    throw new Error(`${supplier} has no commission report API, and there is no simulator export to import its transactions from`);
+  const to = (options.now ?? (() => new Date()))();
+  const from = new Date(to.getTime() - defaults.reportFirstSyncDays * DAY_MS);
+  const url = new URL('/exports/transactions.csv', options.simControlUrl);
+  url.search = new URLSearchParams({ supplier, from: from.toISOString(), to: to.toISOString() }).toString();
+  const response = await fetch(url);
+  const csv = new Uint8Array(await response.arrayBuffer());
+  if (!response.ok) throw new Error(`the simulator's export of ${supplier} answered ${response.status}`);
+  return options.importCsv(supplier, `transactions-${supplier}.csv`, csv);
 }
 
 export interface DemoSeedingOptions extends Omit<SeedDemoOptions, 'clicksWait' | 'signal'> {

@@ -10,6 +10,7 @@ import type {
   ApplyReportResult,
   SupplierSyncState,
   TransactionQuery,
+  TransactionImport,
   TransactionStats,
   TransactionStore,
   TransactionTally,
@@ -58,6 +59,18 @@ const SCHEMA = `
     supplier TEXT PRIMARY KEY,
     synced_through TEXT NOT NULL,
     synced_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  -- The last CSV import of each supplier (staygate transactions import), for transactions status.
+  CREATE TABLE IF NOT EXISTS transaction_imports (
+    supplier TEXT PRIMARY KEY,
+    file TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    inserted INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    unchanged INTEGER NOT NULL,
+    unattributed INTEGER NOT NULL
   ) WITHOUT ROWID;
 
   -- 'version' moves with every change of a transaction (in the same database transaction), so a
@@ -161,6 +174,12 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   const selectSync = db.prepare<[string], { synced_through: string; synced_at: string }>(
     'SELECT synced_through, synced_at FROM report_sync WHERE supplier = ?',
   );
+  const saveImport = db.prepare(`INSERT OR REPLACE INTO transaction_imports
+    (supplier, file, imported_at, rows, inserted, updated, unchanged, unattributed)
+    VALUES (@supplier, @file, @importedAt, @rows, @inserted, @updated, @unchanged, @unattributed)`);
+  const selectImports = db.prepare<[], { supplier: string } & TransactionImport>(
+    `SELECT supplier, file, imported_at AS importedAt, rows, inserted, updated, unchanged, unattributed FROM transaction_imports`,
+  );
   const bump = db.prepare("UPDATE transactions_meta SET value = value + 1 WHERE name = 'version'");
   const assign = db.prepare('UPDATE transactions SET partner_id = ? WHERE aid = ? AND partner_id IS NULL');
   // Summaries read the (partner_id, booked_at, ...) index: one range scan of the partner's period.
@@ -192,8 +211,9 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
     })();
   }
 
+  // A report or an import: the same upserts, then `record` keeps what it was (its synced period, or the import).
   const apply = db.transaction(
-    (supplier: SupplierId, rows: readonly TransactionRow[], syncedThrough: string, syncedAt: string): ApplyReportResult => {
+    (supplier: SupplierId, rows: readonly TransactionRow[], record: (result: ApplyReportResult) => void): ApplyReportResult => {
       const result: ApplyReportResult = { received: rows.length, inserted: 0, updated: 0, unchanged: 0, changes: [] };
       for (const row of rows) {
         if (row.supplier !== supplier) throw new Error(`a ${row.supplier} row in a report of ${supplier}`);
@@ -207,7 +227,7 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
         else result.inserted++;
         result.changes.push({ bookingId: row.bookingId, lastUpdated: row.lastUpdated, kind: existed ? 'newer' : 'new' });
       }
-      saveSync.run(supplier, syncedThrough, syncedAt);
+      record(result);
       if (result.inserted + result.updated > 0) bump.run();
       return result;
     },
@@ -308,7 +328,12 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   let closed = false;
   return {
     async applyReport(supplier, rows, sync) {
-      return apply(supplier, rows, sync.syncedThrough, sync.syncedAt);
+      return apply(supplier, rows, () => saveSync.run(supplier, sync.syncedThrough, sync.syncedAt));
+    },
+    async applyImport(supplier, rows, run) {
+      return apply(supplier, rows, ({ received, inserted, updated, unchanged }) =>
+        saveImport.run({ supplier, ...run, rows: received, inserted, updated, unchanged }),
+      );
     },
     async syncState(supplier) {
       const row = selectSync.get(supplier);
@@ -358,13 +383,14 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
           .all()
           .map((r) => [r.supplier, r.n]),
       );
+      const imports = new Map(selectImports.all().map(({ supplier, ...run }) => [supplier, run]));
       const bySupplier = {} as TransactionStats['bySupplier'];
       for (const supplier of SUPPLIER_IDS) {
         const state: SupplierSyncState = {
           syncedThrough: selectSync.get(supplier)?.synced_through ?? null,
           syncedAt: selectSync.get(supplier)?.synced_at ?? null,
         };
-        bySupplier[supplier] = { ...state, transactions: per.get(supplier) ?? 0 };
+        bySupplier[supplier] = { ...state, transactions: per.get(supplier) ?? 0, lastImport: imports.get(supplier) ?? null };
       }
       return { total: counts.total, unattributed: counts.unattributed, bySupplier };
     },

@@ -4,7 +4,9 @@
 // transaction; a supplier that fails leaves nothing half-applied and is asked again next time.
 // An incremental pull re-reads only an overlap before the end of the previous one; a change a
 // supplier publishes later than that is found by the reconciliation, which re-reads the last
-// days in full (daily, and `staygate transactions reconcile`) and says what it found.
+// days in full (daily, and `staygate transactions reconcile`) and says what it found. A slot whose
+// API has no commission report is skipped, and says so: its transactions come from a CSV import
+// (import-transactions.ts), written through the same attribution and store as a report.
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import type { Click, ClickStore } from '../clicks/click-store.ts';
@@ -59,6 +61,11 @@ export interface SupplierSyncResult {
   error?: string;
   /** It failed because nothing answered at the supplier's address (no connection at all). */
   unreachable?: boolean;
+  /**
+   * The slot's API has no commission report (`Supplier.commissionReport` absent): nothing was
+   * asked nor applied, and that is no failure; its transactions come from `staygate transactions import`.
+   */
+  noReport?: boolean;
   ms: number;
 }
 
@@ -137,6 +144,25 @@ export function attribute(
   });
 }
 
+/**
+ * A supplier's records as stored rows, attributed through the clicks the gateway knows and the
+ * aids' owners: the one path from `CommissionRecord`s to rows, for a report pull and a CSV import
+ * alike. `unknownClicks`: records without a click id or with one the gateway does not know.
+ */
+export async function attributeRecords(
+  supplier: SupplierId,
+  records: readonly CommissionRecord[],
+  clicks: ClickStore,
+  owners: ReadonlyMap<string, string>,
+): Promise<{ rows: TransactionRow[]; unknownClicks: number }> {
+  const ids = [...new Set(records.map((r) => r.clickId).filter((id): id is string => id !== null))];
+  const known = new Map((await clicks.get(ids)).map((click) => [click.id, click]));
+  return {
+    rows: attribute(supplier, records, known, owners),
+    unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length,
+  };
+}
+
 export function createTransactionSync(options: TransactionSyncOptions): TransactionSync {
   const { suppliers, store, clicks, keys } = options;
   const now = options.now ?? (() => new Date());
@@ -173,18 +199,17 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
       missed: [],
       ms: 0,
     };
+    if (supplier.commissionReport === undefined) return { ...result, ok: true, noReport: true };
     try {
       const records: CommissionRecord[] = [];
       for await (const page of supplier.commissionReport({ from, to, pageSize: options.pageSize, signal: controller.signal }))
         records.push(...page);
-      const ids = [...new Set(records.map((r) => r.clickId).filter((id): id is string => id !== null))];
-      const known = new Map((await clicks.get(ids)).map((click) => [click.id, click]));
-      const rows = attribute(supplier.id, records, known, owners);
+      const { rows, unknownClicks } = await attributeRecords(supplier.id, records, clicks, owners);
       const { changes, ...counts } = await store.applyReport(supplier.id, rows, {
         syncedThrough: to.toISOString(),
         syncedAt: now().toISOString(),
       });
-      Object.assign(result, counts, { ok: true, unknownClicks: records.filter((r) => r.clickId === null || !known.has(r.clickId)).length });
+      Object.assign(result, counts, { ok: true, unknownClicks });
       if (kind === 'reconciliation' && incrementalFrom !== null)
         result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
     } catch (error) {

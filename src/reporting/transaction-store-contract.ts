@@ -155,6 +155,37 @@ export function runTransactionStoreContract(
       });
     });
 
+    it('applies an import as a report (newest wins, all or nothing), keeps it as the last import and moves no synced period', async () => {
+      const run = { file: 'export-b.csv', importedAt: '2026-11-21T10:00:00.000Z', unattributed: 1 };
+      const pending = row('I1', { supplier: 'supplier_b' });
+      const approved = row('I1', { supplier: 'supplier_b', status: 'Approved', lastUpdated: '2026-04-20T00:00:00.000Z' });
+      assert.deepEqual(await store.applyImport('supplier_b', [approved, pending, row('I2', { supplier: 'supplier_b' })], run), {
+        received: 3,
+        inserted: 2,
+        updated: 0,
+        unchanged: 1,
+        changes: [
+          { bookingId: 'I1', lastUpdated: approved.lastUpdated, kind: 'new' },
+          { bookingId: 'I2', lastUpdated: pending.lastUpdated, kind: 'new' },
+        ],
+      });
+      assert.deepEqual(await store.get('supplier_b', 'I1'), approved, 'the older row did not replace the newer state');
+      // The same file again: nothing changes but the record of the import.
+      const again = { ...run, importedAt: '2026-11-21T11:00:00.000Z' };
+      const second = await store.applyImport('supplier_b', [approved, pending, row('I2', { supplier: 'supplier_b' })], again);
+      assert.deepEqual([second.inserted, second.updated, second.unchanged, second.changes], [0, 0, 3, []]);
+      // A report of the same booking meets the import's version like any other.
+      assert.equal((await store.applyReport('supplier_b', [pending], SYNC)).unchanged, 1);
+      await assert.rejects(store.applyImport('supplier_b', [row('I3', { supplier: 'supplier_b' }), row('I4')], run));
+      assert.equal(await store.get('supplier_b', 'I3'), null, 'a failed import applied nothing');
+      const stats = await store.stats();
+      assert.deepEqual(stats.bySupplier.supplier_b.lastImport, { ...again, rows: 3, inserted: 0, updated: 0, unchanged: 3 });
+      assert.equal(stats.bySupplier.supplier_b.transactions, 2);
+      assert.equal(stats.bySupplier.supplier_b.syncedThrough, SYNC.syncedThrough, 'only the report moved the period');
+      assert.equal(stats.bySupplier.supplier_a.lastImport, null);
+      assert.deepEqual(await store.syncState('supplier_c'), { syncedThrough: null, syncedAt: null });
+    });
+
     it("shows a partner its own transactions only, and gives unowned ones to an aid's new owner", async () => {
       await store.applyReport(
         'supplier_a',

@@ -61,11 +61,26 @@ export interface SupplierSyncState {
   syncedAt: string | null;
 }
 
+/** One CSV import of a supplier's transactions (`staygate transactions import`). */
+export interface TransactionImport {
+  /** The file's name as given (no directory). */
+  file: string;
+  /** When it was applied, ISO 8601. */
+  importedAt: string;
+  /** Data rows read. */
+  rows: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** Rows no partner owns (no click id, a click the gateway does not know, no aid, an aid no key carries). */
+  unattributed: number;
+}
+
 export interface TransactionStats {
   total: number;
   /** Transactions no partner owns: an unknown click, a click without aid, an aid no key carries. */
   unattributed: number;
-  bySupplier: Record<SupplierId, SupplierSyncState & { transactions: number }>;
+  bySupplier: Record<SupplierId, SupplierSyncState & { transactions: number; lastImport: TransactionImport | null }>;
 }
 
 /**
@@ -83,6 +98,16 @@ export interface TransactionStore {
     supplier: SupplierId,
     rows: readonly TransactionRow[],
     sync: { syncedThrough: string; syncedAt: string },
+  ): Promise<ApplyReportResult>;
+  /**
+   * Applies one CSV import of a supplier's transactions exactly as `applyReport` applies a report
+   * (the same upsert, newest wins, all or nothing, serialised with the supplier's reports), but
+   * moves no synced period: it records the import instead (`stats().bySupplier[s].lastImport`).
+   */
+  applyImport(
+    supplier: SupplierId,
+    rows: readonly TransactionRow[],
+    run: Pick<TransactionImport, 'file' | 'importedAt' | 'unattributed'>,
   ): Promise<ApplyReportResult>;
   syncState(supplier: SupplierId): Promise<SupplierSyncState>;
   /** Gives every unowned transaction of an aid in `owners` (aid -> partner) to that partner; returns how many. */

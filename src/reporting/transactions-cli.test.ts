@@ -42,7 +42,18 @@ before(async () => {
   }
   t.clock.set(new Date(Date.now() - 60_000));
   env = { ...process.env, STAYGATE_DATA_DIR: t.dataDir };
-  for (const id of SUPPLIER_IDS) env[`STAYGATE_${id.toUpperCase()}_URL`] = t.sim.urls[id];
+  // Each slot configured as an operator would a real one: its API, URL and credentials.
+  for (const id of SUPPLIER_IDS) {
+    const { api, url, key, secret, affiliateId } = t.sim.slots[id];
+    const prefix = `STAYGATE_${id.toUpperCase()}_`;
+    Object.assign(env, {
+      [`${prefix}API`]: api,
+      [`${prefix}URL`]: url,
+      [`${prefix}KEY`]: key,
+      [`${prefix}SECRET`]: secret,
+      [`${prefix}AFFILIATE_ID`]: affiliateId,
+    });
+  }
 });
 after(async () => {
   await t.close();

@@ -16,7 +16,7 @@ const TO = new Date('2026-11-21T10:00:00.500Z');
 
 async function collect(supplier: Supplier, pageSize = 2): Promise<CommissionRecord[]> {
   const out: CommissionRecord[] = [];
-  for await (const page of supplier.commissionReport({ from: FROM, to: TO, pageSize })) out.push(...page);
+  for await (const page of supplier.commissionReport!({ from: FROM, to: TO, pageSize })) out.push(...page);
   return out;
 }
 

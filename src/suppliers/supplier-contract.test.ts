@@ -151,7 +151,7 @@ for (const id of SUPPLIER_IDS) {
       const truth = sim.ledger.report(id, from.getTime(), to.getTime());
       assert.ok(truth.length > 0, 'some landings booked');
       const records = [];
-      for await (const page of supplier().commissionReport({ from, to, pageSize: 7 })) records.push(...page);
+      for await (const page of supplier().commissionReport!({ from, to, pageSize: 7 })) records.push(...page);
       assert.deepEqual(records.map((r) => r.bookingId).sort(), truth.map((e) => e.booking.bookingId).sort());
       for (const r of records) {
         const entry = truth.find((e) => e.booking.bookingId === r.bookingId)!;

@@ -97,7 +97,9 @@ export interface Supplier {
   quote(request: QuoteRequest, signal: AbortSignal): Promise<Map<string, Quote>>;
   /**
    * The supplier's commission report of the changes in [from, to), page by page, normalised.
-   * Throws SupplierError on HTTP or format errors (one bad record fails the report).
+   * Throws SupplierError on HTTP or format errors (one bad record fails the report). Absent for
+   * an API with no commission report (Hotelbeds: net rates; Expedia Rapid: none for affiliates):
+   * the sync skips that slot, whose transactions come from `staygate transactions import`.
    */
-  commissionReport(request: CommissionReportRequest): AsyncIterable<CommissionRecord[]>;
+  commissionReport?(request: CommissionReportRequest): AsyncIterable<CommissionRecord[]>;
 }

@@ -3,11 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApp, type App, type AppOptions } from '../app.ts';
+import { createApp, createSuppliers, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { openStores, type RecordStores } from '../open-stores.ts';
 import { simulatedSlots } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
+import type { Supplier } from '../suppliers/supplier.ts';
+import type { SupplierId } from '../types.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {
@@ -54,6 +56,11 @@ export interface TestAppOptions {
   stays?: number;
   seed?: number;
   app?: Partial<AppOptions>;
+  /**
+   * Slots whose driver has no commission report, as Hotelbeds' and Expedia Rapid's: the sync skips
+   * them and their transactions come from a CSV import (the demo imports the simulator's export).
+   */
+  withoutReport?: readonly SupplierId[];
   /** Simulator options; quotes answer at once unless a test asks for latency. */
   sim?: Partial<Omit<Parameters<typeof startSimSuppliers>[0], 'world'>>;
 }
@@ -73,6 +80,16 @@ export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyles
  */
 export const TEST_QUOTE_DEADLINES = { quoteBudgetMs: 60_000, quoteCallTimeoutMs: 30_000 };
 
+/** The same driver without its commission report: a slot whose API has none. */
+export function withoutCommissionReport(supplier: Supplier): Supplier {
+  return {
+    id: supplier.id,
+    maxIdsPerQuote: supplier.maxIdsPerQuote,
+    contentPages: (options) => supplier.contentPages(options),
+    quote: (request, signal) => supplier.quote(request, signal),
+  };
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const world = generateWorld({ seed: options.seed ?? 7, stays: options.stays ?? 8_000 });
   const clock = createTestClock();
@@ -82,6 +99,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = createApp({
     dataDir,
     suppliers: simulatedSlots(sim.slots),
+    simControlUrl: sim.controlUrl,
+    ...(options.withoutReport === undefined
+      ? {}
+      : {
+          drivers: createSuppliers(simulatedSlots(sim.slots)).map((s) =>
+            options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s,
+          ),
+        }),
     now: clock.now,
     publicUrl: 'http://gw.test',
     rateLimits: TEST_RATE_LIMITS,

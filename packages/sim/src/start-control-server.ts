@@ -3,21 +3,29 @@
 //   GET /faults                                  -> { "supplier_a": null, "supplier_b": "timeout", ... }
 //   PUT /faults?supplier_b=timeout&supplier_c=none -> the new map (400 on an unknown supplier or mode)
 //   POST /world/advance?days=N (1..365)             -> { day, added, removed, changed, counts } (advance-world.ts)
+//   GET /exports/transactions.csv?supplier=..&from=..[&to=..] -> the affiliate network's CSV export of
+//                                                     a slot's transactions (export-transactions-csv.ts)
 // It listens on 127.0.0.1 whatever host the suppliers use: whoever reaches it can take a supplier down.
 import http from 'node:http';
 import { isSupplierId, type SupplierId } from './types.ts';
 import { MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
+import type { BookingLedger } from './bookings.ts';
+import { exportTransactionsCsv } from './export-transactions-csv.ts';
+import { readReportWindow } from './read-report-window.ts';
 import { close, errorBody, listen, SupplierHttpError } from './create-supplier-server.ts';
 import { parseFaultMode, type FaultMode } from './parse-sim-faults.ts';
 
 export const FAULTS_PATH = '/faults';
 export const ADVANCE_PATH = '/world/advance';
+export const EXPORTS_PATH = '/exports/transactions.csv';
 
 export interface StartControlServerOptions {
   faults(): Record<SupplierId, string | null>;
   setFault(supplier: SupplierId, mode: string | null): Promise<void>;
   /** Moves the simulated content `days` days forward (advance-world.ts). */
   advance(days: number): AdvanceResult;
+  /** The bookings, for the transaction exports. */
+  ledger: BookingLedger;
   /** 0 or absent: an ephemeral port. */
   port?: number;
 }
@@ -47,7 +55,20 @@ function readChanges(query: URLSearchParams): [SupplierId, FaultMode | null][] {
   return [...changes];
 }
 
-export async function startControlServer({ faults, setFault, advance, port = 0 }: StartControlServerOptions): Promise<ControlServer> {
+/** `?supplier=<id>&from=<ISO 8601>[&to=<ISO 8601, default now>]`: the export's CSV, or a SupplierHttpError (400). */
+function exportCsv(ledger: BookingLedger, query: URLSearchParams): string {
+  const supplier = query.get('supplier') ?? '';
+  if (!isSupplierId(supplier)) throw badRequest('supplier', supplier, 'supplier must be one of supplier_a .. supplier_d');
+  return exportTransactionsCsv(ledger, supplier, readReportWindow(query, { from: 'from', to: 'to' }, 'iso', ledger.now()));
+}
+
+export async function startControlServer({
+  faults,
+  setFault,
+  advance,
+  ledger,
+  port = 0,
+}: StartControlServerOptions): Promise<ControlServer> {
   const server = http.createServer(async (req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       const payload = JSON.stringify(body);
@@ -64,6 +85,23 @@ export async function startControlServer({ faults, setFault, advance, port = 0 }
         return send(400, errorBody(400, `days must be an integer from 1 to ${MAX_ADVANCE_DAYS}`, { param: 'days', value: text }));
       }
       return send(200, advance(days));
+    }
+    if (url.pathname === EXPORTS_PATH) {
+      if (req.method !== 'GET') return send(405, errorBody(405, `${req.method} is not allowed on ${EXPORTS_PATH}`), { Allow: 'GET' });
+      let csv: string;
+      try {
+        csv = exportCsv(ledger, url.searchParams);
+      } catch (error) {
+        if (!(error instanceof SupplierHttpError)) throw error;
+        return send(error.status, errorBody(error.status, error.message, error.details));
+      }
+      const name = `transactions-${url.searchParams.get('supplier')}.csv`;
+      res.writeHead(200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${name}"`,
+        'Content-Length': Buffer.byteLength(csv),
+      });
+      return res.end(csv);
     }
     if (url.pathname !== FAULTS_PATH) return send(404, errorBody(404, `no route for ${url.pathname}`));
     if (req.method === 'GET') return send(200, faults());
