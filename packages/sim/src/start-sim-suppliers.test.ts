@@ -107,7 +107,7 @@ function decodeA(p: SupplierAProperty): Listing {
 
 function decodeB(h: SupplierBHotel): Listing {
   assert.deepEqual(sorted(Object.keys(h)), sorted(FIELDS.supplier_b.record));
-  assert.match(h.hotel_id, /^HB\d{7}$/);
+  assert.match(h.hotel_id, /^[1-9]\d*$/);
   return {
     supplier: 'supplier_b',
     supplierStayId: h.hotel_id,
