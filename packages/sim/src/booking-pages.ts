@@ -23,7 +23,7 @@ export const BOOKING_PAGES: Record<
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** The landing time: now, or (simulator only, for the demo seeding) a past `simClickTime`. */
-function landingTime(query: URLSearchParams, now: number): number {
+export function landingTime(query: URLSearchParams, now: number): number {
   const text = query.get(SIM_CLICK_TIME_PARAM);
   if (text === null) return Math.floor(now / 1_000) * 1_000;
   const ms = ISO_TIME.test(text) ? Date.parse(text) : NaN;
@@ -36,7 +36,7 @@ function landingTime(query: URLSearchParams, now: number): number {
 }
 
 /** A date the link carried, when it is a real one. */
-const dateParam = (query: URLSearchParams, name: string): string | null => {
+export const dateParam = (query: URLSearchParams, name: string): string | null => {
   const text = query.get(name);
   return text !== null && parseSimDate(text) !== null ? text : null;
 };

@@ -1,0 +1,52 @@
+// The simulated Hotelbeds APItude on one slot: the Hotel Content API's hotel list, the Booking API's
+// availability call (both signed: Api-key + X-Signature), the hotel photos under `/giata/` where the
+// content's relative image paths point (the slot's shared media route behind them), and the
+// operator's booking page (HOTELBEDS_BOOKING_URL).
+import type { BookingLedger } from '../bookings.ts';
+import type { SupplierRequest, SupplierResponse, SupplierRoute } from '../create-supplier-server.ts';
+import type { World } from '../generate-world.ts';
+import { mediaRoute } from '../media.ts';
+import type { SupplierId } from '../types.ts';
+import { hotelbedsAuthFailure } from './hotelbeds-auth.ts';
+import { hotelbedsAvailabilityRoute } from './hotelbeds-availability-route.ts';
+import { hotelbedsBookingPageRoute } from './hotelbeds-booking-page.ts';
+import { hotelbedsHotelsRoute } from './hotelbeds-hotels-route.ts';
+import { answerHotelbedsErrors } from './hotelbeds-wire.ts';
+
+export { HOTELBEDS_BOOKING_URL } from './hotelbeds-booking-page.ts';
+
+/** What the Hotelbeds module needs of its slot. */
+export interface HotelbedsSlot {
+  supplier: SupplierId;
+  world: World;
+  ledger: BookingLedger;
+  credentials: { key: string; secret: string };
+}
+
+/** Where the content's image paths are served (Hotelbeds' photo server keeps them under `/giata/`). */
+export const HOTELBEDS_PHOTO_PREFIX = '/giata/';
+
+/** A route that answers only signed requests, and Hotelbeds' error bodies for its own errors. */
+function signed(route: SupplierRoute, credentials: HotelbedsSlot['credentials']): SupplierRoute {
+  return {
+    ...route,
+    handle: (request: SupplierRequest): Promise<SupplierResponse> =>
+      answerHotelbedsErrors(() => hotelbedsAuthFailure(request.headers, credentials) ?? route.handle(request)),
+  };
+}
+
+export function hotelbedsRoutes(slot: HotelbedsSlot): SupplierRoute[] {
+  const media = mediaRoute(slot.supplier, slot.world);
+  return [
+    signed(hotelbedsHotelsRoute(slot.world.listings[slot.supplier]), slot.credentials),
+    signed(hotelbedsAvailabilityRoute(slot.world, slot.supplier), slot.credentials),
+    hotelbedsBookingPageRoute(slot.world, slot.supplier, slot.ledger),
+    {
+      // Photos need no signature (Hotelbeds' photo server is public): `/giata/<path>` is the slot's picture at `/<path>`.
+      method: 'GET',
+      path: HOTELBEDS_PHOTO_PREFIX,
+      prefix: true,
+      handle: (request) => media.handle({ ...request, path: request.path.slice(HOTELBEDS_PHOTO_PREFIX.length - 1) }),
+    },
+  ];
+}
