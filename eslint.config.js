@@ -88,7 +88,10 @@ export default tseslint.config(
     rules: {
       'staygate/folder-imports': [
         'error',
-        { srcDir: 'src', testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'simulator-address.ts'] },
+        {
+          srcDir: 'src',
+          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'simulator-address.ts', 'supplier-slots.ts'],
+        },
       ],
     },
   },

@@ -7,19 +7,17 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createBenchKey } from './bench-key.ts';
-import { createSupplierA } from '../src/suppliers/supplier-a.ts';
-import { createSupplierB } from '../src/suppliers/supplier-b.ts';
-import { createSupplierC } from '../src/suppliers/supplier-c.ts';
-import { createSupplierD } from '../src/suppliers/supplier-d.ts';
+import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
+import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
 import type { Supplier } from '../src/suppliers/supplier.ts';
-import { SUPPLIER_IDS, type SupplierId } from '../src/types.ts';
+import type { SupplierId } from '../src/types.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_SUPPLIER_LATENCY_MS ?? 80);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 120);
 const BOX = 'nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31';
 
 /** The simulated suppliers in their own process, as `npm start` runs them. */
-function startSimulator(seed: number, stays: number): Promise<{ urls: Record<SupplierId, string>; controlUrl: string }> {
+function startSimulator(seed: number, stays: number): Promise<{ slots: Record<SupplierId, SimulatedSlot>; controlUrl: string }> {
   const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
     env: {
@@ -41,14 +39,14 @@ async function serve(): Promise<void> {
   const { defaults } = await import('../src/defaults.ts');
   const sim = await startSimulator(defaults.simSeed, defaults.simStays);
   const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
-  const app = createApp({ dataDir, supplierUrls: sim.urls });
+  const app = createApp({ dataDir, suppliers: simulatedSlots(sim.slots) });
   await app.ready;
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   process.send!({
     key: await createBenchKey(dataDir),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
     control: sim.controlUrl,
-    suppliers: sim.urls,
+    slots: sim.slots,
     budget: defaults.quoteBudgetMs,
     priced: defaults.pricedCandidates,
   });
@@ -106,14 +104,14 @@ async function drive(): Promise<void> {
   const {
     gateway,
     control,
-    suppliers,
+    slots,
     budget,
     priced,
     key: benchKey,
   } = await new Promise<{
     gateway: string;
     control: string;
-    suppliers: Record<SupplierId, string>;
+    slots: Record<SupplierId, SimulatedSlot>;
     budget: number;
     priced: number;
     key: string;
@@ -137,9 +135,7 @@ async function drive(): Promise<void> {
       }
     }
   }
-  const adapters = [createSupplierA, createSupplierB, createSupplierC, createSupplierD].map((create, i) =>
-    create({ id: SUPPLIER_IDS[i], baseUrl: suppliers[SUPPLIER_IDS[i]] }),
-  );
+  const adapters = createSuppliers(simulatedSlots(slots));
 
   const latencies: number[] = [];
   const baselines: number[] = [];

@@ -4,6 +4,8 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { App, AppOptions } from '../src/app.ts';
+import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
+import type { SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 
 export async function startDefaultGateway(options: Partial<AppOptions> = {}): Promise<{ app: App; key: string }> {
@@ -21,11 +23,11 @@ export async function startDefaultGateway(options: Partial<AppOptions> = {}): Pr
       STAYGATE_SIM_STAYS: String(defaults.simStays),
     },
   });
-  const { urls } = await new Promise<{ urls: AppOptions['supplierUrls'] }>((resolve, reject) => {
-    sim.once('message', (message) => resolve(message as { urls: AppOptions['supplierUrls'] }));
+  const { slots } = await new Promise<{ slots: Record<SupplierId, SimulatedSlot> }>((resolve, reject) => {
+    sim.once('message', (message) => resolve(message as { slots: Record<SupplierId, SimulatedSlot> }));
     sim.once('exit', (code) => reject(new Error(`the simulated suppliers exited with code ${code}`)));
   });
-  const app = createApp({ dataDir, supplierUrls: urls, ...options });
+  const app = createApp({ dataDir, suppliers: simulatedSlots(slots), ...options });
   await app.ready;
   return { app, key: await createBenchKey(dataDir) };
 }

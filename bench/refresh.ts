@@ -10,6 +10,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
+import type { SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 import { watchStalls, type Stall } from './loop-stalls.ts';
 
@@ -54,14 +56,14 @@ async function serve(): Promise<void> {
       STAYGATE_SIM_DATA_DIR: '',
     },
   });
-  const sim = await new Promise<{ urls: Record<string, string>; controlUrl: string }>((resolve) =>
+  const sim = await new Promise<{ slots: Record<SupplierId, SimulatedSlot>; controlUrl: string }>((resolve) =>
     simChild.once('message', (m) => resolve(m as never)),
   );
   // The first start: from createApp to ready (world generation is the simulator's, before this).
   // The gateway listens at once, as `npm start` does, and from then on the event loop is watched
   // and /health asked: before it listens nothing can be answered (createApp's synchronous set-up).
   const started = performance.now();
-  const app = createApp({ dataDir, supplierUrls: sim.urls as never, rateLimits: { keyed: 1_000_000 }, contentRefreshMs: null });
+  const app = createApp({ dataDir, suppliers: simulatedSlots(sim.slots), rateLimits: { keyed: 1_000_000 }, contentRefreshMs: null });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();

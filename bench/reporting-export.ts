@@ -20,6 +20,7 @@ import { createKeyAdmin } from '../src/auth/key-admin.ts';
 import { openStores } from '../src/open-stores.ts';
 import { CSV_HEADER, escapeFormula } from '../src/reporting/transaction-csv.ts';
 import { TRANSACTION_FIELDS, toRecord, type TransactionRow } from '../src/reporting/transaction.ts';
+import { simulatedSlots } from '../src/supplier-slots.ts';
 import { SUPPLIER_IDS } from '../src/types.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
@@ -131,7 +132,7 @@ async function serve(): Promise<void> {
   const app = createApp({
     dataDir: DIR,
     stores,
-    supplierUrls: sim.urls,
+    suppliers: simulatedSlots(sim.slots),
     reportSyncIntervalMs: null,
     geocoder: { geocode: async () => null },
   });

@@ -10,7 +10,8 @@ import { createGazetteerGeocoder } from '../src/geo/gazetteer-geocoder.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import { createCircuitBreaker } from '../src/suppliers/circuit-breaker.ts';
 import { createQuoteService } from '../src/suppliers/quote-service.ts';
-import { createSupplierB } from '../src/suppliers/supplier-b.ts';
+import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
+import { simulatedSlot } from '../src/supplier-slots.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -44,7 +45,7 @@ report(
 
 const sim = await startSimSuppliers({ world: generateWorld({ seed: 7, stays: 500 }), latencyMs: 0, faults: 'supplier_b=timeout' });
 try {
-  const supplier = createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b });
+  const [supplier] = createSuppliers([simulatedSlot('supplier_b', sim.slots.supplier_b)]);
   const request = {
     checkin: '2027-03-01',
     checkout: '2027-03-04',

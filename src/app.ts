@@ -34,6 +34,7 @@ import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.
 import { createQuoteService } from './suppliers/quote-service.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
+import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -44,7 +45,8 @@ export interface AppOptions {
   stores?: Stores;
   /** How long the report sync's lease lasts unrenewed (defaults.reportSyncLeaseMs). */
   reportSyncLeaseMs?: number;
-  supplierUrls: Record<SupplierId, string>;
+  /** The four supplier slots: API, URL, credentials, booking page (supplier-slots.ts). */
+  suppliers: readonly SupplierSlot[];
   publicUrl?: string | null;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
@@ -76,8 +78,6 @@ export interface AppOptions {
   rateLimitClock?: () => number;
   /** Proxies whose X-Forwarded-For gives the client IP; absent or empty = the socket address. */
   trustedProxies?: string[];
-  /** Booking-page URL templates replacing the defaults (defaults.bookingUrlTemplates). */
-  bookingUrlTemplates?: Partial<Record<SupplierId, string>>;
   /** How old the in-memory API keys may get before the key store is checked for changes. */
   keyRefreshMs?: number;
   /** Origins browsers may call from; default defaults.corsOrigins (any). */
@@ -147,9 +147,9 @@ export function createApp(options: AppOptions): App {
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
   const bookingUrls = Object.fromEntries(
-    SUPPLIER_IDS.map((id) => [
-      id,
-      compileBookingTemplate(options.bookingUrlTemplates?.[id] ?? defaults.bookingUrlTemplates[id], options.supplierUrls[id]),
+    options.suppliers.map((slot) => [
+      slot.id,
+      compileBookingTemplate(slot.bookingUrl ?? defaults.bookingUrlTemplates[slot.id], slot.baseUrl),
     ]),
   ) as Tracking['bookingUrls'];
 
@@ -188,7 +188,7 @@ export function createApp(options: AppOptions): App {
   );
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const suppliers = createSuppliers(options.supplierUrls);
+  const suppliers = createSuppliers(options.suppliers);
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
   // memory in front; a failing Redis only means the supplier is asked (docs/decisions.md 73).
   const sharedQuotes = options.redisUrl
@@ -252,7 +252,10 @@ export function createApp(options: AppOptions): App {
   let demoSeeding: Promise<void> = Promise.resolve();
   const abort = new AbortController();
   // Merging, building, writing and indexing a content version run in this worker, off the event loop.
-  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls: options.supplierUrls } });
+  const worker = createContentWorker({
+    where: stores.location,
+    feeds: { module: SUPPLIERS_MODULE, configs: options.suppliers.map(supplierConfig) },
+  });
   const content = createContentService({
     store,
     worker,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defaults } from './defaults.ts';
-import { SUPPLIER_IDS, type SupplierId } from './types.ts';
+import { DEFAULT_SUPPLIER_APIS, isSupplierApi, SUPPLIER_APIS, SUPPLIER_IDS, type SupplierApi, type SupplierId } from './types.ts';
 
 export interface Config {
   port: number;
@@ -8,8 +8,8 @@ export interface Config {
   dataDir: string;
   /** Public base URL for links; null = the request's own scheme and host. */
   publicUrl: string | null;
-  /** Base URLs of the four suppliers; null = start the simulated suppliers. */
-  supplierUrls: Record<SupplierId, string> | null;
+  /** Each slot's API, where it is (null: the built-in simulator), credentials and booking page. */
+  suppliers: Record<SupplierId, SupplierSlotSetting>;
   sim: { seed: number; stays: number };
   logLevel: string;
   /**
@@ -23,8 +23,6 @@ export interface Config {
   redisKeyPrefix: string | null;
   /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
   trustedProxies: string[];
-  /** Booking-page URL templates that replace the defaults (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). */
-  bookingUrlTemplates: Partial<Record<SupplierId, string>>;
   /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
   reportSyncIntervalMs: number;
   /** How much each pull re-reads before the end of the previous one (STAYGATE_REPORT_SYNC_OVERLAP_MS). */
@@ -48,6 +46,63 @@ export interface Config {
   contentRetryMs: number;
   /** A feed shrinking by more than this share is held back (STAYGATE_FEED_SHRINK_LIMIT, 0..1). */
   feedShrinkLimit: number;
+}
+
+/** One supplier slot's STAYGATE_SUPPLIER_<X>_* variables. */
+export interface SupplierSlotSetting {
+  /** _API: the API the slot speaks; default a booking-demand, b hotelbeds, c liteapi, d expedia-rapid. */
+  api: SupplierApi;
+  /** _URL: the API's base URL; null = the built-in simulator serves the slot (in that API's format). */
+  url: string | null;
+  /** _KEY, _SECRET, _AFFILIATE_ID ('' when unset). */
+  key: string;
+  secret: string;
+  affiliateId: string;
+  /** _BOOKING_URL: the booking page template; null = the API's or the simulator's default. */
+  bookingUrl: string | null;
+}
+
+/** Which credentials each API cannot work without (an unset one is refused at start, by name). */
+const REQUIRED_CREDENTIALS: Record<SupplierApi, readonly ('KEY' | 'SECRET' | 'AFFILIATE_ID')[]> = {
+  'booking-demand': ['KEY', 'AFFILIATE_ID'],
+  hotelbeds: ['KEY', 'SECRET'],
+  liteapi: ['KEY'],
+  'expedia-rapid': ['KEY', 'SECRET'],
+};
+
+/**
+ * A slot's variables. Slots are configured one by one: a slot without _URL is simulated, in the
+ * API it names, whatever the others do. Errors name the variable, never a credential's value.
+ */
+function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetting {
+  const prefix = `STAYGATE_${id.toUpperCase()}_`;
+  const text = (name: string): string => (env[prefix + name] ?? '').trim();
+  const apiText = text('API');
+  if (apiText !== '' && !isSupplierApi(apiText))
+    throw new Error(`${prefix}API must be one of ${SUPPLIER_APIS.join(', ')}, got "${apiText}"`);
+  const api = apiText === '' ? DEFAULT_SUPPLIER_APIS[id] : (apiText as SupplierApi);
+  const url = text('URL');
+  if (url !== '') {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // reported below
+    }
+    if (parsed === null || !/^https?:$/.test(parsed.protocol))
+      throw new Error(`${prefix}URL must be an http(s) URL, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`);
+    const missing = REQUIRED_CREDENTIALS[api].filter((name) => text(name) === '');
+    if (missing.length > 0)
+      throw new Error(`${prefix}URL points ${id} at a real ${api} API: set ${missing.map((name) => prefix + name).join(' and ')} too`);
+  }
+  return {
+    api,
+    url: url === '' ? null : url.replace(/\/+$/, ''),
+    key: text('KEY'),
+    secret: text('SECRET'),
+    affiliateId: text('AFFILIATE_ID'),
+    bookingUrl: text('BOOKING_URL') || null,
+  };
 }
 
 function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
@@ -89,22 +144,16 @@ function logFormat(text: string | undefined): 'json' | 'pretty' {
 
 /**
  * Configuration from the environment (documented in the README). The supplier registry is
- * configuration: STAYGATE_SUPPLIER_A_URL ... _D_URL point the adapters at real endpoints; when
- * none is set the simulated suppliers are started.
+ * configuration: each slot's STAYGATE_SUPPLIER_<X>_API, _URL and credentials point its driver at a
+ * real API; a slot without _URL is served by the built-in simulator.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const urls = SUPPLIER_IDS.map((id) => env[`STAYGATE_${id.toUpperCase()}_URL`]);
-  const given = urls.filter((u) => u !== undefined && u !== '');
-  if (given.length > 0 && given.length < SUPPLIER_IDS.length) {
-    throw new Error('Set all four STAYGATE_SUPPLIER_<A..D>_URL variables, or none to use the simulated suppliers');
-  }
   return {
     port: int(env, 'PORT', defaults.port),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.STAYGATE_DATA_DIR || defaults.dataDir),
     publicUrl: env.STAYGATE_PUBLIC_URL ? env.STAYGATE_PUBLIC_URL.replace(/\/+$/, '') : null,
-    supplierUrls:
-      given.length === 0 ? null : (Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]!])) as Record<SupplierId, string>),
+    suppliers: Object.fromEntries(SUPPLIER_IDS.map((id) => [id, supplierSlot(env, id)])) as Record<SupplierId, SupplierSlotSetting>,
     sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
     logLevel: env.LOG_LEVEL || 'info',
     databaseUrl: databaseUrl(env.DATABASE_URL),
@@ -114,11 +163,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== ''),
-    bookingUrlTemplates: Object.fromEntries(
-      SUPPLIER_IDS.map((id) => [id, env[`STAYGATE_${id.toUpperCase()}_BOOKING_URL`]]).filter(
-        ([, template]) => template !== undefined && template !== '',
-      ),
-    ),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
     reportSyncOverlapMs: int(env, 'STAYGATE_REPORT_SYNC_OVERLAP_MS', defaults.reportSyncOverlapMs),
     reportReconcileIntervalMs: int(env, 'STAYGATE_REPORT_RECONCILE_MS', defaults.reportReconcileIntervalMs),

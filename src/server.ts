@@ -8,7 +8,8 @@ import { defaults } from './defaults.ts';
 import { logOptions } from './log-options.ts';
 import { openStores } from './open-stores.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
-import type { SupplierId } from './types.ts';
+import { needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './supplier-slots.ts';
+import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 const config = readConfig();
 
@@ -17,7 +18,8 @@ const config = readConfig();
  * (feeds, latency timers) must not share the gateway's event loop or skew its measurements.
  */
 interface SimulatorUrls {
-  urls: Record<SupplierId, string>;
+  /** Each slot's API, URL, the credentials it accepts and its booking page. */
+  slots: Record<SupplierId, SimulatedSlot>;
   /** The simulator's control server (faults, the world's days; loopback only). */
   controlUrl: string;
 }
@@ -83,8 +85,8 @@ async function startSimulator(): Promise<SimulatorUrls> {
   const ports =
     previous === null
       ? ''
-      : Object.entries(previous.urls)
-          .map(([id, url]) => `${id}=${new URL(url).port}`)
+      : Object.entries(previous.slots)
+          .map(([id, slot]) => `${id}=${new URL(slot.url).port}`)
           .join(',');
   const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
     execArgv: ['--import', 'tsx'],
@@ -96,6 +98,8 @@ async function startSimulator(): Promise<SimulatorUrls> {
       // bookings and content outlive a restart.
       STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
       STAYGATE_SIM_PORTS: ports,
+      // A simulated slot speaks the API configured for it, as the real one would.
+      STAYGATE_SIM_APIS: simApisVariable(config.suppliers),
     },
   });
   simulatorChild = child;
@@ -106,7 +110,8 @@ async function startSimulator(): Promise<SimulatorUrls> {
 }
 
 const started = performance.now();
-const simulator = config.supplierUrls === null ? await startSimulator() : null;
+// The simulator serves every slot without a URL of its own (slots are configured one by one).
+const simulator = needsSimulator(config.suppliers) ? await startSimulator() : null;
 // `staygate transactions sync` and `staygate content refresh` find the simulated suppliers here.
 if (simulator !== null) writeSimulatorAddress(config.dataDir, simulator);
 // The stores on DATABASE_URL (migrated now, under a lock) or the SQLite file of the data folder.
@@ -116,7 +121,7 @@ if (!stopping && stores !== null) {
   app = createApp({
     dataDir: config.dataDir,
     stores,
-    supplierUrls: config.supplierUrls ?? simulator!.urls,
+    suppliers: resolveSupplierSlots(config.suppliers, simulator?.slots ?? null),
     publicUrl: config.publicUrl,
     logger: logOptions(config.logLevel, config.logFormat),
     corsOrigins: config.corsOrigins,
@@ -124,7 +129,6 @@ if (!stopping && stores !== null) {
     redisUrl: config.redisUrl,
     redisKeyPrefix: config.redisKeyPrefix ?? undefined,
     trustedProxies: config.trustedProxies,
-    bookingUrlTemplates: config.bookingUrlTemplates,
     reportSyncIntervalMs: config.reportSyncIntervalMs,
     reportSyncOverlapMs: config.reportSyncOverlapMs,
     reportReconcileIntervalMs: config.reportReconcileIntervalMs,
@@ -134,8 +138,8 @@ if (!stopping && stores !== null) {
     contentRefreshMs: config.contentRefreshMs,
     contentRetryMs: config.contentRetryMs,
     feedShrinkLimit: config.feedShrinkLimit,
-    // The demo partner only ever meets the simulated suppliers: never real ones.
-    demo: simulator !== null,
+    // The demo partner only ever meets the simulated suppliers: never real ones, so not when any slot is real.
+    demo: !SUPPLIER_IDS.some((id) => config.suppliers[id].url !== null),
   });
   const running = app;
   // Said through the gateway's logger, so that in LOG_FORMAT=json every line is one JSON object.

@@ -3,10 +3,12 @@
 // `staygate transactions sync` reads it when no real supplier URLs are configured.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SimulatedSlot } from './supplier-slots.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 export interface SimulatorAddress {
-  urls: Record<SupplierId, string>;
+  /** Each slot's API, URL, the credentials it accepts and its booking page. */
+  slots: Record<SupplierId, SimulatedSlot>;
   controlUrl: string;
 }
 
@@ -15,7 +17,7 @@ const FILE = 'simulator.json';
 export function writeSimulatorAddress(dataDir: string, address: SimulatorAddress): void {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, FILE);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ urls: address.urls, controlUrl: address.controlUrl }, null, 2)}\n`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify({ slots: address.slots, controlUrl: address.controlUrl }, null, 2)}\n`);
   renameSync(`${file}.tmp`, file); // never half a file for a reader
 }
 
@@ -28,6 +30,7 @@ export function readSimulatorAddress(dataDir: string): SimulatorAddress | null {
     return null;
   }
   const parsed = JSON.parse(text) as Partial<SimulatorAddress>;
-  if (parsed.urls === undefined || !SUPPLIER_IDS.every((id) => typeof parsed.urls![id] === 'string')) return null;
-  return { urls: parsed.urls, controlUrl: parsed.controlUrl ?? '' };
+  // A file of an older version (before slots) is as good as none: the server writes a new one at start.
+  if (parsed.slots === undefined || !SUPPLIER_IDS.every((id) => typeof parsed.slots![id]?.url === 'string')) return null;
+  return { slots: parsed.slots, controlUrl: parsed.controlUrl ?? '' };
 }

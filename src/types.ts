@@ -3,6 +3,22 @@
 export const SUPPLIER_IDS = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const;
 export type SupplierId = (typeof SUPPLIER_IDS)[number];
 
+/** The real supplier APIs a slot may speak (STAYGATE_SUPPLIER_<X>_API), one driver each (suppliers/create-suppliers.ts). */
+export const SUPPLIER_APIS = ['booking-demand', 'hotelbeds', 'liteapi', 'expedia-rapid'] as const;
+export type SupplierApi = (typeof SUPPLIER_APIS)[number];
+
+export function isSupplierApi(value: string): value is SupplierApi {
+  return (SUPPLIER_APIS as readonly string[]).includes(value);
+}
+
+/** Each slot's API unless configured otherwise: the four suppliers the interface was written for. */
+export const DEFAULT_SUPPLIER_APIS: Readonly<Record<SupplierId, SupplierApi>> = {
+  supplier_a: 'booking-demand',
+  supplier_b: 'hotelbeds',
+  supplier_c: 'liteapi',
+  supplier_d: 'expedia-rapid',
+};
+
 /** Each supplier's price for a whole stay in the search currency; null when the supplier could not tell. */
 export type Offers = Map<SupplierId, number | null>;
 
@@ -93,6 +109,12 @@ export interface Listing {
   capacity: Capacity;
   policies: Policies;
   media: Media;
+  /**
+   * The stay's own web page as the supplier's API gives it, placeholders and all (Booking.com's
+   * `url`, with `!AFFILIATE_ID!`...): where `/go` sends the traveller for this listing. Absent: the
+   * slot's booking page template (STAYGATE_SUPPLIER_<X>_BOOKING_URL) builds the link.
+   */
+  url?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { count } from '../plural.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
 import { readSimulatorAddress } from '../simulator-address.ts';
+import { needsSimulator, resolveSupplierSlots, supplierConfig, type SupplierSlot } from '../supplier-slots.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
 import { withLease } from '../store/hold-lease.ts';
 import { migratePg } from '../store/pg-migrate.ts';
@@ -309,8 +310,26 @@ async function keysCommand(admin: KeyAdmin, args: string[], io: CliIo): Promise<
 }
 
 /** One line for a server that is not there: not four "fetch failed" lines. */
-function unreachableMessage(urls: Record<string, string>, dataDir: string, fromSimulator: boolean): string {
-  const where = [...new Set(Object.values(urls).map((url) => new URL(url).host))].join(', ');
+const NO_SUPPLIERS =
+  'staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL (and its credentials), or start the server (npm start) on this data folder';
+
+/**
+ * The slots a command talks to: the configured ones, and for a slot without a URL the simulator
+ * the server started on this data folder (simulator.json); null when one is needed and none was
+ * started (or it speaks another API than configured, the server not yet restarted).
+ */
+function cliSupplierSlots(settings: Config['suppliers'], dataDir: string): SupplierSlot[] | null {
+  const simulator = needsSimulator(settings) ? readSimulatorAddress(dataDir) : null;
+  if (needsSimulator(settings) && simulator === null) return null;
+  try {
+    return resolveSupplierSlots(settings, simulator?.slots ?? null);
+  } catch {
+    return null;
+  }
+}
+
+function unreachableMessage(slots: readonly SupplierSlot[], dataDir: string, fromSimulator: boolean): string {
+  const where = [...new Set(slots.map((slot) => new URL(slot.baseUrl).host))].join(', ');
   return fromSimulator
     ? `staygate: no supplier answered at ${where}: the simulated suppliers run with the server. Is it running (npm start) on ${dataDir}?`
     : `staygate: no supplier answered at ${where} (STAYGATE_SUPPLIER_<A..D>_URL): are they up and reachable from here?`;
@@ -340,16 +359,15 @@ async function transactionsCommand(
   }
   if (command !== 'sync' && command !== 'reconcile')
     throw new UsageError(command === undefined ? 'transactions needs a command' : `unknown command "transactions ${command}"`);
-  const configured = readConfig(env).supplierUrls;
-  const urls = configured ?? readSimulatorAddress(dataDir)?.urls;
-  if (urls === undefined) {
-    io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
+  const config = readConfig(env);
+  const slots = cliSupplierSlots(config.suppliers, dataDir);
+  if (slots === null) {
+    io.err(NO_SUPPLIERS);
     return 1;
   }
   {
-    const config = readConfig(env);
     const sync = createTransactionSync({
-      suppliers: createSuppliers(urls),
+      suppliers: createSuppliers(slots),
       store,
       clicks,
       keys,
@@ -361,7 +379,13 @@ async function transactionsCommand(
     const onResult = (r: SupplierSyncResult) => (r.unreachable ? lines.push(describeSync(r)) : io.out(describeSync(r)));
     const results = command === 'reconcile' ? await sync.reconcileAll({ onResult }) : await sync.syncAll({ onResult });
     if (results.every((r) => r.unreachable)) {
-      io.err(unreachableMessage(urls, dataDir, configured === null));
+      io.err(
+        unreachableMessage(
+          slots,
+          dataDir,
+          slots.every((slot) => slot.simulated),
+        ),
+      );
       return 1;
     }
     for (const line of lines) io.out(line);
@@ -382,13 +406,13 @@ async function contentCommand(config: Config, args: string[], io: CliIo): Promis
     throw new UsageError(command === undefined ? 'content needs a command' : `unknown command "content ${command}"`);
   if (rest.length > 0) throw new UsageError('content refresh takes no arguments');
   const { dataDir } = config;
-  const urls = config.supplierUrls ?? readSimulatorAddress(dataDir)?.urls;
-  if (urls === undefined) {
-    io.err('staygate: no suppliers to ask: set STAYGATE_SUPPLIER_<A..D>_URL, or start the server (npm start) on this data folder');
+  const slots = cliSupplierSlots(config.suppliers, dataDir);
+  if (slots === null) {
+    io.err(NO_SUPPLIERS);
     return 1;
   }
   const stores = await openStores(config);
-  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, urls } });
+  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, configs: slots.map(supplierConfig) } });
   try {
     // One content refresh at a time on a database, whoever runs it (docs/decisions.md 76).
     const held = await withLease({ leases: stores.leases, name: 'content', ttlMs: defaults.contentLeaseMs }, () =>

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { readConfig } from '../config.ts';
-import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { DEFAULT_SUPPLIER_APIS, SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { SIM_CREDENTIALS } from '@staygate/sim';
 import { main } from './main.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
@@ -60,7 +61,7 @@ interface Running {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** Spawns `staygate sim --port <base>` and resolves once it printed its five lines, or exited. */
+/** Spawns `staygate sim --port <base>` and resolves once it printed its last line (the control URL's), or exited. */
 function startCommand(base: number, env: NodeJS.ProcessEnv): Promise<Running> {
   const child = spawn(process.execPath, [BIN, 'sim', '--port', String(base)], {
     env: { ...process.env, ...env },
@@ -81,7 +82,7 @@ function startCommand(base: number, env: NodeJS.ProcessEnv): Promise<Running> {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.split('\n').length > PORTS) resolve(running());
+      if (/^STAYGATE_SIM_CONTROL_URL=.*\n/m.test(stdout)) resolve(running());
     });
     void exit.then(() => resolve(running()));
   });
@@ -92,7 +93,7 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
   for (;;) {
     const base = await freeBase();
     const running = await startCommand(base, env);
-    if (running.lines.length === PORTS) return { base, running };
+    if (running.lines.at(-1)?.startsWith('STAYGATE_SIM_CONTROL_URL=')) return { base, running };
     const { code } = await running.exit;
     assert.equal(code, 1, `staygate sim exited before printing its lines: ${running.stderr()}`);
     assert.match(running.stderr(), /is taken/, 'the only reason to start again elsewhere: a port taken meanwhile');
@@ -112,20 +113,40 @@ describe('staygate sim --port <p>', () => {
     const dir = dataDir();
     const { base, running } = await runCommand({ STAYGATE_DATA_DIR: dir, STAYGATE_SIM_STAYS: '300', STAYGATE_SIM_LATENCY_MS: '0' });
     try {
+      // Each slot's whole configuration (API, URL, the simulator's credentials, booking page), then the control URL.
       const expected = [
-        ...SUPPLIER_IDS.map((id, i) => `STAYGATE_${id.toUpperCase()}_URL=http://127.0.0.1:${base + i}`),
+        ...SUPPLIER_IDS.flatMap((id, i) => {
+          const prefix = `STAYGATE_${id.toUpperCase()}_`;
+          const api = DEFAULT_SUPPLIER_APIS[id];
+          const { key, secret, affiliateId } = SIM_CREDENTIALS[api];
+          const url = `http://127.0.0.1:${base + i}`;
+          const bookingUrl = running.lines.find((line) => line.startsWith(`${prefix}BOOKING_URL=`));
+          return [
+            `${prefix}API=${api}`,
+            `${prefix}URL=${url}`,
+            `${prefix}KEY=${key}`,
+            ...(secret === '' ? [] : [`${prefix}SECRET=${secret}`]),
+            `${prefix}AFFILIATE_ID=${affiliateId}`,
+            ...(bookingUrl === undefined ? [] : [bookingUrl]),
+          ];
+        }),
         `STAYGATE_SIM_CONTROL_URL=http://127.0.0.1:${base + 4}`,
       ];
-      assert.deepEqual(running.lines, expected, 'stdout holds exactly the five lines, one per line');
+      assert.deepEqual(running.lines, expected, 'stdout holds exactly these lines, one per line');
+      for (const line of running.lines.filter((l) => l.includes('_BOOKING_URL=')))
+        assert.ok(line.includes(`=http://127.0.0.1:`), `a simulated booking page lives on its slot: ${line}`);
 
       // Exported as they are, they point a gateway's configuration at these suppliers.
       const env = Object.fromEntries(running.lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
       const config = readConfig(env);
-      assert.deepEqual(config.supplierUrls, Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, `http://127.0.0.1:${base + i}`])));
+      assert.deepEqual(
+        SUPPLIER_IDS.map((id) => config.suppliers[id].url),
+        SUPPLIER_IDS.map((_, i) => `http://127.0.0.1:${base + i}`),
+      );
 
       for (const id of SUPPLIER_IDS) {
         const [feed, records] = FEEDS[id];
-        const response: Response = await fetch(`${config.supplierUrls![id]}${feed}`);
+        const response: Response = await fetch(`${config.suppliers[id].url}${feed}`);
         assert.equal(response.status, 200, `${id} answers its content feed`);
         assert.equal(((await response.json()) as Record<string, unknown[]>)[records].length, 1, `${id} serves a page of one record`);
       }

@@ -1,9 +1,9 @@
 // `staygate sim [--port <p>]`: the simulated suppliers and their control server on their own, for
 // gateways that are not to start their own (docs/decisions.md 64). Stdout carries only the
-// `STAYGATE_..._URL=...` lines a gateway reads (config.ts), one per line, ready to export; the
+// `STAYGATE_SUPPLIER_<X>_API/_URL/_KEY/...` lines a gateway reads (config.ts), one per line, ready to export; the
 // rest goes to stderr. It runs until SIGTERM or SIGINT, then closes every server and exits 0.
 import path from 'node:path';
-import { simSettingsFromEnv, startSimulator, SUPPLIER_IDS, type SimSuppliers } from '@staygate/sim';
+import { simSettingsFromEnv, startSimulator, SUPPLIER_IDS, type SimSuppliers, type SupplierId } from '@staygate/sim';
 import { count } from '../plural.ts';
 import type { CliIo } from './main.ts';
 
@@ -24,8 +24,22 @@ export interface SimCommandOptions {
 }
 
 /** The lines `staygate sim` prints: what a gateway reads to use these suppliers instead of its own. */
-export function simEnvLines(sim: Pick<SimSuppliers, 'urls' | 'controlUrl'>): string[] {
-  return [...SUPPLIER_IDS.map((id) => `STAYGATE_${id.toUpperCase()}_URL=${sim.urls[id]}`), `STAYGATE_SIM_CONTROL_URL=${sim.controlUrl}`];
+export function simEnvLines(sim: Pick<SimSuppliers, 'slots' | 'controlUrl'>): string[] {
+  // A slot's whole configuration, as an operator would write it for a real account.
+  const slotLines = (id: SupplierId): string[] => {
+    const prefix = `STAYGATE_${id.toUpperCase()}_`;
+    const { api, url, key, secret, affiliateId, bookingUrl } = sim.slots[id];
+    const values: [string, string | null][] = [
+      ['API', api],
+      ['URL', url],
+      ['KEY', key],
+      ['SECRET', secret || null],
+      ['AFFILIATE_ID', affiliateId],
+      ['BOOKING_URL', bookingUrl],
+    ];
+    return values.filter(([, value]) => value !== null).map(([name, value]) => `${prefix}${name}=${value}`);
+  };
+  return [...SUPPLIER_IDS.flatMap(slotLines), `STAYGATE_SIM_CONTROL_URL=${sim.controlUrl}`];
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;

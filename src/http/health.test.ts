@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { createApp } from '../app.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
+import { simulatedSlots } from '../supplier-slots.ts';
 
 test(
   'health: starting (503) until the demo partner exists, then ok (200); live at once; probes not logged at info',
@@ -28,7 +29,7 @@ test(
     });
     const app = createApp({
       dataDir,
-      supplierUrls: sim.urls,
+      suppliers: simulatedSlots(sim.slots),
       demo: true,
       demoClicks: 200,
       reportSyncIntervalMs: null,

@@ -17,6 +17,7 @@ import { expectedCommissionUsdCents, type SimBooking, stateAt } from '@staygate/
 import type { CommissionRecord } from '../suppliers/supplier.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS } from '../types.ts';
+import { simulatedSlots } from '../supplier-slots.ts';
 
 const UA = {
   desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -236,7 +237,7 @@ describe('sync', () => {
     const keys = createSqliteKeyStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(t.sim.urls),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots)),
         store: transactions,
         clicks,
         keys,
@@ -268,7 +269,7 @@ describe('sync', () => {
     const from = new Date(TEST_NOW.getTime() - 30 * DAY);
     const to = t.clock.now();
     const reports = await Promise.all(
-      createSuppliers(t.sim.urls).map(async (supplier) => {
+      createSuppliers(simulatedSlots(t.sim.slots)).map(async (supplier) => {
         const pages: CommissionRecord[][] = [];
         for await (const page of supplier.commissionReport({ from, to, pageSize: 2 })) pages.push(page);
         return { supplier: supplier.id, pages };

@@ -20,6 +20,7 @@ import {
 } from '../test-support/redis.ts';
 import { startTestApp, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
+import { simulatedSlot } from '../supplier-slots.ts';
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 /** A dated search for two nights from `day` days after 2027-04-01: each day is a quote of its own. */
@@ -71,7 +72,8 @@ describe('two gateways with one Redis', { skip }, () => {
     const relays = Object.fromEntries(
       await Promise.all(SUPPLIER_IDS.map(async (id) => [id, await countingRelay(sim.urls[id])] as const)),
     ) as Record<SupplierId, Awaited<ReturnType<typeof countingRelay>>>;
-    const supplierUrls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, relays[id].url])) as Record<SupplierId, string>;
+    // The suppliers reached through the counting relays, with the simulator's credentials.
+    const suppliers = SUPPLIER_IDS.map((id) => simulatedSlot(id, { ...sim.slots[id], url: relays[id].url }));
     const calls = () => SUPPLIER_IDS.reduce((n, id) => n + relays[id].requests.length, 0);
     const dirs: string[] = [];
     const gateways: App[] = [];
@@ -81,7 +83,7 @@ describe('two gateways with one Redis', { skip }, () => {
         dirs.push(dataDir);
         const app = createApp({
           dataDir,
-          supplierUrls,
+          suppliers,
           geocoder,
           rateLimits: TEST_RATE_LIMITS,
           reportSyncIntervalMs: null,

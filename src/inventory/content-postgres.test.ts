@@ -19,6 +19,7 @@ import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { createContentService, type ContentService } from './content-service.ts';
 import { createContentWorker, type ContentWorker } from './content-worker-client.ts';
 import { createStayCache } from './stay-cache.ts';
+import { simulatedSlots, supplierConfig, type SimulatedSlot } from '../supplier-slots.ts';
 
 /** One gateway's content side: its own store handle and worker on the database, what it serves, and its search. */
 interface Gateway {
@@ -29,9 +30,9 @@ interface Gateway {
   close(): Promise<void>;
 }
 
-async function startGateway(where: StoreLocation, urls: Record<SupplierId, string>): Promise<Gateway> {
+async function startGateway(where: StoreLocation, slots: Record<SupplierId, SimulatedSlot>): Promise<Gateway> {
   const store = await openContentStore(where);
-  const worker = createContentWorker({ where, feeds: { module: SUPPLIERS_MODULE, urls } });
+  const worker = createContentWorker({ where, feeds: { module: SUPPLIERS_MODULE, configs: simulatedSlots(slots).map(supplierConfig) } });
   let served: { no: number; label: string; search: Search } | null = null;
   const content = createContentService({
     store,
@@ -131,7 +132,7 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
   });
 
   it("ingests a simulated world through the real worker and searches it from the database's chunks", async () => {
-    const a = await startGateway(where, sim.urls);
+    const a = await startGateway(where, sim.slots);
     gateways.push(a);
     const served = a.served();
     assert.ok(served !== null, 'a version is served after the first start');
@@ -166,7 +167,7 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
 
   it('a refresh by one gateway is served by another on the same database within 5 s; the old version stays readable until it swaps', async () => {
     const [a] = gateways;
-    const b = await startGateway(where, sim.urls);
+    const b = await startGateway(where, sim.slots);
     gateways.push(b);
     const before = b.served();
     assert.equal(before?.no, a.served()?.no, 'the second gateway serves the stored version (no ingest of its own)');

@@ -177,7 +177,7 @@ describe('content refresh', () => {
 
   it('`staygate content refresh` publishes a version the running gateway serves, within a second by its poll plus the index build', async () => {
     assert.ok(defaults.contentPollMs <= 1_000, 'the gateway looks for a new version at least every second');
-    writeSimulatorAddress(t.dataDir, { urls: t.sim.urls, controlUrl: t.sim.controlUrl });
+    writeSimulatorAddress(t.dataDir, { slots: t.sim.slots, controlUrl: t.sim.controlUrl });
     t.sim.advance(3);
     const served = t.app.health().inventory!.version;
     const lines: string[] = [];
@@ -199,7 +199,7 @@ describe('content refresh', () => {
   });
 
   it('`staygate content refresh` does nothing while another process holds the content lease (docs/decisions.md 76)', async () => {
-    writeSimulatorAddress(t.dataDir, { urls: t.sim.urls, controlUrl: t.sim.controlUrl });
+    writeSimulatorAddress(t.dataDir, { slots: t.sim.slots, controlUrl: t.sim.controlUrl });
     const other = await t.openStores();
     try {
       assert.equal(await other.leases.acquire('content', 'another-refresh', 60_000), true);

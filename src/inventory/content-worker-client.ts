@@ -4,6 +4,7 @@
 // copied), so the event loop here only ever assembles views over them.
 import { Worker } from 'node:worker_threads';
 import type { StoreLocation } from '../store/open-content-store.ts';
+import type { SupplierConfig } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
 import { assembleCellPyramid, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
 import type { RefreshOutcome } from './refresh-content.ts';
@@ -23,12 +24,12 @@ export interface ContentWorkerOptions {
   /** The content store the worker opens a handle of its own on (SQLite file or PostgreSQL). */
   where: StoreLocation;
   /**
-   * Where the worker pulls the feeds from: a module (URL) exporting `createSuppliers(urls)`, the
+   * Where the worker pulls the feeds from: a module (URL) exporting `createSuppliers(configs)`, the
    * composition root's adapters (suppliers/create-suppliers.ts), and the suppliers' base URLs.
    * Adapters are objects with methods, which cannot cross threads; the worker makes its own.
    * Absent: a worker that only loads indexes (a refresh fails).
    */
-  feeds?: { module: string; urls: Record<SupplierId, string> };
+  feeds?: { module: string; configs: readonly SupplierConfig[] };
 }
 
 export interface ContentWorker {

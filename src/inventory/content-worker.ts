@@ -7,8 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
 import { openContentStore } from '../store/open-content-store.ts';
 import type { Store } from '../store/store.ts';
-import type { Supplier } from '../suppliers/supplier.ts';
-import type { SupplierId } from '../types.ts';
+import type { Supplier, SupplierConfig } from '../suppliers/supplier.ts';
 import { cellPyramidParts } from './cell-pyramid.ts';
 import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
 import { refreshContent } from './refresh-content.ts';
@@ -41,8 +40,8 @@ let suppliers: Promise<readonly Supplier[]> | null = null;
 const feedSuppliers = (): Promise<readonly Supplier[]> => {
   const feeds = options.feeds;
   if (feeds === undefined) return Promise.reject(new Error('this content worker was started without feeds: it only loads indexes'));
-  return (suppliers ??= import(feeds.module).then((m: { createSuppliers(urls: Record<SupplierId, string>): Supplier[] }) =>
-    m.createSuppliers(feeds.urls),
+  return (suppliers ??= import(feeds.module).then((m: { createSuppliers(configs: readonly SupplierConfig[]): Supplier[] }) =>
+    m.createSuppliers(feeds.configs),
   ));
 };
 

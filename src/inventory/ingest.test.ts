@@ -13,6 +13,7 @@ import { createSupplierD } from '../suppliers/supplier-d.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { ensureInventory, ingestInventory } from './ingest.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -24,10 +25,10 @@ describe('ingestion from the simulated suppliers', () => {
     world = generateWorld({ seed: 11, stays: 3_000 });
     sim = await startSimSuppliers({ world });
     suppliers = [
-      createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }),
-      createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
-      createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }),
-      createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
+      createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
+      createSupplierB(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
+      createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
+      createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
     ];
   });
   after(async () => {
@@ -153,7 +154,7 @@ describe('ingestion from the simulated suppliers', () => {
   });
 
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
-    const broken = createSupplierC({ id: 'supplier_c', baseUrl: `${sim.urls.supplier_c}/nowhere` });
+    const broken = createSupplierC(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
     const store = createSqliteStore({ path: ':memory:' });
     try {
       await assert.rejects(

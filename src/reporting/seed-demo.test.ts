@@ -15,6 +15,7 @@ import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test
 import { SUPPLIER_IDS } from '../types.ts';
 import { seedDemoPartner, SIM_CLICK_TIME_PARAM, type DemoClicks } from './seed-demo.ts';
 import type { TransactionRecord } from './transaction.ts';
+import { simulatedSlots } from '../supplier-slots.ts';
 
 const CLICKS = 400;
 let t: TestApp;
@@ -80,7 +81,7 @@ describe('the demo partner', () => {
     const before = await all();
     const again = createApp({
       dataDir: t.dataDir,
-      supplierUrls: t.sim.urls,
+      suppliers: simulatedSlots(t.sim.slots),
       now: t.clock.now,
       geocoder: { geocode: async () => null },
       demo: true,

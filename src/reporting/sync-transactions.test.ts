@@ -16,6 +16,7 @@ import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
 import type { TransactionStore } from './transaction-store.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,10 +33,10 @@ before(async () => {
   world = generateWorld({ seed: 5, stays: 600 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
   suppliers = [
-    createSupplierA({ id: 'supplier_a', baseUrl: sim.urls.supplier_a }),
-    createSupplierB({ id: 'supplier_b', baseUrl: sim.urls.supplier_b }),
-    createSupplierC({ id: 'supplier_c', baseUrl: sim.urls.supplier_c }),
-    createSupplierD({ id: 'supplier_d', baseUrl: sim.urls.supplier_d }),
+    createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
+    createSupplierB(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
+    createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
+    createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
   keys = createSqliteKeyStore({ path: ':memory:' });

@@ -9,6 +9,7 @@ import { createSupplierC } from './supplier-c.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { CommissionRecord, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const FROM = new Date('2026-11-01T00:00:00.000Z');
 const TO = new Date('2026-11-21T10:00:00.500Z');
@@ -130,7 +131,7 @@ describe('commission reports', () => {
 
   it('supplier_a: numbered pages, ISO times with any offset, USD decimal strings', async () => {
     malformed = false;
-    const records = await collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl }));
+    const records = await collect(createSupplierA(testSupplierConfig('supplier_a', server.baseUrl)));
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
       [
@@ -152,7 +153,7 @@ describe('commission reports', () => {
   });
 
   it("supplier_b: cursor pages, Unix seconds, EUR converted at the report's own rate, no-shows canceled", async () => {
-    const records = await collect(createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }));
+    const records = await collect(createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)));
     // 10.74 EUR / 0.87 = 12.3448 USD; 1.01 / 0.87 = 1.1609.
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
@@ -175,7 +176,7 @@ describe('commission reports', () => {
 
   it('supplier_c: semicolon CSV by offset, DD/MM/YYYY, one-letter states, US cents', async () => {
     malformed = false;
-    const records = await collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl }));
+    const records = await collect(createSupplierC(testSupplierConfig('supplier_c', server.baseUrl)));
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
       [
@@ -195,7 +196,7 @@ describe('commission reports', () => {
   });
 
   it('supplier_d: Laravel pages, UTC+01:00 times, commission = total x rate rounded half up', async () => {
-    const records = await collect(createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl }));
+    const records = await collect(createSupplierD(testSupplierConfig('supplier_d', server.baseUrl)));
     // 345.67 x 6.0% = 20.7402; 100.00 x 6.5% = 6.50; canceled: the adapter states the figure, the gateway pays 0.
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
@@ -215,12 +216,12 @@ describe('commission reports', () => {
     malformed = true;
     try {
       await assert.rejects(
-        collect(createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl })),
+        collect(createSupplierA(testSupplierConfig('supplier_a', server.baseUrl))),
         (error: unknown) =>
           error instanceof SupplierError && error.kind === 'malformed' && /report page 1\.bookings\[0\]\.updatedAt/.test(error.message),
       );
       await assert.rejects(
-        collect(createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl })),
+        collect(createSupplierC(testSupplierConfig('supplier_c', server.baseUrl))),
         (error: unknown) => error instanceof SupplierError && error.kind === 'malformed' && /supplier_c/.test(error.message),
       );
     } finally {

@@ -9,6 +9,7 @@ import { createSupplierB } from './supplier-b.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
@@ -312,7 +313,7 @@ describe('quote service over HTTP', () => {
           .map((id) => ({ listing_id: id, bookable: true, price: { total: 10, currency: 'USD' } })),
       },
     });
-    const service = createQuoteService({ supplier: createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl }) });
+    const service = createQuoteService({ supplier: createSupplierD(testSupplierConfig('supplier_d', server.baseUrl)) });
     const before = server.requests.length;
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(120) }, AbortSignal.timeout(5_000));
     const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.get('ids')!.split(',').length);
@@ -335,7 +336,7 @@ describe('quote service over HTTP', () => {
       setImmediate(() => budget.abort(new DOMException('the search budget is spent', 'TimeoutError')));
       return { hang: true, body: null };
     };
-    const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }), concurrency: 1 });
+    const service = createQuoteService({ supplier: createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)), concurrency: 1 });
     const before = server.requests.length;
     // Answered when the caller's budget ran out (how soon: bench/timings.ts), with a null for every id.
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, budget.signal);
@@ -350,7 +351,7 @@ describe('quote service over HTTP', () => {
   });
 
   it('reports a supplier answering garbage as malformed, and a 500 as error', async () => {
-    const service = createQuoteService({ supplier: createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl }) });
+    const service = createQuoteService({ supplier: createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)) });
     reply = () => ({ body: 'not json' });
     assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
     reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });

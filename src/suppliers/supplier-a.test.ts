@@ -6,6 +6,7 @@ import { createSupplierA } from './supplier-a.ts';
 import { expectSupplierError } from './expect-supplier-error.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 function property(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -56,7 +57,7 @@ describe('supplier_a adapter', () => {
 
   it('pages through the feed and decodes every record exactly', async () => {
     malformed = false;
-    const supplier = createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
+    const supplier = createSupplierA(testSupplierConfig('supplier_a', server.baseUrl));
     const requestsBefore = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(requestsBefore), [
@@ -93,7 +94,7 @@ describe('supplier_a adapter', () => {
 
   it('rejects a malformed record, naming the supplier and the field', async () => {
     malformed = true;
-    const supplier = createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
+    const supplier = createSupplierA(testSupplierConfig('supplier_a', server.baseUrl));
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
       assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
@@ -122,7 +123,7 @@ describe('supplier_a quotes', () => {
     currency: 'EUR',
     ...overrides,
   });
-  const supplier = (): Supplier => createSupplierA({ id: 'supplier_a', baseUrl: server.baseUrl });
+  const supplier = (): Supplier => createSupplierA(testSupplierConfig('supplier_a', server.baseUrl));
   const lastBody = (): any => JSON.parse(server.received.at(-1)!.body);
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_a', kind, pattern);
 

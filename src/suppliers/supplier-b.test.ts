@@ -6,6 +6,7 @@ import { createSupplierB } from './supplier-b.ts';
 import { expectSupplierError } from './expect-supplier-error.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 function hotel(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -49,7 +50,7 @@ describe('supplier_b adapter', () => {
 
   it('follows the cursor and decodes every record exactly', async () => {
     body2 = { hotels: [hotel('HB0000003', { review_score: 2.05, stars: null })], next_cursor: null };
-    const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
+    const supplier = createSupplierB(testSupplierConfig('supplier_b', server.baseUrl));
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(start), ['/v2/hotels?limit=2', '/v2/hotels?limit=2&cursor=c%2F2%3D']);
@@ -79,7 +80,7 @@ describe('supplier_b adapter', () => {
 
   it('rejects an unknown kind_id, naming the supplier and the field', async () => {
     body2 = { hotels: [hotel('HB0000003', { kind_id: 99 })], next_cursor: null };
-    const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
+    const supplier = createSupplierB(testSupplierConfig('supplier_b', server.baseUrl));
     await assert.rejects(collectPages(supplier.contentPages()), (error) => {
       assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
@@ -90,7 +91,7 @@ describe('supplier_b adapter', () => {
 
   it('rejects a body without the hotels array', async () => {
     body2 = { results: [], next_cursor: null };
-    const supplier = createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
+    const supplier = createSupplierB(testSupplierConfig('supplier_b', server.baseUrl));
     await assert.rejects(
       collectPages(supplier.contentPages()),
       /^SupplierError: supplier_b: page 2\.hotels: expected an array, got undefined/,
@@ -117,7 +118,7 @@ describe('supplier_b quotes', () => {
     currency: 'USD',
     ...overrides,
   });
-  const supplier = (): Supplier => createSupplierB({ id: 'supplier_b', baseUrl: server.baseUrl });
+  const supplier = (): Supplier => createSupplierB(testSupplierConfig('supplier_b', server.baseUrl));
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_b', kind, pattern);
 
   it('asks with the wire format and sums nightly EUR rates to a 2-decimal total', async () => {

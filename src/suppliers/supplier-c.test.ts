@@ -6,6 +6,7 @@ import { createSupplierC } from './supplier-c.ts';
 import { expectSupplierError } from './expect-supplier-error.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 function item(id: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -43,7 +44,7 @@ describe('supplier_c adapter', () => {
 
   it('pages by offset and decodes every record exactly', async () => {
     broken = false;
-    const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+    const supplier = createSupplierC(testSupplierConfig('supplier_c', server.baseUrl));
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(start), ['/feed/accommodations?offset=0&limit=2', '/feed/accommodations?offset=2&limit=2']);
@@ -75,7 +76,7 @@ describe('supplier_c adapter', () => {
 
   it('rejects a truncated body, naming the supplier', async () => {
     broken = true;
-    const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+    const supplier = createSupplierC(testSupplierConfig('supplier_c', server.baseUrl));
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
       assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
@@ -89,7 +90,7 @@ describe('supplier_c adapter', () => {
       body: { total: 1, offset: 0, limit: 10, items: [item(1, { location: { lat: 1, lng: 2 } })] },
     }));
     try {
-      const supplier = createSupplierC({ id: 'supplier_c', baseUrl: server2.baseUrl });
+      const supplier = createSupplierC(testSupplierConfig('supplier_c', server2.baseUrl));
       await assert.rejects(collectPages(supplier.contentPages()), /supplier_c: offset 0\.items\[0\]\.location: expected an array/);
     } finally {
       await server2.close();
@@ -116,7 +117,7 @@ describe('supplier_c quotes', () => {
     currency: 'EUR',
     ...overrides,
   });
-  const supplier = (): Supplier => createSupplierC({ id: 'supplier_c', baseUrl: server.baseUrl });
+  const supplier = (): Supplier => createSupplierC(testSupplierConfig('supplier_c', server.baseUrl));
   const lastBody = (): any => JSON.parse(server.received.at(-1)!.body);
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_c', kind, pattern);
 

@@ -13,6 +13,7 @@ import { createSupplierC } from './supplier-c.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
   supplier_a: createSupplierA,
@@ -57,7 +58,7 @@ async function allPages(supplier: Supplier, pageSize: number): Promise<Listing[]
 
 for (const id of SUPPLIER_IDS) {
   describe(`Supplier contract: ${id}`, () => {
-    const supplier = () => ADAPTERS[id]({ id, baseUrl: sim.urls[id] });
+    const supplier = () => ADAPTERS[id](testSupplierConfig(id, sim.urls[id]));
     const request = (ids: string[]): QuoteRequest => ({
       ...DATES,
       supplierStayIds: ids,

@@ -6,6 +6,7 @@ import { createSupplierD } from './supplier-d.ts';
 import { expectSupplierError } from './expect-supplier-error.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 function listing(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -54,7 +55,7 @@ describe('supplier_d adapter', () => {
 
   it('pages through the feed and decodes every record exactly', async () => {
     malformed = false;
-    const supplier = createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
+    const supplier = createSupplierD(testSupplierConfig('supplier_d', server.baseUrl));
     const start = server.requests.length;
     const pages = await collectPages(supplier.contentPages({ pageSize: 2 }));
     assert.deepEqual(server.requests.slice(start), ['/api/listings?page=1&per_page=2', '/api/listings?page=2&per_page=2']);
@@ -85,7 +86,7 @@ describe('supplier_d adapter', () => {
 
   it('rejects a malformed record, naming the supplier and the field', async () => {
     malformed = true;
-    const supplier = createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
+    const supplier = createSupplierD(testSupplierConfig('supplier_d', server.baseUrl));
     await assert.rejects(collectPages(supplier.contentPages({ pageSize: 2 })), (error) => {
       assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'malformed');
@@ -95,7 +96,7 @@ describe('supplier_d adapter', () => {
   });
 
   it('reports an HTTP error from the feed', async () => {
-    const supplier = createSupplierD({ id: 'supplier_d', baseUrl: `${server.baseUrl}/nowhere` });
+    const supplier = createSupplierD(testSupplierConfig('supplier_d', `${server.baseUrl}/nowhere`));
     await assert.rejects(collectPages(supplier.contentPages()), (error) => {
       assert.ok(error instanceof SupplierError, 'error instanceof SupplierError');
       assert.equal(error.kind, 'http');
@@ -124,7 +125,7 @@ describe('supplier_d quotes', () => {
     currency: 'EUR',
     ...overrides,
   });
-  const supplier = (): Supplier => createSupplierD({ id: 'supplier_d', baseUrl: server.baseUrl });
+  const supplier = (): Supplier => createSupplierD(testSupplierConfig('supplier_d', server.baseUrl));
   const expectKind = (kind: SupplierErrorKind, pattern?: RegExp) => expectSupplierError('supplier_d', kind, pattern);
 
   it('asks with the wire format and reads price.total with its currency', async () => {

@@ -1,11 +1,23 @@
-import type { Listing, SupplierId } from '../types.ts';
+import type { Listing, SupplierApi, SupplierId } from '../types.ts';
 import type { SupplierError } from './supplier-error.ts';
 
-/** Where an upstream supplier lives. The registry of suppliers is configuration (src/config.ts). */
+/**
+ * One supplier slot as its driver needs it: which API, where, and the operator's credentials
+ * (configuration: src/config.ts; the simulator's own for a simulated slot). Plain data, so the
+ * content worker's thread can make drivers of its own from it.
+ */
 export interface SupplierConfig {
+  /** The slot: the interface's supplier id, whatever API sits behind it. */
   id: SupplierId;
-  /** Base URL of the supplier's API, e.g. http://127.0.0.1:41234 */
+  api: SupplierApi;
+  /** Base URL as the API's spec writes its server (Hotelbeds: the host alone), e.g. https://demandapi.booking.com/3.1 */
   baseUrl: string;
+  /** Booking.com's bearer token; Hotelbeds', LiteAPI's and Rapid's API key. */
+  key: string;
+  /** Hotelbeds' and Rapid's shared secret (request signatures); '' for the others. */
+  secret: string;
+  /** The operator's affiliate id with this supplier (Booking.com's X-Affiliate-Id; every deeplink's). */
+  affiliateId: string;
 }
 
 /** What to price: one call's worth of ids (at most `maxIdsPerQuote`) for one stay and party. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createApp, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { openStores, type RecordStores } from '../open-stores.ts';
+import { simulatedSlots } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
@@ -80,7 +81,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
   const app = createApp({
     dataDir,
-    supplierUrls: sim.urls,
+    suppliers: simulatedSlots(sim.slots),
     now: clock.now,
     publicUrl: 'http://gw.test',
     rateLimits: TEST_RATE_LIMITS,

@@ -6,6 +6,7 @@ export {
   DEFAULT_LATENCY_MS,
   startSimSuppliers,
   type Latency,
+  type SimSlot,
   type SimSuppliers,
   type StartSimSuppliersOptions,
 } from './start-sim-suppliers.ts';
@@ -22,4 +23,6 @@ export {
   type SimBookingStatus,
 } from './bookings.ts';
 export { BOOKING_PAGES } from './booking-pages.ts';
+export { DEFAULT_SUPPLIER_APIS, SUPPLIER_APIS, type SupplierApi } from './apis/api-slot.ts';
+export { SIM_CREDENTIALS } from './sim-credentials.ts';
 export { RENTAL_TYPES, STAY_TYPES, SUPPLIER_IDS, type SupplierId } from './types.ts';

@@ -1,7 +1,8 @@
 // The simulator's settings from its environment variables, for the child process the gateway forks
 // (main.ts) and for `staygate sim` (the standalone simulator): one reading, so the knobs mean the
 // same in both.
-import type { SupplierId } from './types.ts';
+import { isSupplierApi, type SupplierApi } from './apis/api-slot.ts';
+import { isSupplierId, type SupplierId } from './types.ts';
 
 /** What the simulator is started with (start-simulator.ts). */
 export interface SimSettings {
@@ -19,6 +20,8 @@ export interface SimSettings {
   dataDir: string | null;
   /** STAYGATE_SIM_PORTS (`supplier_a=41234,...`): a port per supplier; absent: ephemeral. */
   ports: Partial<Record<SupplierId, number>>;
+  /** STAYGATE_SIM_APIS (`supplier_b=expedia-rapid,...`): the API a slot speaks; absent: its default. */
+  apis: Partial<Record<SupplierId, SupplierApi>>;
 }
 
 /**
@@ -51,6 +54,23 @@ function portsFromEnv(text: string | undefined): Partial<Record<SupplierId, numb
   return ports;
 }
 
+/**
+ * STAYGATE_SIM_APIS (`supplier_b=expedia-rapid,supplier_c=liteapi`): the API each slot speaks, so a
+ * gateway whose operator put another API on a slot simulates that slot in the API it will really
+ * speak (server.ts passes the slots' STAYGATE_SUPPLIER_<X>_API). Throws on an unknown slot or API.
+ */
+function apisFromEnv(text: string | undefined): Partial<Record<SupplierId, SupplierApi>> {
+  const apis: Partial<Record<SupplierId, SupplierApi>> = {};
+  for (const item of (text ?? '').split(',')) {
+    if (item.trim() === '') continue;
+    const [name = '', api = ''] = item.split('=').map((part) => part.trim());
+    if (!isSupplierId(name) || !isSupplierApi(api))
+      throw new Error(`STAYGATE_SIM_APIS: "${item.trim()}" is not <supplier_a..d>=<booking-demand|hotelbeds|liteapi|expedia-rapid>`);
+    apis[name] = api;
+  }
+  return apis;
+}
+
 /** Reads the STAYGATE_SIM_* variables; throws on a malformed number. */
 export function simSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SimSettings {
   const latencyText = env.STAYGATE_SIM_LATENCY_MS;
@@ -65,5 +85,6 @@ export function simSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SimSet
     // their reports outlive a restart (server.ts passes <data dir>/sim); unset: memory only.
     dataDir: env.STAYGATE_SIM_DATA_DIR || null,
     ports: portsFromEnv(env.STAYGATE_SIM_PORTS),
+    apis: apisFromEnv(env.STAYGATE_SIM_APIS),
   };
 }

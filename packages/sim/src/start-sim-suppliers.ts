@@ -5,24 +5,14 @@ import path from 'node:path';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { advanceWorld, MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
-import { bookingPageRoute } from './booking-pages.ts';
+import { API_MODULES } from './apis/api-modules.ts';
+import { DEFAULT_SUPPLIER_APIS, type SupplierApi } from './apis/api-slot.ts';
 import { createBookingLedger, type BookingLedger } from './bookings.ts';
-import { supplierAContentRoute } from './feed-supplier-a.ts';
-import { supplierBContentRoute } from './feed-supplier-b.ts';
-import { supplierCContentRoute } from './feed-supplier-c.ts';
-import { supplierDContentRoute } from './feed-supplier-d.ts';
+import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import type { World } from './generate-world.ts';
 import { mediaRoute } from './media.ts';
 import { parseFaultMode, parseSimFaults } from './parse-sim-faults.ts';
 import { preparePricing } from './price-stay.ts';
-import { supplierAQuoteRoute } from './quote-supplier-a.ts';
-import { supplierBQuoteRoute } from './quote-supplier-b.ts';
-import { supplierCQuoteRoute } from './quote-supplier-c.ts';
-import { supplierDQuoteRoute } from './quote-supplier-d.ts';
-import { supplierAReportRoute } from './report-supplier-a.ts';
-import { supplierBReportRoute } from './report-supplier-b.ts';
-import { supplierCReportRoute } from './report-supplier-c.ts';
-import { supplierDReportRoute } from './report-supplier-d.ts';
 import { createRandom } from './random.ts';
 import { startControlServer } from './start-control-server.ts';
 
@@ -62,9 +52,27 @@ export interface StartSimSuppliersOptions {
    * (`world.json`), across restarts; absent: memory only.
    */
   dataDir?: string | null;
+  /** The API each slot speaks (default DEFAULT_SUPPLIER_APIS: a Booking.com, b Hotelbeds, c LiteAPI, d Expedia Rapid). */
+  apis?: Partial<Record<SupplierId, SupplierApi>>;
+}
+
+/**
+ * How a gateway reaches one simulated slot: what an operator would put in the slot's
+ * STAYGATE_SUPPLIER_<X>_API, _URL, _KEY, _SECRET, _AFFILIATE_ID and _BOOKING_URL.
+ */
+export interface SimSlot {
+  api: SupplierApi;
+  url: string;
+  key: string;
+  secret: string;
+  affiliateId: string;
+  /** The booking page template (`{supplierUrl}` already put in), or null: the API's content names each stay's page. */
+  bookingUrl: string | null;
 }
 
 export interface SimSuppliers {
+  /** Per slot: its API, URL, the credentials it accepts and its booking page template. */
+  slots: Record<SupplierId, SimSlot>;
   /** Base URL per supplier, e.g. "http://127.0.0.1:41234" (no trailing slash), also while `down`. */
   urls: Record<SupplierId, string>;
   /** Base URL of the control server (always on 127.0.0.1): GET /faults, PUT /faults?supplier_b=timeout. */
@@ -86,39 +94,12 @@ export interface SimSuppliers {
 }
 
 /**
- * The routes each supplier serves: its content feed, its quote API (which waits its latency), its
- * booking page (landings go to the ledger), its commission report and its pictures (media.ts).
+ * The routes a slot serves: those of the API it speaks (apis/api-modules.ts: content, quotes, which
+ * wait the slot's latency, booking page, commission report where the API has one) and its pictures.
  */
-const ROUTES: Record<SupplierId, (world: World, ledger: BookingLedger) => SupplierRoute[]> = {
-  supplier_a: (world, ledger) => [
-    supplierAContentRoute(world.listings.supplier_a),
-    { ...supplierAQuoteRoute(world), latency: true },
-    bookingPageRoute('supplier_a', world, ledger),
-    supplierAReportRoute(ledger),
-    mediaRoute('supplier_a', world),
-  ],
-  supplier_b: (world, ledger) => [
-    supplierBContentRoute(world.listings.supplier_b),
-    { ...supplierBQuoteRoute(world), latency: true },
-    bookingPageRoute('supplier_b', world, ledger),
-    supplierBReportRoute(ledger),
-    mediaRoute('supplier_b', world),
-  ],
-  supplier_c: (world, ledger) => [
-    supplierCContentRoute(world.listings.supplier_c),
-    { ...supplierCQuoteRoute(world), latency: true },
-    bookingPageRoute('supplier_c', world, ledger),
-    supplierCReportRoute(ledger),
-    mediaRoute('supplier_c', world),
-  ],
-  supplier_d: (world, ledger) => [
-    supplierDContentRoute(world.listings.supplier_d),
-    { ...supplierDQuoteRoute(world), latency: true },
-    bookingPageRoute('supplier_d', world, ledger),
-    supplierDReportRoute(ledger),
-    mediaRoute('supplier_d', world),
-  ],
-};
+function slotRoutes(supplier: SupplierId, api: SupplierApi, world: World, ledger: BookingLedger): SupplierRoute[] {
+  return [...API_MODULES[api].routes({ supplier, world, ledger, credentials: SIM_CREDENTIALS[api] }), mediaRoute(supplier, world)];
+}
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {
   const [min, max] = typeof latency === 'number' ? [latency, latency] : latency;
@@ -180,7 +161,9 @@ export async function startSimSuppliers({
   faults,
   now,
   dataDir,
+  apis = {},
 }: StartSimSuppliersOptions): Promise<SimSuppliers> {
+  const apiOf = (supplier: SupplierId): SupplierApi => apis[supplier] ?? DEFAULT_SUPPLIER_APIS[supplier];
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
@@ -193,7 +176,7 @@ export async function startSimSuppliers({
   const servers = new Map<SupplierId, SupplierServer>(
     SUPPLIER_IDS.map((supplier, i) => [
       supplier,
-      createSupplierServer({ supplier, routes: ROUTES[supplier](world, ledger), latencyMs: latencies[i] }),
+      createSupplierServer({ supplier, routes: slotRoutes(supplier, apiOf(supplier), world, ledger), latencyMs: latencies[i] }),
     ]),
   );
 
@@ -223,7 +206,13 @@ export async function startSimSuppliers({
     control = await startControlServer({ faults: currentFaults, setFault, advance, port: controlPort });
     // Faults go on once every port is known: a supplier that starts `down` still has its URL.
     for (const [supplier, mode] of Object.entries(initialFaults) as [SupplierId, string | null][]) await setFault(supplier, mode);
+    const slot = (supplier: SupplierId, url: string): SimSlot => {
+      const api = apiOf(supplier);
+      const template = API_MODULES[api].bookingUrl;
+      return { api, url, ...SIM_CREDENTIALS[api], bookingUrl: template === null ? null : template.replaceAll('{supplierUrl}', url) };
+    };
     return {
+      slots: Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, slot(id, urls[i])])) as Record<SupplierId, SimSlot>,
       urls: Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, urls[i]])) as Record<SupplierId, string>,
       controlUrl: control.url,
       setFault,

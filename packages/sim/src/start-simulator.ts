@@ -17,11 +17,11 @@ export interface StartSimulatorOptions extends SimSettings {
 }
 
 export async function startSimulator(options: StartSimulatorOptions): Promise<SimSuppliers> {
-  const { seed, stays, host, latencyMs, faults, dataDir, ports, controlPort = 0, newPortsIfTaken = false } = options;
+  const { seed, stays, host, latencyMs, faults, dataDir, ports, apis, controlPort = 0, newPortsIfTaken = false } = options;
   const warn = options.warn ?? ((message: string) => console.error(message));
   const world = generateWorld({ seed, stays });
   const start = (asked: SimSettings['ports'], askedControl: number) =>
-    startSimSuppliers({ world, host, ports: asked, controlPort: askedControl, latencyMs, faults, dataDir });
+    startSimSuppliers({ world, host, ports: asked, controlPort: askedControl, latencyMs, faults, dataDir, apis });
   try {
     return await start(ports, controlPort);
   } catch (error) {

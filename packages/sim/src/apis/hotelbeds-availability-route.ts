@@ -144,7 +144,6 @@ export function hotelbedsAvailabilityRoute(world: World, supplier: SupplierId): 
             rateType: 'BOOKABLE',
             net: money(cents),
             allotment: 5,
-            paymentType: 'AT_WEB',
             packaging: false,
             boardCode: board,
             boardName: name,

@@ -8,10 +8,11 @@ import { createBookingLedger, type BookingLedger } from '../bookings.ts';
 import { createSupplierServer, type SupplierServer } from '../create-supplier-server.ts';
 import { generateWorld, type World } from '../generate-world.ts';
 import { isSoldOut, simQuote, type SimQuoteRequest } from '../price-stay.ts';
+import { SIM_CREDENTIALS } from '../sim-credentials.ts';
 import { HOTELBEDS_SIGNATURE_SKEW_S } from './hotelbeds-auth.ts';
 import { HOTELBEDS_BOOKING_URL, hotelbedsRoutes } from './hotelbeds.ts';
 
-const CREDENTIALS = { key: 'sim-hotelbeds-key', secret: 'sim-hotelbeds-secret' };
+const CREDENTIALS = SIM_CREDENTIALS.hotelbeds;
 const STAY = { checkIn: '2027-03-01', checkOut: '2027-03-04' };
 
 let world: World;

@@ -2,32 +2,22 @@
 // availability call (both signed: Api-key + X-Signature), the hotel photos under `/giata/` where the
 // content's relative image paths point (the slot's shared media route behind them), and the
 // operator's booking page (HOTELBEDS_BOOKING_URL).
-import type { BookingLedger } from '../bookings.ts';
 import type { SupplierRequest, SupplierResponse, SupplierRoute } from '../create-supplier-server.ts';
-import type { World } from '../generate-world.ts';
 import { mediaRoute } from '../media.ts';
-import type { SupplierId } from '../types.ts';
+import type { ApiCredentials, ApiModule, ApiSlot } from './api-slot.ts';
 import { hotelbedsAuthFailure } from './hotelbeds-auth.ts';
 import { hotelbedsAvailabilityRoute } from './hotelbeds-availability-route.ts';
-import { hotelbedsBookingPageRoute } from './hotelbeds-booking-page.ts';
+import { HOTELBEDS_BOOKING_URL, hotelbedsBookingPageRoute } from './hotelbeds-booking-page.ts';
 import { hotelbedsHotelsRoute } from './hotelbeds-hotels-route.ts';
 import { answerHotelbedsErrors } from './hotelbeds-wire.ts';
 
-export { HOTELBEDS_BOOKING_URL } from './hotelbeds-booking-page.ts';
-
-/** What the Hotelbeds module needs of its slot. */
-export interface HotelbedsSlot {
-  supplier: SupplierId;
-  world: World;
-  ledger: BookingLedger;
-  credentials: { key: string; secret: string };
-}
+export { HOTELBEDS_BOOKING_URL };
 
 /** Where the content's image paths are served (Hotelbeds' photo server keeps them under `/giata/`). */
 export const HOTELBEDS_PHOTO_PREFIX = '/giata/';
 
 /** A route that answers only signed requests, and Hotelbeds' error bodies for its own errors. */
-function signed(route: SupplierRoute, credentials: HotelbedsSlot['credentials']): SupplierRoute {
+function signed(route: SupplierRoute, credentials: ApiCredentials): SupplierRoute {
   return {
     ...route,
     handle: (request: SupplierRequest): Promise<SupplierResponse> =>
@@ -35,7 +25,7 @@ function signed(route: SupplierRoute, credentials: HotelbedsSlot['credentials'])
   };
 }
 
-export function hotelbedsRoutes(slot: HotelbedsSlot): SupplierRoute[] {
+export function hotelbedsRoutes(slot: ApiSlot): SupplierRoute[] {
   const media = mediaRoute(slot.supplier, slot.world);
   return [
     signed(hotelbedsHotelsRoute(slot.world.listings[slot.supplier]), slot.credentials),
@@ -50,3 +40,5 @@ export function hotelbedsRoutes(slot: HotelbedsSlot): SupplierRoute[] {
     },
   ];
 }
+
+export const hotelbedsApi: ApiModule = { routes: hotelbedsRoutes, bookingUrl: HOTELBEDS_BOOKING_URL };
