@@ -36,13 +36,13 @@ export function createHotelbedsDriver(config: SupplierConfig): Supplier {
   const request = (signal: AbortSignal | undefined) => ({
     supplier: id,
     signal,
-    headers: hotelbedsAuthHeaders(config.key, config.secret, now()),
+    // Signed again for every request sent, a retry after a 429 too: the signature is of the second.
+    headers: () => hotelbedsAuthHeaders(config.key, config.secret, now()),
     backoffMs: HOTELBEDS_BACKOFF_MS,
   });
 
   return {
     id,
-    api: 'hotelbeds',
     maxIdsPerQuote: HOTELBEDS_MAX_IDS_PER_QUOTE,
     async quote(quoteRequest, signal) {
       const batch = createQuoteBatch(quoteRequest, { supplier: id, maxIds: HOTELBEDS_MAX_IDS_PER_QUOTE, validId: isHotelCode });
