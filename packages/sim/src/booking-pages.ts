@@ -15,7 +15,8 @@ export const BOOKING_PAGES: Record<
   { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }
 > = {
   supplier_a: { path: '/book', id: 'propertyId', aid: 'affiliateId', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
-  supplier_b: { path: '/v2/book', id: 'hotel_id', aid: 'partner_id', click: 'ref', checkin: 'arrival', checkout: 'departure' },
+  // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
+  supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
   supplier_d: { path: '/rooms', id: 'listing_id', aid: 'affiliate', click: 'click_id', checkin: 'start', checkout: 'end' },
 };
