@@ -1,6 +1,6 @@
 // The simulator is its own package (packages/sim) with its own definitions of the supplier ids and
-// stay types it speaks; the adapters read its feeds with the gateway's (supplier_b's `kind_id` is
-// an index into STAY_TYPES). The two lists must be the same, in the same order.
+// stay types it speaks; the adapters read its feeds with the gateway's. The two lists must be the
+// same, in the same order.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import * as sim from '@staygate/sim';

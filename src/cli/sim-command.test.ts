@@ -3,6 +3,7 @@
 // and leaves its ports free; plus the refusals (a port taken, a bad --port) in process.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,17 @@ import { readConfig } from '../config.ts';
 import { DEFAULT_SUPPLIER_APIS, SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { SIM_CREDENTIALS } from '@staygate/sim';
 import { main } from './main.ts';
+
+/** Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds); the others need nothing here. */
+function signed({ api, key, secret }: { api: string; key: string; secret: string }): Record<string, string> {
+  if (api !== 'hotelbeds') return {};
+  return {
+    'Api-key': key,
+    'X-Signature': createHash('sha256')
+      .update(`${key}${secret}${Math.floor(Date.now() / 1_000)}`)
+      .digest('hex'),
+  };
+}
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
 const PORTS = 5;
@@ -103,7 +115,7 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
 /** One small request per supplier, to its content feed in its own paging notation, and the field of its records. */
 const FEEDS: Record<SupplierId, [path: string, records: string]> = {
   supplier_a: ['/content/properties?pageSize=1', 'properties'],
-  supplier_b: ['/v2/hotels?limit=1', 'hotels'],
+  supplier_b: ['/hotel-content-api/1.0/hotels?from=1&to=1', 'hotels'],
   supplier_c: ['/feed/accommodations?limit=1', 'items'],
   supplier_d: ['/api/listings?per_page=1', 'data'],
 };
@@ -146,7 +158,7 @@ describe('staygate sim --port <p>', () => {
 
       for (const id of SUPPLIER_IDS) {
         const [feed, records] = FEEDS[id];
-        const response: Response = await fetch(`${config.suppliers[id].url}${feed}`);
+        const response: Response = await fetch(`${config.suppliers[id].url}${feed}`, { headers: signed(config.suppliers[id]) });
         assert.equal(response.status, 200, `${id} answers its content feed`);
         assert.equal(((await response.json()) as Record<string, unknown[]>)[records].length, 1, `${id} serves a page of one record`);
       }

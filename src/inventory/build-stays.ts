@@ -13,7 +13,7 @@ const SUPPLIER_ORDER = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 
  * The service id of a group: 'st' + 12 base-32 digits (0-9a-v, 60 bits) of a hash of its smallest
  * `supplier:supplierStayId`. It survives re-ingests as long as that listing stays in the group;
  * a collision among a few million stays is ~1e-6 likely, and buildStays detects it. The prefix
- * keeps it from ever looking like a supplier id (numeric, or 'HB...' for supplier_b).
+ * keeps it from looking like a supplier id (numeric at most APIs).
  */
 export function serviceId(listings: readonly Listing[], salt = 0): string {
   let key: string | null = null;

@@ -7,13 +7,14 @@ import { generateWorld, type SimSuppliers, startSimSuppliers, type World } from 
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { IndexRow } from '../store/store.ts';
 import { createSupplierA } from '../suppliers/supplier-a.ts';
-import { createSupplierB } from '../suppliers/supplier-b.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
+import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
 import { createSupplierD } from '../suppliers/supplier-d.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { ensureInventory, ingestInventory } from './ingest.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
+import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -26,7 +27,7 @@ describe('ingestion from the simulated suppliers', () => {
     sim = await startSimSuppliers({ world });
     suppliers = [
       createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
-      createSupplierB(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
+      createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
       createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
       createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
     ];
@@ -42,10 +43,15 @@ describe('ingestion from the simulated suppliers', () => {
       for await (const page of supplier.contentPages({ pageSize: 700 })) pulled.push(...page);
       // The feeds name media under the supplier's own address (packages/sim/src/media.ts).
       const base = sim.urls[supplier.id];
-      const expected = world.listings[supplier.id].map(({ propertyId: _propertyId, ...listing }) => ({
-        ...listing,
-        media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` },
-      }));
+      const expected = world.listings[supplier.id].map((l) => {
+        // A Hotelbeds slot carries what Hotelbeds has of a listing (test-support/hotelbeds-listing.ts).
+        if (sim.slots[supplier.id].api === 'hotelbeds') {
+          const { propertyId: _propertyId, ...listing } = hotelbedsListing(l, base);
+          return listing;
+        }
+        const { propertyId: _propertyId, ...listing } = l;
+        return { ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` } };
+      });
       assert.deepEqual(pulled, expected, supplier.id);
     }
   });

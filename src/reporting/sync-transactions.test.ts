@@ -9,8 +9,8 @@ import type { ClickStore } from '../clicks/click-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, stateAt, type World } from '@staygate/sim';
 import { createSupplierA } from '../suppliers/supplier-a.ts';
-import { createSupplierB } from '../suppliers/supplier-b.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
+import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
 import { createSupplierD } from '../suppliers/supplier-d.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
@@ -34,7 +34,7 @@ before(async () => {
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
   suppliers = [
     createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
-    createSupplierB(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
+    createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
     createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
     createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
   ];

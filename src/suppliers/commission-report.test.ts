@@ -1,10 +1,10 @@
-// The four adapters' commission reports against fixture servers: each supplier's paging, field
-// names, time notation, status words and commission units, normalised to one CommissionRecord.
+// The adapters' commission reports against fixture servers (Hotelbeds has none: net rates): each
+// supplier's paging, field names, time notation, status words and commission units, normalised to
+// one CommissionRecord.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { createSupplierA } from './supplier-a.ts';
-import { createSupplierB } from './supplier-b.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError } from './supplier-error.ts';
@@ -61,35 +61,6 @@ describe('commission reports', () => {
         return {
           body: { page: Number(q.get('page')), pageSize: 2, totalPages: 2, totalCount: 3, bookings: pages[Number(q.get('page')) - 1] },
         };
-      }
-      if (url.pathname === '/v2/partner/commissions') {
-        const commission = (id: string, status: string, eur: number) => ({
-          booking_id: id,
-          ref: 'ck1',
-          partner_id: 'aff',
-          hotel_id: 'HB0000001',
-          hotel_name: 'Hôtel; "Lumière"',
-          hotel_city: 'Paris',
-          hotel_country: 'FR',
-          created: Date.parse('2026-11-02T10:12:00Z') / 1000,
-          arrival: '2026-12-01',
-          departure: '2026-12-04',
-          room_count: 1,
-          guest_country: 'de',
-          status,
-          commission_eur: eur,
-          modified: Date.parse('2026-11-03T08:00:00Z') / 1000,
-        });
-        const cursor = q.get('cursor');
-        return cursor === null
-          ? {
-              body: {
-                commissions: [commission('B1', 'booked', 10.74), commission('B2', 'no_show', 0)],
-                eur_per_usd: 0.87,
-                next_cursor: 'c2',
-              },
-            }
-          : { body: { commissions: [commission('B3', 'stayed', 1.01)], eur_per_usd: 0.87, next_cursor: null } };
       }
       if (url.pathname === '/feed/commissions.csv') {
         if (malformed) return { body: '{"status":"ok","results":[{"id":' };
@@ -149,28 +120,6 @@ describe('commission reports', () => {
         r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'),
       ),
       "server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'))",
-    );
-  });
-
-  it("supplier_b: cursor pages, Unix seconds, EUR converted at the report's own rate, no-shows canceled", async () => {
-    const records = await collect(createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)));
-    // 10.74 EUR / 0.87 = 12.3448 USD; 1.01 / 0.87 = 1.1609.
-    assert.deepEqual(
-      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
-      [
-        ['B1', 'Pending', 1234],
-        ['B2', 'Canceled', 0],
-        ['B3', 'Approved', 116],
-      ],
-    );
-    assert.deepEqual(
-      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined, supplierStayId: '1048576' },
-      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
-    );
-    const [since, until] = [FROM.getTime() / 1_000, Math.floor(TO.getTime() / 1_000)];
-    assert.ok(
-      server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2')),
-      "server.requests.some((r) => r.includes(`modified_since=${since}&modified_until=${until}`) && r.includes('cursor=c2'))",
     );
   });
 

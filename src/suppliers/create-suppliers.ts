@@ -2,8 +2,8 @@
 // composition root (app.ts, which re-exports it) and the content worker's thread, which pulls the
 // feeds itself (inventory/content-worker.ts gets this module's URL from app.ts).
 import { createSupplierA } from './supplier-a.ts';
-import { createSupplierB } from './supplier-b.ts';
 import { createSupplierC } from './supplier-c.ts';
+import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createSupplierD } from './supplier-d.ts';
 import type { SupplierApi } from '../types.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
@@ -11,7 +11,7 @@ import type { Supplier, SupplierConfig } from './supplier.ts';
 /** The driver of each API (PLACEHOLDERS: the invented formats, until each real driver lands). */
 const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
   'booking-demand': createSupplierA,
-  hotelbeds: createSupplierB,
+  hotelbeds: createHotelbedsDriver,
   liteapi: createSupplierC,
   'expedia-rapid': createSupplierD,
 };

@@ -6,8 +6,8 @@ import { createCircuitBreaker } from './circuit-breaker.ts';
 import { fetchJson } from './fetch-json.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createQuoteService } from './quote-service.ts';
+import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createSupplierAuth } from './supplier-auth.ts';
-import { createSupplierB } from './supplier-b.ts';
 import { createSupplierD } from './supplier-d.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
@@ -338,13 +338,17 @@ describe('quote service over HTTP', () => {
       setImmediate(() => budget.abort(new DOMException('the search budget is spent', 'TimeoutError')));
       return { hang: true, body: null };
     };
-    const service = createQuoteService({ supplier: createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)), concurrency: 1 });
+    const service = createQuoteService({
+      supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl)),
+      concurrency: 1,
+    });
     const before = server.requests.length;
     // Answered when the caller's budget ran out (how soon: bench/timings.ts), with a null for every id.
-    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(250).map((x) => `HB${x}`) }, budget.signal);
+    // Hotelbeds takes 2,000 codes a call: 5,000 are three batches, two of them queued.
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(5_000) }, budget.signal);
     assert.equal(outcome.failure, 'timeout');
     assert.equal(outcome.asked, true);
-    assert.equal(outcome.quotes.size, 250);
+    assert.equal(outcome.quotes.size, 5_000);
     assert.ok(
       [...outcome.quotes.values()].every((q) => q === null),
       'every quote null',
@@ -353,11 +357,11 @@ describe('quote service over HTTP', () => {
   });
 
   it('reports a supplier answering garbage as malformed, and a 500 as error', async () => {
-    const service = createQuoteService({ supplier: createSupplierB(testSupplierConfig('supplier_b', server.baseUrl)) });
+    const service = createQuoteService({ supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl)) });
     reply = () => ({ body: 'not json' });
-    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
+    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
     reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
-    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['HB1'] }, AbortSignal.timeout(5_000))).failure, 'error');
+    assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000))).failure, 'error');
   });
 });
 

@@ -18,6 +18,8 @@ export interface SupplierConfig {
   secret: string;
   /** The operator's affiliate id with this supplier (Booking.com's X-Affiliate-Id; every deeplink's). */
   affiliateId: string;
+  /** The clock of request signatures (Hotelbeds, Rapid), in milliseconds; default Date.now. */
+  now?: () => number;
 }
 
 /** What to price: one call's worth of ids (at most `maxIdsPerQuote`) for one stay and party. */

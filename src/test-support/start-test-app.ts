@@ -9,7 +9,8 @@ import { openStores, type RecordStores } from '../open-stores.ts';
 import { simulatedSlots } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import type { Supplier } from '../suppliers/supplier.ts';
-import type { SupplierId } from '../types.ts';
+import type { Listing, SupplierId } from '../types.ts';
+import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {
@@ -20,8 +21,11 @@ export interface TestApp {
   dataDir: string;
   /** The one clock of the gateway and the simulated suppliers: TEST_NOW until a test moves it. */
   clock: TestClock;
-  /** Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> listing. */
-  listing(supplier: string, supplierStayId: string): SimListing;
+  /**
+   * Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> the listing as its slot's API
+   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts).
+   */
+  listing(supplier: string, supplierStayId: string): Listing & { propertyId: number };
   /** The gateway's key, click, transaction and lease stores on handles of their own, as the CLI opens them (open-stores.ts). */
   openStores(): Promise<RecordStores>;
   /** A new API key in the gateway's key store, as `staygate keys create` makes one; the gateway knows it at once. */
@@ -128,7 +132,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     listing(supplier, supplierStayId) {
       const found = listings.get(`${supplier}:${supplierStayId}`);
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
-      return found;
+      const slot = sim.slots[supplier as SupplierId];
+      return slot.api === 'hotelbeds' ? hotelbedsListing(found, slot.url) : found;
     },
     openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),
     async createKey(input) {

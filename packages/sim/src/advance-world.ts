@@ -3,7 +3,7 @@
 // as real suppliers' content does. Each day's changes are drawn from a PRNG seeded by the world's
 // seed and that day's number, so advancing 30 days twice is advancing 60 days once.
 import { SUPPLIER_IDS, type RentalType, type SupplierId } from './types.ts';
-import { SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
+import { SIM_B_ID_MAX, SIM_B_ID_MIN, SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
 import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 import { nameIndependentHotel, nameRental } from './name-property.ts';
 import { createRandom, hashToUnit, type Random } from './random.ts';
@@ -69,7 +69,7 @@ const refOf = (k: string): ListingRef => {
 /** A new supplier id, never one the supplier used before (open or closed): an id names one property for good. */
 function newId(rng: Random, supplier: SupplierId, used: Set<string>): string {
   for (;;) {
-    const id = supplier === 'supplier_b' ? `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}` : String(rng.int(SIM_ID_MIN, SIM_ID_MAX));
+    const id = String(supplier === 'supplier_b' ? rng.int(SIM_B_ID_MIN, SIM_B_ID_MAX) : rng.int(SIM_ID_MIN, SIM_ID_MAX));
     if (!used.has(id)) {
       used.add(id);
       return id;
@@ -77,9 +77,9 @@ function newId(rng: Random, supplier: SupplierId, used: Set<string>): string {
   }
 }
 
-/** The feed order of a supplier: ascending id (supplier_b's ids have a fixed width). */
+/** The feed order of a supplier: ascending id. */
 function feedKey(listing: SimListing): number {
-  return listing.supplier === 'supplier_b' ? Number(listing.supplierStayId.slice(2)) : Number(listing.supplierStayId);
+  return Number(listing.supplierStayId);
 }
 
 /**
@@ -263,11 +263,13 @@ function advanceOneDay(
       hotelStars: model.rating.hotelStars,
       count: rng.int(0, 20),
     };
-    open.push(
-      addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, {
-        ...model.capacity,
-      }),
-    );
+    const listing = addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, {
+      ...model.capacity,
+    });
+    // In SUPPLIER_IDS order, the order advanceWorld builds `sellers` in: `open[0]` is then the same
+    // model whether the days are advanced in one call or several.
+    const index = open.findIndex((l) => SUPPLIER_IDS.indexOf(l.supplier) > SUPPLIER_IDS.indexOf(supplier));
+    open.splice(index < 0 ? open.length : index, 0, listing);
   }
 }
 

@@ -15,7 +15,8 @@ export const BOOKING_PAGES: Record<
   { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }
 > = {
   supplier_a: { path: '/book', id: 'propertyId', aid: 'affiliateId', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
-  supplier_b: { path: '/v2/book', id: 'hotel_id', aid: 'partner_id', click: 'ref', checkin: 'arrival', checkout: 'departure' },
+  // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
+  supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
   supplier_d: { path: '/rooms', id: 'listing_id', aid: 'affiliate', click: 'click_id', checkin: 'start', checkout: 'end' },
 };
@@ -23,7 +24,7 @@ export const BOOKING_PAGES: Record<
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** The landing time: now, or (simulator only, for the demo seeding) a past `simClickTime`. */
-function landingTime(query: URLSearchParams, now: number): number {
+export function landingTime(query: URLSearchParams, now: number): number {
   const text = query.get(SIM_CLICK_TIME_PARAM);
   if (text === null) return Math.floor(now / 1_000) * 1_000;
   const ms = ISO_TIME.test(text) ? Date.parse(text) : NaN;
@@ -36,7 +37,7 @@ function landingTime(query: URLSearchParams, now: number): number {
 }
 
 /** A date the link carried, when it is a real one. */
-const dateParam = (query: URLSearchParams, name: string): string | null => {
+export const dateParam = (query: URLSearchParams, name: string): string | null => {
   const text = query.get(name);
   return text !== null && parseSimDate(text) !== null ? text : null;
 };

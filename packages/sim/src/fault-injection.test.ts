@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, type World } from './generate-world.ts';
 import { parseSimFaults } from './parse-sim-faults.ts';
+import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 interface RawAnswer {
@@ -17,10 +19,15 @@ interface RawAnswer {
  */
 function request(
   url: string,
-  { method = 'GET', body, signal }: { method?: string; body?: string; signal?: AbortSignal } = {},
+  {
+    method = 'GET',
+    body,
+    signal,
+    headers,
+  }: { method?: string; body?: string; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false, signal }, (res) => {
+    const req = http.request(url, { method, agent: false, signal, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -58,6 +65,17 @@ async function firstToAnswer(first: Promise<unknown>, second: Promise<unknown>):
 }
 
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
+
+/** supplier_b speaks Hotelbeds: its requests are signed (Api-key + X-Signature) with the simulator's credentials. */
+function hotelbedsHeaders(): Record<string, string> {
+  const { key, secret } = SIM_CREDENTIALS.hotelbeds;
+  return {
+    'Api-key': key,
+    'X-Signature': createHash('sha256')
+      .update(`${key}${secret}${Math.floor(Date.now() / 1_000)}`)
+      .digest('hex'),
+  };
+}
 
 describe('parseSimFaults', () => {
   it('reads STAYGATE_SIM_FAULTS', () => {
@@ -99,7 +117,7 @@ describe('fault injection', () => {
   const feedOf = (supplier: 'a' | 'b' | 'c' | 'd'): string =>
     ({
       a: `${sim.urls.supplier_a}/content/properties?pageSize=1`,
-      b: `${sim.urls.supplier_b}/v2/hotels?limit=1`,
+      b: `${sim.urls.supplier_b}/hotel-content-api/1.0/hotels?from=1&to=1`,
       c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
       d: `${sim.urls.supplier_d}/api/listings?per_page=1`,
     })[supplier];
@@ -113,8 +131,17 @@ describe('fault injection', () => {
         occupancy: { adults: 1 },
       }),
     });
-  const quoteB = (): string =>
-    `${sim.urls.supplier_b}/v2/rates?hotel_ids=${world.listings.supplier_b[0].supplierStayId}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=1`;
+  const feedB = (): Promise<RawAnswer> => request(feedOf('b'), { headers: hotelbedsHeaders() });
+  const quoteB = (): Promise<RawAnswer> =>
+    request(`${sim.urls.supplier_b}/hotel-api/1.0/hotels`, {
+      method: 'POST',
+      headers: { ...hotelbedsHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        stay: { checkIn: STAY.checkin, checkOut: STAY.checkout },
+        occupancies: [{ rooms: 1, adults: 1, children: 0 }],
+        hotels: { hotel: [Number(world.listings.supplier_b[0].supplierStayId)] },
+      }),
+    });
 
   before(async () => {
     world = generateWorld({ seed: 3, stays: 1_500 });
@@ -125,8 +152,8 @@ describe('fault injection', () => {
   it('starts with the faults of the `faults` option, every supplier still having its URL', async () => {
     assert.deepEqual(sim.faults(), { supplier_a: null, supplier_b: 'down', supplier_c: 'slow:200', supplier_d: null });
     assert.match(sim.urls.supplier_b, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.equal(await failure(request(feedOf('b'))), 'ECONNREFUSED');
-    assert.equal(await failure(request(quoteB())), 'ECONNREFUSED');
+    assert.equal(await failure(feedB()), 'ECONNREFUSED');
+    assert.equal(await failure(quoteB()), 'ECONNREFUSED');
     const slowC = timed(() => request(feedOf('c')));
     const fastD = timed(() => request(feedOf('d')));
     assert.equal(await firstToAnswer(slowC, fastD), 'second', 'supplier_d (no fault) answers while supplier_c waits');
@@ -139,12 +166,12 @@ describe('fault injection', () => {
 
   it('down: listens again on the same port when cleared, and drops open connections when set', async () => {
     await sim.setFault('supplier_b', null);
-    assert.equal((await request(feedOf('b'))).status, 200);
-    assert.equal((await request(quoteB())).status, 200);
+    assert.equal((await feedB()).status, 200);
+    assert.equal((await quoteB()).status, 200);
     // A kept-alive connection is dropped by `down`, as by a crashed upstream.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     await new Promise<void>((resolve, reject) =>
-      http.get(feedOf('b'), { agent }, (res) => res.resume().on('end', resolve)).on('error', reject),
+      http.get(feedOf('b'), { agent, headers: hotelbedsHeaders() }, (res) => res.resume().on('end', resolve)).on('error', reject),
     );
     const [socket] = Object.values(agent.freeSockets).flat();
     assert.ok(socket && !socket.destroyed, 'socket && !socket.destroyed');
@@ -153,9 +180,9 @@ describe('fault injection', () => {
     await closed;
     agent.destroy();
     assert.equal(sim.faults().supplier_b, 'down');
-    assert.equal(await failure(request(feedOf('b'))), 'ECONNREFUSED');
+    assert.equal(await failure(feedB()), 'ECONNREFUSED');
     await sim.setFault('supplier_b', 'none');
-    assert.equal((await request(feedOf('b'))).status, 200);
+    assert.equal((await feedB()).status, 200);
     assert.equal(sim.faults().supplier_b, null);
   });
 
@@ -248,7 +275,7 @@ describe('fault injection', () => {
       await slowA;
       const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
       assert.deepEqual(JSON.parse(cleared.text), { supplier_a: 'slow:50', supplier_b: null, supplier_c: null, supplier_d: null });
-      assert.equal((await request(feedOf('b'))).status, 200);
+      assert.equal((await feedB()).status, 200);
       assert.equal((await request(feedOf('d'))).status, 200, 'back on the same port');
       await control('?supplier_a=none');
     });

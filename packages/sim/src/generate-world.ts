@@ -53,6 +53,12 @@ export interface GenerateWorldOptions {
 /** Numeric supplier ids (supplier_a, supplier_c, supplier_d) share this range, so bare ids collide. */
 export const SIM_ID_MIN = 1_000_000;
 export const SIM_ID_MAX = 9_999_999;
+/**
+ * supplier_b's ids (Hotelbeds' hotel codes are plain integers) come from a range of their own,
+ * above the shared one: never a bare id another supplier uses, and room for any world's size.
+ */
+export const SIM_B_ID_MIN = 10_000_000;
+export const SIM_B_ID_MAX = 99_999_999;
 
 /** Share of properties that are hotels. */
 const HOTEL_SHARE = 0.55;
@@ -517,22 +523,19 @@ function assignIds(rng: Random, listings: Record<SupplierId, SimListing[]>): voi
   numericSupplier('supplier_c', ['supplier_a']);
   numericSupplier('supplier_d', ['supplier_a', 'supplier_c']);
 
-  const usedB = new Set<string>();
+  const usedB = new Set<number>();
   for (const listing of listings.supplier_b) {
-    let id: string;
-    do id = `HB${String(rng.int(1, 9_999_999)).padStart(7, '0')}`;
+    let id: number;
+    do id = rng.int(SIM_B_ID_MIN, SIM_B_ID_MAX);
     while (usedB.has(id));
     usedB.add(id);
-    listing.supplierStayId = id;
+    listing.supplierStayId = String(id);
   }
 
   for (const supplier of Object.keys(listings) as SupplierId[]) {
     for (const listing of listings[supplier]) listing.media.thumbnail = THUMBNAILS(supplier, listing.supplierStayId);
-    // Feed order: by id, as a supplier's database would page it. b's ids have a fixed width.
-    const order = listings[supplier].map((listing) => ({
-      listing,
-      key: supplier === 'supplier_b' ? Number(listing.supplierStayId.slice(2)) : Number(listing.supplierStayId),
-    }));
+    // Feed order: by id, as a supplier's database would page it.
+    const order = listings[supplier].map((listing) => ({ listing, key: Number(listing.supplierStayId) }));
     order.sort((x, y) => x.key - y.key);
     listings[supplier] = order.map((o) => o.listing);
   }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { SupplierId } from './types.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
 import type { SupplierAQuoteResponse } from './quote-supplier-a.ts';
-import type { SupplierBRatesResponse } from './quote-supplier-b.ts';
 import type { SupplierCQuoteResponse } from './quote-supplier-c.ts';
 import type { SupplierDAvailabilityResponse } from './quote-supplier-d.ts';
+import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 const sorted = (keys: readonly string[]): string[] => [...keys].sort();
@@ -71,18 +72,35 @@ async function askApi(
       return out;
     }
     case 'supplier_b': {
-      const ages = p.childrenAges === null ? '' : `&child_ages=${p.childrenAges.join(',')}`;
-      const { status, body } = await get(
-        `${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids.join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`,
-      );
-      assert.equal(status, 200);
-      for (const r of (body as SupplierBRatesResponse).rates) {
-        out.set(
-          r.hotel_id,
-          r.available
-            ? { available: true, total: Math.round(r.nightly.reduce((x, y) => x + y, 0) * 100) / 100, currency: r.currency }
-            : { available: false },
-        );
+      // Hotelbeds' availability call (apis/hotelbeds*.ts): one occupancy per room, every child with
+      // an age (10 when unknown, the slot's default), signed; a hotel's price is the cheapest rate of
+      // each kind of room it answers, summed. Hotels left out are not available.
+      const ages = p.childrenAges ?? new Array<number>(p.children).fill(10);
+      const occupancies = Array.from({ length: p.rooms }, (_v, i) => {
+        const own = i === 0 ? ages : [];
+        const adults = Math.floor(p.adults / p.rooms) + (i < p.adults % p.rooms ? 1 : 0);
+        return { rooms: 1, adults, children: own.length, ...(own.length > 0 ? { paxes: own.map((age) => ({ type: 'CH', age })) } : {}) };
+      });
+      const { key, secret } = SIM_CREDENTIALS.hotelbeds;
+      const signature = createHash('sha256')
+        .update(`${key}${secret}${Math.floor(Date.now() / 1_000)}`)
+        .digest('hex');
+      const response = await fetch(`${sim.urls.supplier_b}/hotel-api/1.0/hotels`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Api-key': key, 'X-Signature': signature },
+        body: JSON.stringify({ stay: { checkIn: STAY.checkin, checkOut: STAY.checkout }, occupancies, hotels: { hotel: ids.map(Number) } }),
+      });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { hotels: { hotels?: any[] } };
+      for (const id of ids) out.set(id, { available: false });
+      for (const hotel of body.hotels.hotels ?? []) {
+        const cheapest = new Map<string, number>();
+        for (const rate of hotel.rooms.flatMap((r: any) => r.rates)) {
+          const kind = `${rate.rooms}|${rate.adults}|${rate.childrenAges ?? ''}`;
+          cheapest.set(kind, Math.min(cheapest.get(kind) ?? Infinity, Math.round(Number(rate.net) * 100)));
+        }
+        const cents = [...cheapest.values()].reduce((a, b) => a + b, 0);
+        out.set(String(hotel.code), { available: true, total: cents / 100, currency: hotel.currency });
       }
       return out;
     }
@@ -174,34 +192,6 @@ describe('quote APIs over HTTP', () => {
     );
   });
 
-  it('supplier_b: GET /v2/rates, one EUR amount per night', async () => {
-    const [open] = openIds('supplier_b', 1, '2027-03-04');
-    const { status, body } = await get(
-      `${sim.urls.supplier_b}/v2/rates?hotel_ids=${open},HB0000000&arrival=2027-03-04&departure=2027-03-08&adults=1`,
-    );
-    assert.equal(status, 200);
-    assert.deepEqual(Object.keys(body), ['rates']);
-    const [rate, unknown] = body.rates;
-    assert.deepEqual(sorted(Object.keys(rate)), ['available', 'currency', 'hotel_id', 'nightly']);
-    assert.equal(rate.hotel_id, open);
-    assert.equal(rate.available, true);
-    assert.equal(rate.currency, 'EUR');
-    assert.equal(rate.nightly.length, 4);
-    for (const amount of rate.nightly) assert.equal(Math.round(amount * 100), amount * 100);
-    // Thursday, then the dearer Friday and Saturday nights, then Sunday.
-    assert.ok(
-      rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3],
-      'rate.nightly[1] > rate.nightly[0] && rate.nightly[2] > rate.nightly[3]',
-    );
-    assert.equal(rate.nightly[1], rate.nightly[2]);
-    assert.deepEqual(unknown, { hotel_id: 'HB0000000', available: false });
-    // Without `children`, as many children as `child_ages` lists.
-    const withAges = await get(
-      `${sim.urls.supplier_b}/v2/rates?hotel_ids=${open}&arrival=2027-03-04&departure=2027-03-08&adults=1&child_ages=1`,
-    );
-    assert.deepEqual(withAges.body, { rates: [rate] }, 'an infant is free');
-  });
-
   it('supplier_c: POST /feed/quote, totals in whole USD cents', async () => {
     const [open] = openIds('supplier_c', 1);
     const answer = await post(`${sim.urls.supplier_c}/feed/quote`, {
@@ -280,7 +270,8 @@ describe('quote APIs over HTTP', () => {
     assert.ok(available > 300 && unavailable > 100, `${available} / ${unavailable}`);
   });
 
-  it('caps the ids per call: a 200, b 100, c 100, d 50 (one more is a 400)', async () => {
+  // supplier_b (Hotelbeds: 2,000 codes a call) is apis/hotelbeds.test.ts's.
+  it('caps the ids per call: a 200, c 100, d 50 (one more is a 400)', async () => {
     const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
     const a = (n: number) =>
       post(`${sim.urls.supplier_a}/availability/quotes`, {
@@ -289,10 +280,6 @@ describe('quote APIs over HTTP', () => {
         checkOut: STAY.checkout,
         occupancy: { adults: 2 },
       });
-    const b = (n: number) =>
-      get(
-        `${sim.urls.supplier_b}/v2/rates?hotel_ids=${ids('supplier_b', n).join(',')}&arrival=${STAY.checkin}&departure=${STAY.checkout}&adults=2`,
-      );
     const c = (n: number) =>
       post(`${sim.urls.supplier_c}/feed/quote`, {
         ids: ids('supplier_c', n).map(Number),
@@ -306,8 +293,6 @@ describe('quote APIs over HTTP', () => {
       );
     assert.equal((await a(200)).body.quotes.length, 200);
     assertBadRequest(await a(201), 'propertyIds', 'a 201');
-    assert.equal((await b(100)).body.rates.length, 100);
-    assertBadRequest(await b(101), 'hotel_ids', 'b 101');
     assert.equal((await c(100)).body.results.length, 100);
     assertBadRequest(await c(101), 'ids', 'c 101');
     assert.equal((await d(50)).body.data.length, 50);
@@ -332,16 +317,7 @@ describe('quote APIs over HTTP', () => {
     const notJson = await fetch(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{' });
     assert.equal(notJson.status, 400);
 
-    const b = (q: string) => get(`${sim.urls.supplier_b}/v2/rates?hotel_ids=HB0000001&${q}`);
-    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04'), 'adults', 'b: adults missing');
-    assertBadRequest(await b('arrival=2027-3-1&departure=2027-03-04&adults=2'), 'arrival', 'b: bad date');
-    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=2&children=2&child_ages=5'), 'child_ages', 'b: ages mismatch');
-    assertBadRequest(await b('arrival=2027-03-01&departure=2027-03-04&adults=two'), 'adults', 'b: not a number');
-    assertBadRequest(
-      await get(`${sim.urls.supplier_b}/v2/rates?arrival=2027-03-01&departure=2027-03-04&adults=2`),
-      'hotel_ids',
-      'b: no ids',
-    );
+    // supplier_b answers in Hotelbeds' own error body (apis/hotelbeds.test.ts).
 
     const c = (body: unknown) => post(`${sim.urls.supplier_c}/feed/quote`, body);
     const cBody = { ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } };

@@ -1,9 +1,8 @@
 // The vocabulary the simulated suppliers speak: their ids, the stay types their feeds write, and
 // the canonical shape of a listing (what an adapter recovers from a feed record). The simulator is
 // its own package and never imports the gateway, so it defines these itself; they are the same
-// values as the gateway's src/types.ts because they stand for the same upstream world (supplier_b's
-// feed writes `kind_id` as an index into STAY_TYPES), and src/sim-vocabulary.test.ts fails when the
-// two disagree. Imports nothing.
+// values as the gateway's src/types.ts because they stand for the same upstream world, and
+// src/sim-vocabulary.test.ts fails when the two disagree. Imports nothing.
 
 export const SUPPLIER_IDS = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const;
 export type SupplierId = (typeof SUPPLIER_IDS)[number];
@@ -41,7 +40,7 @@ export const RENTAL_TYPES = [
 ] as const;
 export type RentalType = (typeof RENTAL_TYPES)[number];
 
-/** Every stay type a feed may write; supplier_b's `kind_id` is an index into this list. */
+/** Every stay type of the world (each API writes them in its own words). */
 export const STAY_TYPES = ['hotel', ...RENTAL_TYPES] as const;
 export type StayType = (typeof STAY_TYPES)[number];
 
