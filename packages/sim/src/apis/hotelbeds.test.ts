@@ -175,12 +175,9 @@ describe('Hotelbeds (sim): the operator booking page', () => {
     const listing = world.listings.supplier_b[3];
     const link = HOTELBEDS_BOOKING_URL.replace('{supplierUrl}', url)
       .replace('{supplierStayId}', listing.supplierStayId)
-      .replace('{affiliateId}', 'agency-1')
       .replace('{clickId}', 'click-hb-1')
       .replace('{checkin}', '2027-03-01')
       .replace('{checkout}', '2027-03-04')
-      .replace('{adults}', '2')
-      .replace('{rooms}', '1')
       .replace('{aid}', 'partner-aid')
       .replace('{campaign}', 'spring');
     assert.doesNotMatch(link, /[{}]/, 'every placeholder filled');
