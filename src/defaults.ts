@@ -65,6 +65,9 @@ export const defaults = {
   radiusMeters: 10_000,
   pageSize: 10,
   maxPageSize: 100,
+  /** The party a dated search prices when it names none (spec: adults 2, rooms 1); its deeplinks carry it. */
+  adults: 2,
+  rooms: 1,
   maxHotelIds: 100,
   /** `meta.total` saturates here on broad static viewports (spec: "about 100,000"). */
   totalCap: 100_000,
@@ -237,18 +240,6 @@ export const defaults = {
   redisKeyPrefix: 'staygate:rl:',
   /** Prefix of the shared quote cache's Redis keys (suppliers/redis-quote-cache.ts). */
   redisQuoteKeyPrefix: 'staygate:q:',
-  /**
-   * Each supplier's booking page, where `/go` redirects (clicks/booking-url.ts). `{supplierUrl}` is
-   * the supplier's configured base URL, so by default the simulated suppliers' booking pages
-   * receive the clicks (packages/sim/src/booking-pages.ts); a real supplier's template is configuration
-   * (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). Each speaks its supplier's own parameter names.
-   */
-  bookingUrlTemplates: {
-    supplier_a: '{supplierUrl}/book?propertyId={supplierStayId}&affiliateId={aid}&clickId={clickId}&checkIn={checkin}&checkOut={checkout}',
-    supplier_b: '{supplierUrl}/v2/book?hotel_id={supplierStayId}&partner_id={aid}&ref={clickId}&arrival={checkin}&departure={checkout}',
-    supplier_c: '{supplierUrl}/deeplink?id={supplierStayId}&aff={aid}&click={clickId}&from={checkin}&to={checkout}',
-    supplier_d: '{supplierUrl}/rooms?listing_id={supplierStayId}&affiliate={aid}&click_id={clickId}&start={checkin}&end={checkout}',
-  },
 
   // Map clustering (search/cluster-viewport.ts, search/choose-resolution.ts).
   /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createApp, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { openStores, type RecordStores } from '../open-stores.ts';
-import { simulatedSlots } from '../supplier-slots.ts';
+import { simulatedSlots, type SupplierSlot } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
@@ -56,6 +56,8 @@ export interface TestAppOptions {
   app?: Partial<AppOptions>;
   /** Simulator options; quotes answer at once unless a test asks for latency. */
   sim?: Partial<Omit<Parameters<typeof startSimSuppliers>[0], 'world'>>;
+  /** The slots the gateway runs with, from the simulator's: what an operator's configuration would change of them (a BOOKING_URL). */
+  slots?: (simulated: SupplierSlot[]) => SupplierSlot[];
 }
 
 /**
@@ -81,7 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
   const app = createApp({
     dataDir,
-    suppliers: simulatedSlots(sim.slots),
+    suppliers: (options.slots ?? ((simulated) => simulated))(simulatedSlots(sim.slots)),
     now: clock.now,
     publicUrl: 'http://gw.test',
     rateLimits: TEST_RATE_LIMITS,
