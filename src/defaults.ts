@@ -286,6 +286,15 @@ export const defaults = {
   /** How long a content refresh holds the lease `content` without renewing it (docs/decisions.md 76). */
   contentLeaseMs: 30_000,
 
+  // `staygate suppliers check` (cli/suppliers-command.ts, docs/decisions.md 148).
+  /** Listings asked in its one content page: enough for a quote's batch, light on a sandbox's quota. */
+  supplierCheckPageSize: 100,
+  /** Its quote's check-in is this many days ahead, for this many nights: 2, since Vrbo's launch rules forbid shopping 1-night stays. */
+  supplierCheckDaysAhead: 30,
+  supplierCheckNights: 2,
+  /** Each slot's check (a content page, then a quote) must be done within this; a hung API fails its slot. */
+  supplierCheckTimeoutMs: 30_000,
+
   // Partner reporting (reporting/, http/reporting-routes.ts).
   /** Rows per page of `GET /v1/reporting/transactions` when `limit` is not given, and its maximum (spec: 1 to 500, default 500). */
   reportingLimit: 500,
