@@ -10,7 +10,7 @@ import { createKeyVerifier } from './auth/key-verifier.ts';
 import { createMemoryRateLimiter } from './auth/memory-rate-limiter.ts';
 import type { RateLimiter } from './auth/rate-limiter.ts';
 import { createRedisRateLimiter, redactRedisUrl } from './auth/redis-rate-limiter.ts';
-import { compileBookingTemplate } from './clicks/booking-url.ts';
+import { createBookingPage } from './clicks/booking-page.ts';
 import { createHttpApp } from './http/create-http-app.ts';
 import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/go-routes.ts';
@@ -156,12 +156,7 @@ export function createApp(options: AppOptions): App {
   const { store, clicks, transactions, leases } = stores;
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
-  const bookingUrls = Object.fromEntries(
-    options.suppliers.map((slot) => [
-      slot.id,
-      compileBookingTemplate(slot.bookingUrl ?? defaults.bookingUrlTemplates[slot.id], slot.baseUrl),
-    ]),
-  ) as Tracking['bookingUrls'];
+  const bookingPages = Object.fromEntries(options.suppliers.map((slot) => [slot.id, createBookingPage(slot)])) as Tracking['bookingPages'];
 
   // Rate limits: in memory, or shared through Redis with the memory limiter as the fallback while
   // Redis is unreachable (README, "Rate limits").
@@ -318,7 +313,7 @@ export function createApp(options: AppOptions): App {
     flushMs: options.mapCountFlushMs ?? defaults.mapCountFlushMs,
     onError: (error) => http.log.error({ err: error }, 'storing the map search counts failed; they are kept for the next try'),
   });
-  const tracking: Tracking = { clicks, bookingUrls, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
+  const tracking: Tracking = { clicks, bookingPages, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
     services: () => services,

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { readConfig } from './config.ts';
+import { SUPPLIER_IDS } from './types.ts';
 
 describe('readConfig', () => {
   it('CORS origins and the metrics allow list: comma-separated, with their defaults', () => {
@@ -44,6 +45,138 @@ describe('readConfig', () => {
   it('STAYGATE_REDIS_PREFIX: unset = the defaults (null), else as given', () => {
     assert.equal(readConfig({}).redisKeyPrefix, null);
     assert.equal(readConfig({ STAYGATE_REDIS_PREFIX: 'eu-1:' }).redisKeyPrefix, 'eu-1:');
+  });
+});
+
+describe('supplier slots: STAYGATE_SUPPLIER_<X>_API, _URL, _KEY, _SECRET, _AFFILIATE_ID, _BOOKING_URL', () => {
+  /** A real slot of each API with every credential it needs. */
+  const REAL = {
+    STAYGATE_SUPPLIER_A_URL: 'https://demandapi.booking.com/3.1',
+    STAYGATE_SUPPLIER_A_KEY: 'booking-token-s3cr3t',
+    STAYGATE_SUPPLIER_A_AFFILIATE_ID: '1234567',
+  };
+
+  it('unset: every slot simulated, in its default API (a booking-demand, b hotelbeds, c liteapi, d expedia-rapid)', () => {
+    const { suppliers } = readConfig({});
+    assert.deepEqual(
+      SUPPLIER_IDS.map((id) => suppliers[id].api),
+      ['booking-demand', 'hotelbeds', 'liteapi', 'expedia-rapid'],
+    );
+    for (const id of SUPPLIER_IDS)
+      assert.deepEqual(
+        { ...suppliers[id], api: undefined },
+        { api: undefined, url: null, key: '', secret: '', affiliateId: '', bookingUrl: null },
+        `${id} is simulated, with nothing of its own`,
+      );
+  });
+
+  it('_API names any of the four APIs for any slot (LiteAPI on two slots), and an unknown one is refused by name', () => {
+    const { suppliers } = readConfig({ STAYGATE_SUPPLIER_B_API: 'expedia-rapid', STAYGATE_SUPPLIER_D_API: ' liteapi ' });
+    assert.equal(suppliers.supplier_b.api, 'expedia-rapid');
+    assert.equal(suppliers.supplier_c.api, 'liteapi');
+    assert.equal(suppliers.supplier_d.api, 'liteapi');
+    assert.throws(
+      () => readConfig({ STAYGATE_SUPPLIER_C_API: 'expedia' }),
+      (error: Error) =>
+        error.message === 'STAYGATE_SUPPLIER_C_API must be one of booking-demand, hotelbeds, liteapi, expedia-rapid, got "expedia"',
+    );
+  });
+
+  it('_URL must be http(s); a trailing slash is dropped; a password in it is never repeated', () => {
+    assert.equal(
+      readConfig({ ...REAL, STAYGATE_SUPPLIER_A_URL: 'https://demandapi.booking.com/3.1/' }).suppliers.supplier_a.url,
+      'https://demandapi.booking.com/3.1',
+    );
+    for (const url of ['ftp://api.example/x', 'api.liteapi.travel/v3.0', 'http//broken'])
+      assert.throws(
+        () => readConfig({ STAYGATE_SUPPLIER_C_URL: url, STAYGATE_SUPPLIER_C_KEY: 'k' }),
+        /^Error: STAYGATE_SUPPLIER_C_URL must be an http\(s\) URL/,
+        url,
+      );
+    assert.throws(
+      () => readConfig({ STAYGATE_SUPPLIER_C_URL: 'ftp://user:hunter2@api.example/x', STAYGATE_SUPPLIER_C_KEY: 'k' }),
+      (error: Error) => /STAYGATE_SUPPLIER_C_URL/.test(error.message) && !error.message.includes('hunter2'),
+    );
+  });
+
+  it('a real slot without the credentials its API needs is refused, naming each missing variable', () => {
+    const cases: [Record<string, string>, string][] = [
+      [
+        { STAYGATE_SUPPLIER_A_URL: 'https://demandapi.booking.com/3.1' },
+        'set STAYGATE_SUPPLIER_A_KEY and STAYGATE_SUPPLIER_A_AFFILIATE_ID too',
+      ],
+      [{ ...REAL, STAYGATE_SUPPLIER_A_AFFILIATE_ID: ' ' }, 'set STAYGATE_SUPPLIER_A_AFFILIATE_ID too'],
+      [{ STAYGATE_SUPPLIER_B_URL: 'https://api.test.hotelbeds.com', STAYGATE_SUPPLIER_B_KEY: 'k' }, 'set STAYGATE_SUPPLIER_B_SECRET too'],
+      [{ STAYGATE_SUPPLIER_B_URL: 'https://api.test.hotelbeds.com' }, 'set STAYGATE_SUPPLIER_B_KEY and STAYGATE_SUPPLIER_B_SECRET too'],
+      [{ STAYGATE_SUPPLIER_C_URL: 'https://api.liteapi.travel/v3.0' }, 'set STAYGATE_SUPPLIER_C_KEY too'],
+      [{ STAYGATE_SUPPLIER_D_URL: 'https://test.ean.com/v3', STAYGATE_SUPPLIER_D_SECRET: 's' }, 'set STAYGATE_SUPPLIER_D_KEY too'],
+      // The API decides, not the slot: Rapid on supplier_b wants Rapid's credentials.
+      [
+        { STAYGATE_SUPPLIER_B_API: 'expedia-rapid', STAYGATE_SUPPLIER_B_URL: 'https://test.ean.com/v3', STAYGATE_SUPPLIER_B_KEY: 'k' },
+        'set STAYGATE_SUPPLIER_B_SECRET too',
+      ],
+    ];
+    for (const [env, missing] of cases)
+      assert.throws(
+        () => readConfig(env),
+        (error: Error) => error.message.endsWith(missing),
+        JSON.stringify(env),
+      );
+    // LiteAPI needs only its key; neither a secret nor an affiliate id.
+    assert.equal(
+      readConfig({ STAYGATE_SUPPLIER_C_URL: 'https://api.liteapi.travel/v3.0', STAYGATE_SUPPLIER_C_KEY: 'k' }).suppliers.supplier_c.key,
+      'k',
+    );
+  });
+
+  it('slots are configured one by one: one real slot beside three simulated ones is accepted', () => {
+    const { suppliers } = readConfig(REAL);
+    assert.deepEqual(suppliers.supplier_a, {
+      api: 'booking-demand',
+      url: 'https://demandapi.booking.com/3.1',
+      key: 'booking-token-s3cr3t',
+      secret: '',
+      affiliateId: '1234567',
+      bookingUrl: null,
+    });
+    for (const id of ['supplier_b', 'supplier_c', 'supplier_d'] as const) assert.equal(suppliers[id].url, null, `${id} stays simulated`);
+    // Credentials of a simulated slot are kept but unused: the simulator's own are.
+    assert.equal(readConfig({ STAYGATE_SUPPLIER_D_KEY: 'k' }).suppliers.supplier_d.url, null);
+  });
+
+  it('_BOOKING_URL is checked when read: an unknown placeholder or one in the host is refused, naming the variable', () => {
+    const template = 'https://book.example/h?id={supplierStayId}&agency={affiliateId}&c={clickId}&a={adults}&r={rooms}';
+    assert.equal(readConfig({ STAYGATE_SUPPLIER_B_BOOKING_URL: template }).suppliers.supplier_b.bookingUrl, template);
+    assert.equal(
+      readConfig({ STAYGATE_SUPPLIER_B_BOOKING_URL: '{supplierUrl}/book?id={supplierStayId}' }).suppliers.supplier_b.bookingUrl,
+      '{supplierUrl}/book?id={supplierStayId}',
+    );
+    assert.throws(
+      () => readConfig({ STAYGATE_SUPPLIER_B_BOOKING_URL: 'https://book.example/h?id={hotelId}' }),
+      /^Error: STAYGATE_SUPPLIER_B_BOOKING_URL: .*unknown placeholder \{hotelId\}/,
+    );
+    assert.throws(
+      () => readConfig({ STAYGATE_SUPPLIER_B_BOOKING_URL: 'https://{aid}.example/h' }),
+      /^Error: STAYGATE_SUPPLIER_B_BOOKING_URL: .*host/,
+    );
+  });
+
+  it("no error text carries a credential's value, even one pasted into the wrong variable", () => {
+    const key = 'live-key-9f8e7d';
+    const secret = 'live-secret-1a2b3c';
+    const envs: Record<string, string>[] = [
+      { STAYGATE_SUPPLIER_D_API: key, STAYGATE_SUPPLIER_D_KEY: key },
+      { STAYGATE_SUPPLIER_D_URL: `ftp://${secret}`, STAYGATE_SUPPLIER_D_KEY: key, STAYGATE_SUPPLIER_D_SECRET: secret },
+      { STAYGATE_SUPPLIER_D_URL: `https://test.ean.com/v3?k=${key}`, STAYGATE_SUPPLIER_D_KEY: key },
+      { STAYGATE_SUPPLIER_D_BOOKING_URL: `${secret}/book?id={supplierStayId}`, STAYGATE_SUPPLIER_D_SECRET: secret },
+      { STAYGATE_SUPPLIER_A_URL: 'https://demandapi.booking.com/3.1', STAYGATE_SUPPLIER_A_KEY: key },
+    ];
+    for (const env of envs)
+      assert.throws(
+        () => readConfig(env),
+        (error: Error) => !error.message.includes(key) && !error.message.includes(secret) && /STAYGATE_SUPPLIER_[AD]_/.test(error.message),
+        JSON.stringify(env),
+      );
   });
 });
 

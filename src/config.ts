@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { compileBookingTemplate } from './clicks/booking-url.ts';
 import { defaults } from './defaults.ts';
 import { DEFAULT_SUPPLIER_APIS, isSupplierApi, SUPPLIER_APIS, SUPPLIER_IDS, type SupplierApi, type SupplierId } from './types.ts';
 
@@ -58,7 +59,7 @@ export interface SupplierSlotSetting {
   key: string;
   secret: string;
   affiliateId: string;
-  /** _BOOKING_URL: the booking page template; null = the API's or the simulator's default. */
+  /** _BOOKING_URL: the booking page template (checked when read); null = the API's or the simulator's default. */
   bookingUrl: string | null;
 }
 
@@ -72,14 +73,20 @@ const REQUIRED_CREDENTIALS: Record<SupplierApi, readonly ('KEY' | 'SECRET' | 'AF
 
 /**
  * A slot's variables. Slots are configured one by one: a slot without _URL is simulated, in the
- * API it names, whatever the others do. Errors name the variable, never a credential's value.
+ * API it names, whatever the others do. Errors name the variable, never a credential's value: the
+ * slot's key and secret are masked in every message, even when pasted into another variable.
  */
 function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetting {
   const prefix = `STAYGATE_${id.toUpperCase()}_`;
   const text = (name: string): string => (env[prefix + name] ?? '').trim();
+  // Masked wherever they appear; a value under 4 characters is no credential any API issues, and
+  // masking it would garble the message's own words.
+  const secrets = [text('KEY'), text('SECRET')].filter((value) => value.length >= 4);
+  const refuse = (message: string): never => {
+    throw new Error(secrets.reduce((masked, value) => masked.replaceAll(value, '***'), message));
+  };
   const apiText = text('API');
-  if (apiText !== '' && !isSupplierApi(apiText))
-    throw new Error(`${prefix}API must be one of ${SUPPLIER_APIS.join(', ')}, got "${apiText}"`);
+  if (apiText !== '' && !isSupplierApi(apiText)) refuse(`${prefix}API must be one of ${SUPPLIER_APIS.join(', ')}, got "${apiText}"`);
   const api = apiText === '' ? DEFAULT_SUPPLIER_APIS[id] : (apiText as SupplierApi);
   const url = text('URL');
   if (url !== '') {
@@ -90,10 +97,19 @@ function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetti
       // reported below
     }
     if (parsed === null || !/^https?:$/.test(parsed.protocol))
-      throw new Error(`${prefix}URL must be an http(s) URL, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`);
+      refuse(`${prefix}URL must be an http(s) URL, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`);
     const missing = REQUIRED_CREDENTIALS[api].filter((name) => text(name) === '');
     if (missing.length > 0)
-      throw new Error(`${prefix}URL points ${id} at a real ${api} API: set ${missing.map((name) => prefix + name).join(' and ')} too`);
+      refuse(`${prefix}URL points ${id} at a real ${api} API: set ${missing.map((name) => prefix + name).join(' and ')} too`);
+  }
+  const bookingUrl = text('BOOKING_URL') || null;
+  if (bookingUrl !== null) {
+    // Checked now, not at the first click: `{supplierUrl}` stands for a URL known only once the simulator runs.
+    try {
+      compileBookingTemplate(bookingUrl, { supplierUrl: url || 'http://127.0.0.1', affiliateId: '' });
+    } catch (error) {
+      refuse(`${prefix}BOOKING_URL: ${(error as Error).message}`);
+    }
   }
   return {
     api,
@@ -101,7 +117,7 @@ function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetti
     key: text('KEY'),
     secret: text('SECRET'),
     affiliateId: text('AFFILIATE_ID'),
-    bookingUrl: text('BOOKING_URL') || null,
+    bookingUrl,
   };
 }
 

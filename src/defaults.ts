@@ -79,6 +79,9 @@ export const defaults = {
   radiusMeters: 10_000,
   pageSize: 10,
   maxPageSize: 100,
+  /** The party a dated search prices when it names none (spec: adults 2, rooms 1); its deeplinks carry it. */
+  adults: 2,
+  rooms: 1,
   maxHotelIds: 100,
   /** `meta.total` saturates here on broad static viewports (spec: "about 100,000"). */
   totalCap: 100_000,
@@ -251,18 +254,6 @@ export const defaults = {
   redisKeyPrefix: 'staygate:rl:',
   /** Prefix of the shared quote cache's Redis keys (suppliers/redis-quote-cache.ts). */
   redisQuoteKeyPrefix: 'staygate:q:',
-  /**
-   * Each supplier's booking page, where `/go` redirects (clicks/booking-url.ts). `{supplierUrl}` is
-   * the supplier's configured base URL, so by default the simulated suppliers' booking pages
-   * receive the clicks (packages/sim/src/booking-pages.ts); a real supplier's template is configuration
-   * (STAYGATE_SUPPLIER_<A..D>_BOOKING_URL). Each speaks its supplier's own parameter names.
-   */
-  bookingUrlTemplates: {
-    supplier_a: '{supplierUrl}/book?propertyId={supplierStayId}&affiliateId={aid}&clickId={clickId}&checkIn={checkin}&checkOut={checkout}',
-    supplier_b: '{supplierUrl}/v2/book?hotel_id={supplierStayId}&partner_id={aid}&ref={clickId}&arrival={checkin}&departure={checkout}',
-    supplier_c: '{supplierUrl}/deeplink?id={supplierStayId}&aff={aid}&click={clickId}&from={checkin}&to={checkout}',
-    supplier_d: '{supplierUrl}/rooms?listing_id={supplierStayId}&affiliate={aid}&click_id={clickId}&start={checkin}&end={checkout}',
-  },
 
   // Map clustering (search/cluster-viewport.ts, search/choose-resolution.ts).
   /**
@@ -308,6 +299,15 @@ export const defaults = {
   pgPoolSize: 10,
   /** How long a content refresh holds the lease `content` without renewing it (docs/decisions.md 76). */
   contentLeaseMs: 30_000,
+
+  // `staygate suppliers check` (cli/suppliers-command.ts, docs/decisions.md 148).
+  /** Listings asked in its one content page: enough for a quote's batch, light on a sandbox's quota. */
+  supplierCheckPageSize: 100,
+  /** Its quote's check-in is this many days ahead, for this many nights: 2, since Vrbo's launch rules forbid shopping 1-night stays. */
+  supplierCheckDaysAhead: 30,
+  supplierCheckNights: 2,
+  /** Each slot's check (a content page, then a quote) must be done within this; a hung API fails its slot. */
+  supplierCheckTimeoutMs: 30_000,
 
   // Partner reporting (reporting/, http/reporting-routes.ts).
   /** Rows per page of `GET /v1/reporting/transactions` when `limit` is not given, and its maximum (spec: 1 to 500, default 500). */

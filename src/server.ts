@@ -8,10 +8,13 @@ import { defaults } from './defaults.ts';
 import { logOptions } from './log-options.ts';
 import { openStores } from './open-stores.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
-import { needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './supplier-slots.ts';
+import { bookingPageProblem, needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './supplier-slots.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 const config = readConfig();
+// A real slot with nowhere to send a traveller is refused before anything starts (docs/decisions.md 146).
+const refused = SUPPLIER_IDS.map((id) => bookingPageProblem(id, config.suppliers[id])).filter((problem) => problem !== null);
+if (refused.length > 0) throw new Error(refused.join('\n'));
 
 /**
  * The simulated suppliers run in their own process: they are upstream services, and their work

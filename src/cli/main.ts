@@ -24,12 +24,14 @@ import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
 import { IMPORT_HELP, parseImportArgs, runTransactionsImport, type ImportInvocation } from './transactions-import-command.ts';
 import { UsageError } from './usage-error.ts';
+import { runSuppliersCheck } from './suppliers-command.ts';
 
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const USAGE = `Usage: staygate keys <command>
        staygate transactions <command>
        staygate content refresh
+       staygate suppliers check
        staygate db migrate
        staygate mcp [--url <gateway url>] [--key <key>]
        staygate sim [--port <p>]
@@ -65,6 +67,10 @@ const USAGE = `Usage: staygate keys <command>
                                 and publishes a new content version; a running server serves it within
                                 seconds. Prints a line per supplier and the stays added, removed and
                                 changed. Exit 1 if a supplier failed or its feed was held back.
+  suppliers check               Calls each supplier slot's API as the gateway would (the configured slots,
+                                the simulated ones of the server on this data folder), with its credentials:
+                                a line per slot with auth ok/FAILED, one content page and one quote 30 days
+                                ahead, and their times. Exit 1 if a slot failed. Never prints a credential.
   db migrate                    Applies the PostgreSQL schema's migrations to DATABASE_URL and prints
                                 what it applied (gateways also migrate when they start).
   mcp [--url <url>] [--key <key>]
@@ -79,7 +85,8 @@ const USAGE = `Usage: staygate keys <command>
 The keys and transactions live in the database of DATABASE_URL (postgres://...) when it is set, else
 in <STAYGATE_DATA_DIR>/staygate.sqlite (default ./data, from the folder you run it in), beside the
 inventory: the server makes it on its first start. The suppliers
-are STAYGATE_SUPPLIER_<A..D>_URL, or the simulated ones of the server running on the same data folder.`;
+are the slots of STAYGATE_SUPPLIER_<A..D>_URL (with _API, _KEY, _SECRET, _AFFILIATE_ID), and for a
+slot without a URL the simulated one of the server running on the same data folder.`;
 
 /** Help of each command and sub-command (`staygate keys create --help`). */
 const HELP: Record<string, string> = {
@@ -168,6 +175,19 @@ The world is STAYGATE_SIM_SEED and STAYGATE_SIM_STAYS; STAYGATE_SIM_HOST, STAYGA
 STAYGATE_SIM_FAULTS apply as for the embedded simulator. Bookings and the world's day are kept in
 <STAYGATE_DATA_DIR>/sim. Runs until SIGTERM or SIGINT (Ctrl-C), then closes and exits 0; exit 1 if a
 port is taken.`,
+  suppliers: `Usage: staygate suppliers check
+
+Run "staygate suppliers check --help" for details.`,
+  'suppliers check': `Usage: staygate suppliers check
+
+For each supplier slot as the gateway runs it (STAYGATE_SUPPLIER_<X>_API, _URL, _KEY, _SECRET,
+_AFFILIATE_ID; a slot without _URL is the simulated one of the server running on this data folder),
+calls its API with the configured credentials and prints one line per slot: the slot, its API and
+URL, auth ok or FAILED (with the supplier's message), one content page (how many stays, the first
+id), one quote of those ids for ${defaults.supplierCheckNights} nights ${defaults.supplierCheckDaysAhead} days ahead (ids asked, how many priced), the
+round-trip times, and for a real Hotelbeds or LiteAPI slot whether STAYGATE_SUPPLIER_<X>_BOOKING_URL
+is set (the gateway refuses to start without it). Exit 1 if any slot failed: credentials refused,
+unreachable, no content, a failed quote, or no booking page. No credential is ever printed.`,
   db: `Usage: staygate db migrate
 
 Applies the migrations the PostgreSQL database of DATABASE_URL lacks, each once, in order, under a
@@ -545,6 +565,21 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       }
       const config = readConfig(env);
       return await runSimCommand({ port, dataDir: config.dataDir, seed: config.sim.seed, stays: config.sim.stays, env, io });
+    }
+    if (group === 'suppliers') {
+      const [command, ...rest] = args;
+      if (command !== 'check')
+        throw new UsageError(command === undefined ? 'suppliers needs a command' : `unknown command "suppliers ${command}"`);
+      if (rest.length > 0) throw new UsageError('suppliers check takes no arguments');
+      // A configuration refused is what this command is run to find: said in one line, not a stack trace.
+      let config: Config;
+      try {
+        config = readConfig(env);
+      } catch (error) {
+        io.err(`staygate suppliers check: ${(error as Error).message}`);
+        return 1;
+      }
+      return await runSuppliersCheck({ settings: config.suppliers, dataDir: config.dataDir, io });
     }
     if (group !== 'keys' && group !== 'transactions' && group !== 'content' && group !== 'db')
       throw new UsageError(`unknown command "${group}"`);

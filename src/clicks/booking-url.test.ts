@@ -9,12 +9,15 @@ const fields = {
   clickId: 'ck_abc',
   checkin: '2027-03-01',
   checkout: '2027-03-04',
+  adults: 3,
+  rooms: 2,
 };
+const slot = { supplierUrl: 'http://127.0.0.1:4001/', affiliateId: 'op/42' };
 
 test('fills a template, encoding every value but the supplier URL', () => {
   const url = compileBookingTemplate(
     '{supplierUrl}/hotels/{supplierStayId}?affiliate={aid}&click={clickId}&in={checkin}&out={checkout}&src=staygate',
-    'http://127.0.0.1:4001/',
+    slot,
   );
   assert.equal(
     url(fields),
@@ -26,15 +29,31 @@ test('fills a template, encoding every value but the supplier URL', () => {
   );
 });
 
+test("{affiliateId} is the slot's own affiliate id, {adults} and {rooms} the link's party", () => {
+  const url = compileBookingTemplate(
+    'https://book.example/h/{supplierStayId}?agency={affiliateId}&partner={aid}&camp={campaign}&adults={adults}&rooms={rooms}',
+    slot,
+  );
+  assert.equal(url(fields), 'https://book.example/h/1048576?agency=op%2F42&partner=aff%201&camp=spring-email&adults=3&rooms=2');
+  assert.equal(
+    url({ ...fields, adults: null, rooms: null, campaign: null }),
+    'https://book.example/h/1048576?agency=op%2F42&partner=aff%201',
+    'a link without a party leaves its parameters out',
+  );
+  const none = compileBookingTemplate('https://book.example/h?id={supplierStayId}&agency={affiliateId}', { ...slot, affiliateId: '' });
+  assert.equal(none(fields), 'https://book.example/h?id=1048576', 'no affiliate id configured: no empty parameter');
+});
+
 test('leaves out a parameter whose placeholders are empty', () => {
-  const url = compileBookingTemplate('https://book.example/h/{supplierStayId}?aff={aid}&c={clickId}&in={checkin}&flag', '');
+  const url = compileBookingTemplate('https://book.example/h/{supplierStayId}?aff={aid}&c={clickId}&in={checkin}&flag', slot);
   assert.equal(url({ ...fields, aid: null, checkin: null }), 'https://book.example/h/1048576?c=ck_abc&flag');
 });
 
 test('refuses templates that could send a traveller elsewhere, or that it cannot fill', () => {
-  assert.throws(() => compileBookingTemplate('https://{aid}.example/x', ''), /host/);
-  assert.throws(() => compileBookingTemplate('{supplierStayId}/x', ''), /http/);
-  assert.throws(() => compileBookingTemplate('javascript:alert(1)//{clickId}', ''), /http/);
-  assert.throws(() => compileBookingTemplate('https://x.example/{nope}', ''), /unknown placeholder/);
-  assert.throws(() => compileBookingTemplate('https://x.example/a#{clickId}', ''), /fragment/);
+  assert.throws(() => compileBookingTemplate('https://{aid}.example/x', slot), /host/);
+  assert.throws(() => compileBookingTemplate('https://{affiliateId}.example/x', slot), /host/);
+  assert.throws(() => compileBookingTemplate('{supplierStayId}/x', slot), /http/);
+  assert.throws(() => compileBookingTemplate('javascript:alert(1)//{clickId}', slot), /http/);
+  assert.throws(() => compileBookingTemplate('https://x.example/{nope}', slot), /unknown placeholder/);
+  assert.throws(() => compileBookingTemplate('https://x.example/a#{clickId}', slot), /fragment/);
 });

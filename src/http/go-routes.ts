@@ -1,12 +1,14 @@
 // Tracked deeplinks (docs/decisions.md 7): every `link` and `url` of a search result points here.
-// A click is recorded, then the traveller is redirected to the supplier's booking page, built
-// from the supplier's template in configuration, carrying the affiliate id and the click id.
+// A click is recorded, then the traveller is redirected to the supplier's booking page (the slot's
+// template, or the stay's own page where the API gives one: clicks/booking-page.ts), carrying the
+// affiliate id and the click id, and the link's dates and party.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BookingUrl } from '../clicks/booking-url.ts';
+import type { BookingPage } from '../clicks/booking-page.ts';
 import { chooseSupplier } from '../clicks/choose-supplier.ts';
 import type { ClickStore } from '../clicks/click-store.ts';
 import { deviceClass } from '../clicks/device-class.ts';
+import { defaults } from '../defaults.ts';
 import { ApiError, Violations } from '../errors/api-error.ts';
 import type { SearchHit } from '../search/search-result.ts';
 import { isSupplierId, type Stay, type SupplierId } from '../types.ts';
@@ -20,8 +22,8 @@ import { Type, type TSchema } from 'typebox';
 
 export interface Tracking {
   clicks: ClickStore;
-  /** Each supplier's booking page (clicks/booking-url.ts). */
-  bookingUrls: Record<SupplierId, BookingUrl>;
+  /** Each slot's booking page for a listing (clicks/booking-page.ts). */
+  bookingPages: Record<SupplierId, BookingPage>;
   /** Keyless clicks allowed per IP per minute on each of the two routes. */
   keylessPerMinute: number;
 }
@@ -75,7 +77,11 @@ async function lookup(services: Services, context: RouteContext, raw: RawQuery):
 export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tracking: Tracking): void {
   const config = { rateLimit: { keyless: tracking.keylessPerMinute } };
 
-  /** The link's own parameters: `aid` (the key's, when a key is presented) and `campaign`. */
+  /**
+   * The link's own parameters: `aid` (the key's, when a key is presented) and `campaign`, and the
+   * stay it was priced for: its dates while they still make a valid stay, and its party (`adults`,
+   * `rooms`; on a dated link that names none, the search's defaults it was priced with).
+   */
   function linkOf(request: FastifyRequest) {
     const query = request.query as RawQuery;
     const violations = new Violations();
@@ -88,10 +94,16 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     const parsed =
       checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
     const dates = dateViolations.list.length === 0 ? parsed : null;
+    // A party the search would refuse is ignored as stale dates are: the link still leads to the stay.
+    const partyViolations = new Violations();
+    const party = parseQuery({ adults: query.adults, rooms: query.rooms }, partyViolations);
+    const valid = partyViolations.list.length === 0;
     return {
       ...effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null }),
       checkin: dates?.checkin ?? null,
       checkout: dates?.checkout ?? null,
+      adults: (valid ? party.adults : undefined) ?? (dates === null ? null : defaults.adults),
+      rooms: (valid ? party.rooms : undefined) ?? (dates === null ? null : defaults.rooms),
     };
   }
 
@@ -99,19 +111,32 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     const link = linkOf(request);
     const listing = stay.listings.find((l) => l.supplier === supplier)!;
     const clickId = newClickId();
-    const location = tracking.bookingUrls[supplier]({
-      supplierStayId: listing.supplierStayId,
+    const now = context.now();
+    const location = tracking.bookingPages[supplier](listing, {
       aid: link.aid,
       campaign: link.campaign,
       clickId,
       checkin: link.checkin,
       checkout: link.checkout,
+      adults: link.adults,
+      rooms: link.rooms,
+      today: now.toISOString().slice(0, 10),
     });
+    // No page to send the traveller to (a Booking.com stay stored before its content carried its
+    // page): said plainly, and no click is counted for a redirect that did not happen.
+    if (location === null)
+      throw new ApiError(
+        'SERVICE_UNAVAILABLE',
+        `${supplier} has no booking page for this stay yet; try again after the next content refresh`,
+        {
+          provider: supplier,
+        },
+      );
     // A HEAD checks a link, it does not follow it: answered alike, but not counted as a click.
     if (request.method !== 'HEAD') {
       await tracking.clicks.record({
         id: clickId,
-        at: context.now().toISOString(),
+        at: now.toISOString(),
         aid: link.aid,
         campaign: link.campaign,
         stayId: stay.id,

@@ -311,7 +311,7 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
     page: Math.max(1, p.page ?? 1),
     pageSize: p.pageSize ?? defaults.pageSize,
     dates,
-    occupancy: { adults: p.adults ?? 2, children, childrenAges, rooms: p.rooms ?? 1 },
+    occupancy: { adults: p.adults ?? defaults.adults, children, childrenAges, rooms: p.rooms ?? defaults.rooms },
     currency,
     minPrice: dates === null ? null : (p.min ?? null),
     maxPrice: dates === null ? null : (p.max ?? null),
@@ -321,11 +321,17 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
   };
 }
 
+/**
+ * A search's link parameters. A dated search's links carry the stay priced: its dates, and its
+ * party, `adults` and `rooms` always (the defaults when the search named none: what the booking
+ * page opens with), `children` and `childrenAges` when given.
+ */
 export function linkParams(p: UnifiedParams): LinkParams {
   const link: LinkParams = { aid: p.aid ?? null, campaign: p.campaign ?? null };
   if (p.checkin !== undefined && p.checkout !== undefined) {
     link.trip = {};
-    for (const name of TRIP_PARAMS) if (p[name] !== undefined) link.trip[name] = String(p[name]);
+    const party = { ...p, adults: p.adults ?? defaults.adults, rooms: p.rooms ?? defaults.rooms };
+    for (const name of TRIP_PARAMS) if (party[name] !== undefined) link.trip[name] = String(party[name]);
   }
   return link;
 }

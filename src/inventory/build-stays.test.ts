@@ -159,3 +159,14 @@ describe('buildStays', () => {
     assert.throws(() => buildStays([[shared], [shared, listing('supplier_b', 'HB9', { lat: 41 })]]), /same service id/);
   });
 });
+
+describe('buildStays', () => {
+  it('keeps every listing whole, its own page (Listing.url, where /go sends a Booking.com click) included', () => {
+    const page = 'https://www.booking.com/hotel/us/h1.html?aid=!AFFILIATE_ID!&checkin=!START_DATE!';
+    const a = listing('supplier_a', '1001', { url: page });
+    const c = listing('supplier_c', '77');
+    const [stay] = buildStays([[c, a]]);
+    assert.deepEqual(stay.listings, [a, c]);
+    assert.equal(stay.listings[0].url, page);
+  });
+});

@@ -43,13 +43,16 @@ function stay(idx: number, rank: number, id: string, listings: Listing[], overri
   };
 }
 
+const BOOKING_PAGE = 'https://www.booking.com/hotel/fr/saint-eloi.html?aid=!AFFILIATE_ID!&checkin=!START_DATE!&checkout=!END_DATE!';
+
 /**
  * Four stays whose supplier ids overlap the way the real feeds do: supplier_a and supplier_c
  * both use 1001 (for different stays), supplier_d uses 1001 too, and one stay is cross-listed.
  */
 function fixture(): RankedStay[] {
   return [
-    stay(0, 2, 'staaaaaaaaaaaa', [listing('supplier_a', '1001', { name: 'Hôtel Saint-Éloi' })], {
+    // Its page as Booking.com's content gives it, placeholders and all: /go fills them (clicks/booking-com-url.ts).
+    stay(0, 2, 'staaaaaaaaaaaa', [listing('supplier_a', '1001', { name: 'Hôtel Saint-Éloi', url: BOOKING_PAGE })], {
       name: 'Hôtel Saint-Éloi',
       averageRating: { value: 8.4, hotelStars: 4, count: 120 },
     }),
@@ -424,9 +427,14 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       const reranked = renamed.map((s) => ({ ...s, rank: s.rank === 0 ? 1 : s.rank === 1 ? 0 : s.rank }));
       const v3 = await store.publishContent(reranked, 'three', {});
       assert.ok(v3 > v2, `a new version for new ranks: ${v2}, ${v3}`);
+      // A listing's page alone is content too: a stay whose page moved is a new version, served with it.
+      const moved = reranked.map((s) => (s.idx === 0 ? { ...s, listings: [{ ...s.listings[0], url: `${BOOKING_PAGE}&lang=fr` }] } : s));
+      const v3b = await store.publishContent(moved, 'three-b', {});
+      assert.ok(v3b > v3, `a new version for a new page: ${v3}, ${v3b}`);
+      assert.equal((await everyStay(store, v3b))[0].listings[0].url, `${BOOKING_PAGE}&lang=fr`);
       // Only the served version counts: the content of an older one comes back as a new version.
       const v4 = await store.publishContent(fixture(), 'four', {});
-      assert.ok(v4 > v3, `a new version for an older version's content: ${v3}, ${v4}`);
+      assert.ok(v4 > v3b, `a new version for an older version's content: ${v3b}, ${v4}`);
       assert.deepEqual(
         (await everyStay(store, v4)).map((s) => s.name),
         fixture().map((s) => s.name),

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createApp, createSuppliers, type App, type AppOptions } from '../app.ts';
 import { createKeyAdmin, type CreateKeyInput } from '../auth/key-admin.ts';
 import { openStores, type RecordStores } from '../open-stores.ts';
-import { simulatedSlots } from '../supplier-slots.ts';
+import { simulatedSlots, type SupplierSlot } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
@@ -67,6 +67,8 @@ export interface TestAppOptions {
   withoutReport?: readonly SupplierId[];
   /** Simulator options; quotes answer at once unless a test asks for latency. */
   sim?: Partial<Omit<Parameters<typeof startSimSuppliers>[0], 'world'>>;
+  /** The slots the gateway runs with, from the simulator's: what an operator's configuration would change of them (a BOOKING_URL). */
+  slots?: (simulated: SupplierSlot[]) => SupplierSlot[];
 }
 
 /**
@@ -99,17 +101,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = createTestClock();
   const sim = await startSimSuppliers({ world, latencyMs: 0, now: () => clock.now().getTime(), ...options.sim });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
+  // The slots as the simulator gives them, changed where a test configures a slot otherwise.
+  const slots = (options.slots ?? ((simulated) => simulated))(simulatedSlots(sim.slots));
   // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
   const app = createApp({
     dataDir,
-    suppliers: simulatedSlots(sim.slots),
+    suppliers: slots,
     simControlUrl: sim.controlUrl,
     ...(options.withoutReport === undefined
       ? {}
       : {
-          drivers: createSuppliers(simulatedSlots(sim.slots)).map((s) =>
-            options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s,
-          ),
+          drivers: createSuppliers(slots).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
         }),
     now: clock.now,
     publicUrl: 'http://gw.test',

@@ -1,5 +1,5 @@
 // Each simulated supplier's booking page: where the gateway's tracked deeplinks land
-// (defaults.bookingUrlTemplates). It answers what a traveller would see (JSON here) and echoes the
+// (the slots' booking page templates, SimSlot.bookingUrl). It answers what a traveller would see (JSON here) and echoes the
 // affiliate and click ids it was given, in the supplier's own parameter names. A landing with a
 // click id goes to the supplier's booking ledger (bookings.ts), which turns a share into bookings.
 import type { SupplierId } from './types.ts';

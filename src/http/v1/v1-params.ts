@@ -106,7 +106,7 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
     page: 1,
     pageSize: p.limit ?? defaults.pageSize,
     dates,
-    occupancy: { adults: p.adults ?? 2, children: p.children ?? 0, childrenAges: null, rooms: p.rooms ?? 1 },
+    occupancy: { adults: p.adults ?? defaults.adults, children: p.children ?? 0, childrenAges: null, rooms: p.rooms ?? defaults.rooms },
     currency,
     minPrice,
     maxPrice,
