@@ -184,7 +184,7 @@ describe('staygate --version and --help', () => {
       [['keys', 'grant', '--help'], /Usage: staygate keys grant/],
       [['keys', 'revoke', '--help'], /Usage: staygate keys revoke/],
       [['keys', 'list', '--help'], /Usage: staygate keys list/],
-      [['transactions', '--help'], /transactions sync\|status/],
+      [['transactions', '--help'], /transactions sync\|reconcile\|status\|import/],
       [['transactions', 'sync', '--help'], /Usage: staygate transactions sync/],
       [['transactions', 'status', '--help'], /Usage: staygate transactions status/],
     ];
@@ -223,7 +223,16 @@ describe('staygate on the wrong folder or without a server', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise((resolve) => server.close(resolve));
     const env: NodeJS.ProcessEnv = { STAYGATE_DATA_DIR: t.dataDir };
-    for (const id of ['A', 'B', 'C', 'D']) env[`STAYGATE_SUPPLIER_${id}_URL`] = `http://127.0.0.1:${port}`;
+    // Configured as real ones, with the credentials their APIs need.
+    for (const id of ['A', 'B', 'C', 'D']) {
+      Object.assign(env, {
+        [`STAYGATE_SUPPLIER_${id}_URL`]: `http://127.0.0.1:${port}`,
+        [`STAYGATE_SUPPLIER_${id}_KEY`]: 'key',
+        [`STAYGATE_SUPPLIER_${id}_SECRET`]: 'secret',
+        [`STAYGATE_SUPPLIER_${id}_AFFILIATE_ID`]: '1',
+        [`STAYGATE_SUPPLIER_${id}_BOOKING_URL`]: 'https://book.example/{supplierStayId}?click={clickId}',
+      });
+    }
     const out: string[] = [];
     const err: string[] = [];
     const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);

@@ -31,8 +31,22 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const supplierEnv = (urls: Record<string, string>): NodeJS.ProcessEnv =>
-  Object.fromEntries(SUPPLIER_IDS.map((id) => [`STAYGATE_${id.toUpperCase()}_URL`, urls[id]]));
+/** Every slot configured as an operator would a real one: its API, URL and the simulator's credentials. */
+const supplierEnv = (slots: SimSuppliers['slots']): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    SUPPLIER_IDS.flatMap((id) => {
+      const prefix = `STAYGATE_${id.toUpperCase()}_`;
+      const { api, url, key, secret, affiliateId } = slots[id];
+      return [
+        [`${prefix}API`, api],
+        [`${prefix}URL`, url],
+        [`${prefix}KEY`, key],
+        [`${prefix}SECRET`, secret],
+        [`${prefix}AFFILIATE_ID`, affiliateId],
+        [`${prefix}BOOKING_URL`, 'https://book.example/{supplierStayId}?click={clickId}'],
+      ];
+    }),
+  );
 
 let sim: SimSuppliers;
 let dataDir: string;
@@ -47,7 +61,7 @@ after(async () => {
 
 describe('staygate content refresh', () => {
   it('exits 0 from an empty data folder, then from the warm one, where nothing changed', async () => {
-    const env = { STAYGATE_DATA_DIR: dataDir, ...supplierEnv(sim.urls) };
+    const env = { STAYGATE_DATA_DIR: dataDir, ...supplierEnv(sim.slots) };
     const cold = await staygate(env, 'content', 'refresh');
     assert.equal(cold.code, 0, `${cold.stdout}\n${cold.stderr}`);
     assert.match(cold.stdout, /^content version 1: 300 stays, 300 added/m);
@@ -59,7 +73,7 @@ describe('staygate content refresh', () => {
 
   it('exits 1 when a supplier fails, naming it, its URL and the cause', async () => {
     const port = await closedPort();
-    const env = { STAYGATE_DATA_DIR: dataDir, ...supplierEnv(sim.urls), STAYGATE_SUPPLIER_B_URL: `http://127.0.0.1:${port}` };
+    const env = { STAYGATE_DATA_DIR: dataDir, ...supplierEnv(sim.slots), STAYGATE_SUPPLIER_B_URL: `http://127.0.0.1:${port}` };
     const res = await staygate(env, 'content', 'refresh');
     assert.equal(res.code, 1, `${res.stdout}\n${res.stderr}`);
     assert.match(
@@ -74,8 +88,8 @@ describe('staygate content refresh', () => {
 
   it('with every supplier unreachable: a line each naming the supplier, its URL and the cause, never a bare "fetch failed"; exit 1', async () => {
     const port = await closedPort();
-    const urls = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, `http://127.0.0.1:${port}`]));
-    const res = await staygate({ STAYGATE_DATA_DIR: dataDir, ...supplierEnv(urls) }, 'content', 'refresh');
+    const slots = Object.fromEntries(SUPPLIER_IDS.map((id) => [id, { ...sim.slots[id], url: `http://127.0.0.1:${port}` }]));
+    const res = await staygate({ STAYGATE_DATA_DIR: dataDir, ...supplierEnv(slots as SimSuppliers['slots']) }, 'content', 'refresh');
     assert.equal(res.code, 1, `${res.stdout}\n${res.stderr}`);
     for (const id of SUPPLIER_IDS) {
       assert.match(
