@@ -184,7 +184,8 @@ describe('staygate --version and --help', () => {
       [['keys', 'grant', '--help'], /Usage: staygate keys grant/],
       [['keys', 'revoke', '--help'], /Usage: staygate keys revoke/],
       [['keys', 'list', '--help'], /Usage: staygate keys list/],
-      [['transactions', '--help'], /transactions sync\|status/],
+      [['transactions', '--help'], /transactions sync\|reconcile\|status\|import/],
+      [['transactions', 'import', '--help'], /Usage: staygate transactions import --supplier <id>/],
       [['transactions', 'sync', '--help'], /Usage: staygate transactions sync/],
       [['transactions', 'status', '--help'], /Usage: staygate transactions status/],
     ];
@@ -223,7 +224,16 @@ describe('staygate on the wrong folder or without a server', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise((resolve) => server.close(resolve));
     const env: NodeJS.ProcessEnv = { STAYGATE_DATA_DIR: t.dataDir };
-    for (const id of ['A', 'B', 'C', 'D']) env[`STAYGATE_SUPPLIER_${id}_URL`] = `http://127.0.0.1:${port}`;
+    // Real slots need their credentials (any, here: nothing answers to check them).
+    for (const id of ['A', 'B', 'C', 'D']) {
+      const prefix = `STAYGATE_SUPPLIER_${id}_`;
+      Object.assign(env, {
+        [`${prefix}URL`]: `http://127.0.0.1:${port}`,
+        [`${prefix}KEY`]: 'k',
+        [`${prefix}SECRET`]: 's',
+        [`${prefix}AFFILIATE_ID`]: 'a',
+      });
+    }
     const out: string[] = [];
     const err: string[] = [];
     const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
