@@ -185,6 +185,7 @@ describe('staygate --version and --help', () => {
       [['keys', 'revoke', '--help'], /Usage: staygate keys revoke/],
       [['keys', 'list', '--help'], /Usage: staygate keys list/],
       [['transactions', '--help'], /transactions sync\|reconcile\|status\|import/],
+      [['transactions', 'import', '--help'], /Usage: staygate transactions import --supplier <id>/],
       [['transactions', 'sync', '--help'], /Usage: staygate transactions sync/],
       [['transactions', 'status', '--help'], /Usage: staygate transactions status/],
     ];

@@ -196,71 +196,16 @@ export interface ReadTransactionsResult {
 }
 
 /**
- * Reads an export into records, in the file's order, or throws TransactionsCsvError naming every
- * problem (nothing is returned then). Cells are trimmed; unknown columns are ignored; a row of
- * empty cells (a spreadsheet's trailing rows) is skipped.
+ * Reads one row's cells into a record, or pushes each of its problems and returns null. The
+ * operator's status words and rates are read before the built-in ones.
  */
-export function readTransactionsCsv(input: Uint8Array | string, reading: CsvReading = {}): ReadTransactionsResult {
-  const text = typeof input === 'string' ? input : decode(input);
-  const delimiter = reading.delimiter ?? detectDelimiter(text);
-  let parsed: { record: string[]; info: { lines: number } }[];
-  try {
-    // csv-parse's types do not follow `info: true`, which makes each record { record, info }.
-    parsed = parse(text, {
-      bom: true,
-      delimiter,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-    }) as unknown as typeof parsed;
-  } catch (error) {
-    const { lines, message } = error as { lines?: number; message: string };
-    throw new TransactionsCsvError([{ line: lines ?? 1, message: `not readable as CSV: ${message}` }]);
-  }
-  // A record's first line: where it ends, less the line breaks inside its quoted cells.
-  const lineOf = (entry: (typeof parsed)[number]) =>
-    entry.info.lines - entry.record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
-  if (parsed.length === 0) throw new TransactionsCsvError([{ line: 1, message: 'the file is empty: a header row is needed' }]);
-
-  const [head, ...body] = parsed;
-  const headerLine = lineOf(head);
-  const header = head.record.map((cell) => cell.trim());
-  const problems: CsvProblem[] = [];
-  const index = new Map<ImportColumn, number>();
-  for (const column of IMPORT_COLUMNS) {
-    const wanted = reading.columns?.[column] ?? column;
-    const shown = wanted === column ? undefined : wanted;
-    const at = header.flatMap((name, i) => (name.toLowerCase() === wanted.trim().toLowerCase() ? [i] : []));
-    if (at.length > 1)
-      problems.push({ line: headerLine, column, header: shown, message: `the header names "${wanted}" ${at.length} times` });
-    else if (at.length === 1) index.set(column, at[0]);
-    else if (!OPTIONAL_COLUMNS.has(column) && !(column === 'currency' && reading.currency !== undefined))
-      problems.push({
-        line: headerLine,
-        column,
-        header: shown,
-        message:
-          `the header has no column "${wanted}"` +
-          (column === 'currency'
-            ? " (or give every row's currency: --currency <ISO 4217>)"
-            : ' (map it: --map ' + `${column}=<their column>)`),
-      });
-  }
-  if (problems.length > 0) throw new TransactionsCsvError(problems);
-
+function rowReader(
+  index: ReadonlyMap<ImportColumn, number>,
+  reading: CsvReading,
+): (cells: string[], line: number, problems: CsvProblem[]) => CommissionRecord | null {
   const statuses = new Map(Object.entries(reading.statuses ?? {}).map(([word, status]) => [statusKey(word), status]));
   const rates = new Map(Object.entries(reading.usdRates ?? {}).map(([currency, rate]) => [currency.toUpperCase(), rate]));
-  const records: CommissionRecord[] = [];
-  let rows = 0;
-  for (const entry of body) {
-    const cells = entry.record.map((cell) => cell.trim());
-    if (cells.every((cell) => cell === '')) continue;
-    rows++;
-    const line = lineOf(entry);
-    if (cells.length !== header.length) {
-      problems.push({ line, message: `${cells.length} cells where the header has ${header.length}` });
-      continue;
-    }
+  return (cells, line, problems) => {
     const before = problems.length;
     const fail = (column: ImportColumn, message: string): null => {
       const name = reading.columns?.[column];
@@ -343,8 +288,8 @@ export function readTransactionsCsv(input: Uint8Array | string, reading: CsvRead
         );
       if (rate !== null && rate.units === 0n) rate = fail('usd_rate', `a rate of 0 ${per}`);
     }
-    if (problems.length > before) continue;
-    records.push({
+    if (problems.length > before) return null;
+    return {
       bookingId: bookingId!,
       clickId: cell('click_id') === '' ? null : cell('click_id'),
       supplierStayId: supplierStayId!,
@@ -358,7 +303,74 @@ export function readTransactionsCsv(input: Uint8Array | string, reading: CsvRead
       destination: `${city}, ${countryCode}`,
       guestCountry,
       updatedAt: updatedAt!,
-    });
+    };
+  };
+}
+
+/**
+ * Reads an export into records, in the file's order, or throws TransactionsCsvError naming every
+ * problem (nothing is returned then). Cells are trimmed; unknown columns are ignored; a row of
+ * empty cells (a spreadsheet's trailing rows) is skipped.
+ */
+export function readTransactionsCsv(input: Uint8Array | string, reading: CsvReading = {}): ReadTransactionsResult {
+  const text = typeof input === 'string' ? input : decode(input);
+  const delimiter = reading.delimiter ?? detectDelimiter(text);
+  let parsed: { record: string[]; info: { lines: number } }[];
+  try {
+    // csv-parse's types do not follow `info: true`, which makes each record { record, info }.
+    parsed = parse(text, {
+      bom: true,
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as typeof parsed;
+  } catch (error) {
+    const { lines, message } = error as { lines?: number; message: string };
+    throw new TransactionsCsvError([{ line: lines ?? 1, message: `not readable as CSV: ${message}` }]);
+  }
+  // A record's first line: where it ends, less the line breaks inside its quoted cells.
+  const lineOf = (entry: (typeof parsed)[number]) =>
+    entry.info.lines - entry.record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
+  if (parsed.length === 0) throw new TransactionsCsvError([{ line: 1, message: 'the file is empty: a header row is needed' }]);
+
+  const [head, ...body] = parsed;
+  const headerLine = lineOf(head);
+  const header = head.record.map((cell) => cell.trim());
+  const problems: CsvProblem[] = [];
+  const index = new Map<ImportColumn, number>();
+  for (const column of IMPORT_COLUMNS) {
+    const wanted = reading.columns?.[column] ?? column;
+    const shown = wanted === column ? undefined : wanted;
+    const at = header.flatMap((name, i) => (name.toLowerCase() === wanted.trim().toLowerCase() ? [i] : []));
+    if (at.length > 1)
+      problems.push({ line: headerLine, column, header: shown, message: `the header names "${wanted}" ${at.length} times` });
+    else if (at.length === 1) index.set(column, at[0]);
+    else if (!OPTIONAL_COLUMNS.has(column) && !(column === 'currency' && reading.currency !== undefined))
+      problems.push({
+        line: headerLine,
+        column,
+        header: shown,
+        message:
+          `the header has no column "${wanted}"` +
+          (column === 'currency' ? " (or give every row's currency: --currency <ISO 4217>)" : ` (map it: --map ${column}=<their column>)`),
+      });
+  }
+  if (problems.length > 0) throw new TransactionsCsvError(problems);
+
+  const readRow = rowReader(index, reading);
+  const records: CommissionRecord[] = [];
+  let rows = 0;
+  for (const entry of body) {
+    const cells = entry.record.map((cell) => cell.trim());
+    if (cells.every((cell) => cell === '')) continue;
+    rows++;
+    const line = lineOf(entry);
+    if (cells.length !== header.length) problems.push({ line, message: `${cells.length} cells where the header has ${header.length}` });
+    else {
+      const record = readRow(cells, line, problems);
+      if (record !== null) records.push(record);
+    }
   }
   if (problems.length > 0) throw new TransactionsCsvError(problems);
   return { records, rows };
