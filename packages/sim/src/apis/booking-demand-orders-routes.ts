@@ -72,8 +72,9 @@ export function bookingOrdersRoute(supplier: SupplierId, ledger: BookingLedger):
         window = { from: Number(m[1]), to: Number(m[2]), rows: Number(m[3]) };
         offset = state.offset;
       } else window = readWindow(input, ledger.now());
-      // `to` is inclusive here; the ledger's periods are [from, to).
-      const entries = ledger.report(supplier, window.from, window.to + 1);
+      // An order is listed by its latest update (`updated`), as it stands now: the ledger's changes
+      // since `from` in their present state, those whose last change is within the window (`to` inclusive).
+      const entries = ledger.report(supplier, window.from, Math.max(window.to, ledger.now()) + 1).filter((e) => e.state.at <= window.to);
       const list = `orders:${window.from}:${window.to}:${window.rows}`;
       const { page, next } = pageOf(entries, offset, window.rows, list, 0);
       const data = page.map(({ booking, state }) => {
