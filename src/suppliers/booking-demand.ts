@@ -2,7 +2,7 @@ import { defaults } from '../defaults.ts';
 import { BOOKING_DETAILS_EXTRAS, BOOKING_LANGUAGE, decodeBookingAccommodation, translated } from './booking-demand-content.ts';
 import { BOOKING_ORDERS_MAX_PAGE, BOOKING_ORDERS_MIN_PAGE, decodeBookingOrder, orderWindows } from './booking-demand-orders.ts';
 import { bookingPages } from './booking-demand-pages.ts';
-import { reportPageSize } from './commission-fields.ts';
+import { readIsoTime, reportPageSize } from './commission-fields.ts';
 import { FeedRecord } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
@@ -187,7 +187,7 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
         for await (const { answer } of pages) {
           const orders = answer.records('data').filter((order) => {
             if (!order.has('accommodations') || yielded.has(order.string('id'))) return false;
-            const updated = Date.parse(order.string('updated'));
+            const updated = Date.parse(readIsoTime(order, 'updated'));
             return updated >= from && updated < to;
           });
           if (orders.length === 0) continue;
