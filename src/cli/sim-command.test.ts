@@ -15,8 +15,23 @@ import { DEFAULT_SUPPLIER_APIS, SUPPLIER_IDS, type SupplierId } from '../types.t
 import { SIM_CREDENTIALS } from '@staygate/sim';
 import { main } from './main.ts';
 
-/** Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds); the others need nothing here. */
-function signed({ api, key, secret }: { api: string; key: string; secret: string }): Record<string, string> {
+/**
+ * Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds);
+ * Booking.com wants its bearer token and affiliate id; the others need nothing here.
+ */
+function signed({
+  api,
+  key,
+  secret,
+  affiliateId,
+}: {
+  api: string;
+  key: string;
+  secret: string;
+  affiliateId: string;
+}): Record<string, string> {
+  if (api === 'booking-demand')
+    return { Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId, 'content-type': 'application/json' };
   if (api !== 'hotelbeds') return {};
   return {
     'Api-key': key,
@@ -112,9 +127,12 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
   }
 }
 
-/** One small request per supplier, to its content feed in its own paging notation, and the field of its records. */
-const FEEDS: Record<SupplierId, [path: string, records: string]> = {
-  supplier_a: ['/content/properties?pageSize=1', 'properties'],
+/**
+ * One small request per supplier, to its content feed in its own paging notation, and the field of
+ * its records; Booking.com's is a POST (its smallest page is 10 rows: the countries its details walk).
+ */
+const FEEDS: Record<SupplierId, [path: string, records: string, body?: unknown]> = {
+  supplier_a: ['/common/locations/countries', 'data', { rows: 10 }],
   supplier_b: ['/hotel-content-api/1.0/hotels?from=1&to=1', 'hotels'],
   supplier_c: ['/feed/accommodations?limit=1', 'items'],
   supplier_d: ['/api/listings?per_page=1', 'data'],
@@ -157,10 +175,15 @@ describe('staygate sim --port <p>', () => {
       );
 
       for (const id of SUPPLIER_IDS) {
-        const [feed, records] = FEEDS[id];
-        const response: Response = await fetch(`${config.suppliers[id].url}${feed}`, { headers: signed(config.suppliers[id]) });
+        const [feed, records, body] = FEEDS[id];
+        const response: Response = await fetch(`${config.suppliers[id].url}${feed}`, {
+          headers: signed(config.suppliers[id]),
+          ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
+        });
         assert.equal(response.status, 200, `${id} answers its content feed`);
-        assert.equal(((await response.json()) as Record<string, unknown[]>)[records].length, 1, `${id} serves a page of one record`);
+        const count = ((await response.json()) as Record<string, unknown[]>)[records].length;
+        if (body === undefined) assert.equal(count, 1, `${id} serves a page of one record`);
+        else assert.ok(count >= 1 && count <= 10, `${id} serves a page of at most 10 records`);
       }
       const control = env.STAYGATE_SIM_CONTROL_URL;
       const faults = await fetch(`${control}/faults`);
