@@ -1,6 +1,6 @@
 # Converts Rapid's specs.yaml (which the `yaml` npm package refuses: a double-quoted continuation
 # near the top) to specs.content-availability.json: the two operations staygate calls, with every
-# component they refer to, unchanged. Run: python3 convert.py /path/to/specs.yaml (PyYAML 6).
+# component they refer to ($ref or discriminator mapping), unchanged. Run: python3 convert.py /path/to/specs.yaml (PyYAML 6).
 import json
 import sys
 
@@ -14,14 +14,21 @@ out['paths'] = {path: spec['paths'][path] for path in PATHS}
 components = {'securitySchemes': spec['components']['securitySchemes']}
 
 
+def reach(ref):
+    if isinstance(ref, str) and ref.startswith('#/components/'):
+        _, _, kind, name = ref.split('/', 3)
+        if name not in components.setdefault(kind, {}):
+            components[kind][name] = spec['components'][kind][name]
+            walk(components[kind][name])
+
+
 def walk(node):
     if isinstance(node, dict):
-        ref = node.get('$ref')
-        if isinstance(ref, str) and ref.startswith('#/components/'):
-            _, _, kind, name = ref.split('/', 3)
-            if name not in components.setdefault(kind, {}):
-                components[kind][name] = spec['components'][kind][name]
-                walk(components[kind][name])
+        reach(node.get('$ref'))
+        # A discriminator's mapping names its schemas by reference too (Property -> PropertyAvailability).
+        mapping = node.get('discriminator', {}).get('mapping', {}) if isinstance(node.get('discriminator'), dict) else {}
+        for ref in mapping.values():
+            reach(ref)
         for value in node.values():
             walk(value)
     elif isinstance(node, list):
