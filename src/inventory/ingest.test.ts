@@ -9,12 +9,13 @@ import type { IndexRow } from '../store/store.ts';
 import { createSupplierA } from '../suppliers/supplier-a.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
-import { createSupplierD } from '../suppliers/supplier-d.ts';
+import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { ensureInventory, ingestInventory } from './ingest.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
+import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -29,7 +30,7 @@ describe('ingestion from the simulated suppliers', () => {
       createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
       createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
       createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-      createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
     ];
   });
   after(async () => {
@@ -47,6 +48,11 @@ describe('ingestion from the simulated suppliers', () => {
         // A Hotelbeds slot carries what Hotelbeds has of a listing (test-support/hotelbeds-listing.ts).
         if (sim.slots[supplier.id].api === 'hotelbeds') {
           const { propertyId: _propertyId, ...listing } = hotelbedsListing(l, base);
+          return listing;
+        }
+        // And a Rapid slot what Rapid has (test-support/expedia-rapid-listing.ts).
+        if (sim.slots[supplier.id].api === 'expedia-rapid') {
+          const { propertyId: _propertyId, ...listing } = expediaRapidListing(l, base);
           return listing;
         }
         const { propertyId: _propertyId, ...listing } = l;

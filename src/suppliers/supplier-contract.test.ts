@@ -10,17 +10,18 @@ import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
 import { createSupplierA } from './supplier-a.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
-import { createSupplierD } from './supplier-d.ts';
+import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
+import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
   supplier_a: createSupplierA,
   supplier_b: createHotelbedsDriver,
   supplier_c: createSupplierC,
-  supplier_d: createSupplierD,
+  supplier_d: createExpediaRapidDriver,
 };
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const DATES = { checkin: '2027-03-01', checkout: '2027-03-04' };
@@ -73,8 +74,14 @@ for (const id of SUPPLIER_IDS) {
     it('content pages: every listing of the world, exactly, across pages', async () => {
       const listings = await allPages(supplier(), 37);
       assert.equal(listings.length, world.listings[id].length);
-      // Hotelbeds carries less than the world knows (no guest rating, its own types): what it carries.
-      const truth = world.listings[id].map((l) => (sim.slots[id].api === 'hotelbeds' ? hotelbedsListing(l, sim.urls[id]) : l));
+      // Hotelbeds and Rapid carry less than the world knows (their own types, ratings): what they carry.
+      const truth = world.listings[id].map((l) =>
+        sim.slots[id].api === 'hotelbeds'
+          ? hotelbedsListing(l, sim.urls[id])
+          : sim.slots[id].api === 'expedia-rapid'
+            ? expediaRapidListing(l, sim.urls[id])
+            : l,
+      );
       assert.deepEqual(listings.map(comparable), truth.map(comparable));
       for (const l of listings) {
         assert.equal(l.supplier, id);
@@ -137,9 +144,10 @@ for (const id of SUPPLIER_IDS) {
     });
 
     it('commission reports: every booking of the ledger in the period, normalised', async () => {
-      if (sim.slots[id].api === 'hotelbeds') {
-        // Net rates, no commission: the slot's transactions come from `staygate transactions import`.
-        assert.equal(supplier().commissionReport, undefined, 'Hotelbeds has no commission report');
+      if (sim.slots[id].api === 'hotelbeds' || sim.slots[id].api === 'expedia-rapid') {
+        // Hotelbeds (net rates) and Rapid (none for affiliates) have no commission report: the
+        // slot's transactions come from `staygate transactions import`.
+        assert.equal(supplier().commissionReport, undefined, `${sim.slots[id].api} has no commission report`);
         return;
       }
       const listings = world.listings[id].slice(0, 200);
