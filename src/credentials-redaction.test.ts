@@ -33,7 +33,13 @@ describe('credentials stay out of everything the gateway writes', () => {
   const answers: string[] = [];
 
   before(async () => {
-    sim = await startSimSuppliers({ world: generateWorld({ seed: 9, stays: 1_000 }), latencyMs: 0 });
+    // The simulator accepts the recognisable credentials on b and c, so that forwarding serves content.
+    const recognisable = { key: KEY, secret: SECRET };
+    sim = await startSimSuppliers({
+      world: generateWorld({ seed: 9, stays: 1_000 }),
+      latencyMs: 0,
+      credentials: { supplier_b: recognisable, supplier_c: recognisable },
+    });
     refusing = await startFixtureServer((url, request) =>
       forwarding
         ? forwardTo(sim.urls.supplier_b, url, request)

@@ -74,27 +74,30 @@ describe('staygate suppliers check', () => {
   });
 
   it("a wrong key on one slot: exit 1, its line says auth FAILED with the supplier's own message, the others pass", async () => {
+    // Hotelbeds' simulator checks the signature of every request: a wrong key is its 401.
     const wrong = 'not-the-sim-key-7f3a';
     const res = await staygate(
       {
         STAYGATE_DATA_DIR: dataDir,
-        STAYGATE_SUPPLIER_C_URL: sim.slots.supplier_c.url,
-        STAYGATE_SUPPLIER_C_KEY: wrong,
-        STAYGATE_SUPPLIER_C_BOOKING_URL: 'https://book.example/hotel?id={supplierStayId}&ref={clickId}',
+        STAYGATE_SUPPLIER_B_URL: sim.slots.supplier_b.url,
+        STAYGATE_SUPPLIER_B_KEY: wrong,
+        STAYGATE_SUPPLIER_B_SECRET: sim.slots.supplier_b.secret,
+        STAYGATE_SUPPLIER_B_BOOKING_URL: 'https://book.example/hotel?code={supplierStayId}&ref={clickId}',
       },
       'suppliers',
       'check',
     );
     assert.equal(res.code, 1, `${res.stdout}\n${res.stderr}`);
     assert.match(
-      lineOf(res.stdout, 'supplier_c'),
+      lineOf(res.stdout, 'supplier_b'),
       new RegExp(
-        `^supplier_c liteapi ${sim.slots.supplier_c.url.replaceAll('.', '\\.')}: auth FAILED: \\S.* \\(\\d+ ms\\); booking page set$`,
+        `^supplier_b hotelbeds ${sim.slots.supplier_b.url.replaceAll('.', '\\.')}: auth FAILED: \\S.* \\(\\d+ ms\\); booking page set$`,
       ),
     );
-    for (const id of ['supplier_a', 'supplier_b', 'supplier_d']) assert.match(lineOf(res.stdout, id), /\(simulated\): auth ok; /, id);
-    assert.match(res.stdout, /^3 of 4 slots ok; failed: supplier_c$/m);
+    for (const id of ['supplier_a', 'supplier_c', 'supplier_d']) assert.match(lineOf(res.stdout, id), /\(simulated\): auth ok; /, id);
+    assert.match(res.stdout, /^3 of 4 slots ok; failed: supplier_b$/m);
     assert.ok(!`${res.stdout}${res.stderr}`.includes(wrong), 'the wrong key is not printed either');
+    assert.ok(!`${res.stdout}${res.stderr}`.includes(sim.slots.supplier_b.secret), 'nor the secret');
   });
 
   it('an API that refuses every key (401): auth FAILED with its message, never the key, exit 1', async () => {

@@ -11,7 +11,7 @@ import type { TestApp } from './start-test-app.ts';
 /**
  * Rebuilds every stay of the served version from its listings passed through `change` (the same
  * stay ids; averages and ranks computed again, as ingestion does), publishes it as `label`, and
- * resolves once the gateway serves it. The gateway finds it by polling its store: give the test
+ * resolves once the gateway serves it (at once when the change changed nothing). The gateway finds it by polling its store: give the test
  * app a short `contentPollMs`.
  */
 export async function republishContent(t: TestApp, label: string, change: (listing: Listing) => Listing): Promise<void> {
@@ -27,7 +27,9 @@ export async function republishContent(t: TestApp, label: string, change: (listi
         ids.push(stay.id);
       }
     }
-    await store.publishContent(buildStays(groups, ids), label, current.info);
+    // The same stays as served (the change changed nothing: the supplier already sends them so) are
+    // no new version (docs/decisions.md 80): the store answers with the served one, which stays served.
+    if ((await store.publishContent(buildStays(groups, ids), label, current.info)) === current.no) return;
   } finally {
     await store.close();
   }

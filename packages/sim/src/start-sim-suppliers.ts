@@ -6,7 +6,7 @@ import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import { advanceWorld, MAX_ADVANCE_DAYS, type AdvanceResult } from './advance-world.ts';
 import { createSupplierServer, type SupplierRoute, type SupplierServer } from './create-supplier-server.ts';
 import { API_MODULES } from './apis/api-modules.ts';
-import { DEFAULT_SUPPLIER_APIS, type SupplierApi } from './apis/api-slot.ts';
+import { type ApiCredentials, DEFAULT_SUPPLIER_APIS, type SupplierApi } from './apis/api-slot.ts';
 import { createBookingLedger, type BookingLedger } from './bookings.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import type { World } from './generate-world.ts';
@@ -54,6 +54,11 @@ export interface StartSimSuppliersOptions {
   dataDir?: string | null;
   /** The API each slot speaks (default DEFAULT_SUPPLIER_APIS: a Booking.com, b Hotelbeds, c LiteAPI, d Expedia Rapid). */
   apis?: Partial<Record<SupplierId, SupplierApi>>;
+  /**
+   * Credentials a slot accepts instead of its API's fixed ones (sim-credentials.ts), in part or
+   * whole: a test whose gateway carries recognisable credentials puts the simulator behind them.
+   */
+  credentials?: Partial<Record<SupplierId, Partial<ApiCredentials>>>;
 }
 
 /**
@@ -97,8 +102,14 @@ export interface SimSuppliers {
  * The routes a slot serves: those of the API it speaks (apis/api-modules.ts: content, quotes, which
  * wait the slot's latency, booking page, commission report where the API has one) and its pictures.
  */
-function slotRoutes(supplier: SupplierId, api: SupplierApi, world: World, ledger: BookingLedger): SupplierRoute[] {
-  return [...API_MODULES[api].routes({ supplier, world, ledger, credentials: SIM_CREDENTIALS[api] }), mediaRoute(supplier, world)];
+function slotRoutes(
+  supplier: SupplierId,
+  api: SupplierApi,
+  world: World,
+  ledger: BookingLedger,
+  credentials: ApiCredentials,
+): SupplierRoute[] {
+  return [...API_MODULES[api].routes({ supplier, world, ledger, credentials }), mediaRoute(supplier, world)];
 }
 
 function checkLatency(supplier: SupplierId, latency: Latency): void {
@@ -162,8 +173,10 @@ export async function startSimSuppliers({
   now,
   dataDir,
   apis = {},
+  credentials = {},
 }: StartSimSuppliersOptions): Promise<SimSuppliers> {
   const apiOf = (supplier: SupplierId): SupplierApi => apis[supplier] ?? DEFAULT_SUPPLIER_APIS[supplier];
+  const credentialsOf = (supplier: SupplierId): ApiCredentials => ({ ...SIM_CREDENTIALS[apiOf(supplier)], ...credentials[supplier] });
   // Settings first: a typo in STAYGATE_SIM_FAULTS must fail before anything listens.
   const initialFaults = parseSimFaults(faults ?? '');
   const latencies = SUPPLIER_IDS.map((supplier) => latencyOf(supplier, latencyMs, world.seed));
@@ -176,7 +189,11 @@ export async function startSimSuppliers({
   const servers = new Map<SupplierId, SupplierServer>(
     SUPPLIER_IDS.map((supplier, i) => [
       supplier,
-      createSupplierServer({ supplier, routes: slotRoutes(supplier, apiOf(supplier), world, ledger), latencyMs: latencies[i] }),
+      createSupplierServer({
+        supplier,
+        routes: slotRoutes(supplier, apiOf(supplier), world, ledger, credentialsOf(supplier)),
+        latencyMs: latencies[i],
+      }),
     ]),
   );
 
@@ -209,7 +226,7 @@ export async function startSimSuppliers({
     const slot = (supplier: SupplierId, url: string): SimSlot => {
       const api = apiOf(supplier);
       const template = API_MODULES[api].bookingUrl;
-      return { api, url, ...SIM_CREDENTIALS[api], bookingUrl: template === null ? null : template.replaceAll('{supplierUrl}', url) };
+      return { api, url, ...credentialsOf(supplier), bookingUrl: template === null ? null : template.replaceAll('{supplierUrl}', url) };
     };
     return {
       slots: Object.fromEntries(SUPPLIER_IDS.map((id, i) => [id, slot(id, urls[i])])) as Record<SupplierId, SimSlot>,
