@@ -102,21 +102,34 @@ function roomShare(group: RoomGroup): number {
   return units;
 }
 
+/** Extra cents per room of each kind (`counts[i]` rooms of kind i) adding up to `left`, or null when none do. */
+function spread(left: number, counts: readonly number[], from = 0): number[] | null {
+  if (from === counts.length) return left === 0 ? [] : null;
+  for (let extra = 0; extra * counts[from] <= left; extra++) {
+    const rest = spread(left - extra * counts[from], counts, from + 1);
+    if (rest !== null) return [extra, ...rest];
+  }
+  return null;
+}
+
 /**
- * One room's price of each kind of room, in cents, such that the asked rooms add up to `totalCents`:
- * split by share, the rounding left to a kind asked once. When every kind is asked more than once,
- * the rooms are priced alike and the sum may be off the total by less than a cent per room (Rapid
- * prices each room of an occupancy the same).
+ * One room's price of each kind of room, in cents, such that the asked rooms add up to `totalCents`
+ * exactly: split by share, the cents rounding left spread over the kinds so that each room of a kind
+ * costs the same (Rapid prices every room of an occupancy alike). simQuote's supplier_d totals are
+ * whole cents per room, which makes that possible for any split of the party; a total that is not
+ * (the module on another slot) leaves the last cents off.
  */
 function perRoomCents(totalCents: number, groups: readonly RoomGroup[]): number[] {
   const shares = groups.map((g) => roomShare(g) * g.count);
   const all = shares.reduce((a, b) => a + b, 0);
   const each = groups.map((g, i) => Math.floor((totalCents * shares[i]) / all / g.count));
-  const single = groups.findIndex((g) => g.count === 1);
   const left = totalCents - groups.reduce((sum, g, i) => sum + each[i] * g.count, 0);
-  if (single >= 0) each[single] += left;
-  else each[0] += Math.round(left / groups[0].count);
-  return each;
+  const extra =
+    spread(
+      left,
+      groups.map((g) => g.count),
+    ) ?? groups.map((_g, i) => (i === 0 ? Math.floor(left / groups[0].count) : 0));
+  return each.map((cents, i) => cents + extra[i]);
 }
 
 const money = (cents: number): string => (cents / 100).toFixed(2);

@@ -185,6 +185,25 @@ describe('Expedia Rapid (sim): availability', () => {
     assert.ok(available > 0, 'some available');
   });
 
+  it('prices rooms asked alike alike, and still adds up to simQuote (its totals are whole cents per room)', async () => {
+    const { body } = await ask(['2', '2', '1-12', '1-12'], ids());
+    const request: SimQuoteRequest = { ...STAY, adults: 6, children: 2, childrenAges: [12, 12], rooms: 4, currency: 'USD' };
+    assert.ok(body.length > 0, 'some available');
+    for (const property of body) {
+      const truth = simQuote(world, 'supplier_d', property.property_id, request);
+      assert.ok(truth.available, 'answered: available');
+      const cheapest = Math.min(
+        ...property.rooms[0].rates.map((rate: any) =>
+          ['2', '2', '1-12', '1-12'].reduce(
+            (sum, key) => sum + Math.round(Number(rate.occupancy_pricing[key].totals.property_inclusive.request_currency.value) * 100),
+            0,
+          ),
+        ),
+      );
+      assert.equal(cheapest, Math.round(truth.total * 100), property.property_id);
+    }
+  });
+
   it('answers `200 []` when nothing is available, and refuses 251 ids', async () => {
     const soldOut = world.listings.supplier_d.find((l) => isSoldOut(world, 'supplier_d', l.propertyId, STAY.checkin))!;
     const none = await ask(['2'], [soldOut.supplierStayId]);
