@@ -319,8 +319,8 @@ describe('Expedia Rapid contract: availability', () => {
     assert.equal(exchange.query.getAll('occupancy').length, 3, 'one occupancy per room');
     let available = 0;
     for (const id of ids) {
-      // The driver sends a child of unknown age as 10.
-      const truth = simQuote(world, 'supplier_d', id, { ...STAY, ...party, childrenAges: [10, 10, 10], currency: 'USD' });
+      // The driver sends a child of unknown age as 12 (EXPEDIA_RAPID_DEFAULT_CHILD_AGE).
+      const truth = simQuote(world, 'supplier_d', id, { ...STAY, ...party, childrenAges: [12, 12, 12], currency: 'USD' });
       assert.deepEqual(answer.get(id), truth, id);
       if (truth.available) available++;
     }

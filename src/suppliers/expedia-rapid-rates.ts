@@ -6,12 +6,20 @@ import { hotelbedsRoomGroups } from './hotelbeds-rates.ts';
 import type { QuoteRequest } from './supplier.ts';
 
 /**
+ * The age sent for a child whose age the caller does not know: Rapid wants one per child (the
+ * `occupancy` format) and prices children by age. 12 is the oldest age most properties still count
+ * as a child, so a family is never quoted below what its eldest may cost (decision 161).
+ */
+export const EXPEDIA_RAPID_DEFAULT_CHILD_AGE = 12;
+
+/**
  * One `occupancy` per room, `adults[-age,age...]` (the spec's format). The party is split into
- * rooms as the Hotelbeds driver splits it (adults evenly, children where there is room, a child of
- * unknown age sent as 10): the same rooms whatever the API.
+ * rooms as the Hotelbeds driver splits it (adults evenly, children where there is room): the same
+ * rooms whatever the API.
  */
 export function expediaRapidOccupancies(request: QuoteRequest): string[] {
-  return hotelbedsRoomGroups(request).flatMap(({ adults, ages, count }) =>
+  const childrenAges = request.childrenAges ?? new Array<number>(request.children).fill(EXPEDIA_RAPID_DEFAULT_CHILD_AGE);
+  return hotelbedsRoomGroups({ ...request, childrenAges }).flatMap(({ adults, ages, count }) =>
     new Array<string>(count).fill(ages.length === 0 ? String(adults) : `${adults}-${ages.join(',')}`),
   );
 }

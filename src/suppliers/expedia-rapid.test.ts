@@ -170,12 +170,13 @@ describe('Expedia Rapid: content', () => {
 });
 
 describe('Expedia Rapid: the party and prices', () => {
-  it('sends one occupancy per room, adults[-ages], a child of unknown age as 10', () => {
+  it('sends one occupancy per room, adults[-ages], a child of unknown age as 12', () => {
     assert.deepEqual(expediaRapidOccupancies(party(2, null, 1, 0)), ['2']);
     assert.deepEqual(expediaRapidOccupancies(party(2, [9, 4], 1)), ['2-4,9']);
     assert.deepEqual(expediaRapidOccupancies(party(3, [4, 15], 2)), ['2-4', '1-15']);
     assert.deepEqual(expediaRapidOccupancies(party(4, null, 2, 0)), ['2', '2']);
-    assert.deepEqual(expediaRapidOccupancies(party(1, null, 1, 1)), ['1-10']);
+    assert.deepEqual(expediaRapidOccupancies(party(1, null, 1, 1)), ['1-12']);
+    assert.deepEqual(expediaRapidOccupancies(party(3, null, 2, 2)), ['2-12', '1-12']);
   });
 
   it('is property_inclusive where present, else inclusive; in the request currency; summed over the asked rooms; the cheapest rate', () => {
