@@ -234,6 +234,11 @@ export const defaults = {
    * streamed CSV page, still go through the stream.
    */
   compressSyncMaxBytes: 262_144,
+  /**
+   * The encoded bytes of static answers kept per entity tag and encoding (http/encoded-bodies.ts):
+   * 32 MB holds ~4,000 ten-stay pages in all three encodings, or ~350 large clustered answers.
+   */
+  encodedBodiesMaxBytes: 32 * 1024 * 1024,
   /** Who may read GET /metrics (STAYGATE_METRICS_ALLOW): the machine itself, where a Prometheus agent usually scrapes from. */
   metricsAllow: ['loopback'] as readonly string[],
   /**

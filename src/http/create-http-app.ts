@@ -3,10 +3,10 @@ import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { constants as zlib } from 'node:zlib';
 import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { jsonSafeUrl } from '../json-safe-url.ts';
+import { BROTLI_OPTIONS, createEncodedBodies } from './encoded-bodies.ts';
 import { errorBody, toApiError } from './error-body.ts';
 import { isKeyParamName } from './key-param.ts';
 import { isValidHost } from './host-header.ts';
@@ -223,7 +223,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     encodings: ['br', 'gzip'],
     threshold: defaults.compressThresholdBytes,
     syncThreshold: defaults.compressSyncMaxBytes,
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: defaults.brotliQuality } },
+    brotliOptions: BROTLI_OPTIONS,
   });
   const origins = options.corsOrigins ?? defaults.corsOrigins;
   void app.register(cors, {
@@ -276,6 +276,7 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       return services;
     },
     now: options.now,
+    encodedBodies: createEncodedBodies(),
     urlOf(request) {
       const q = request.url.indexOf('?');
       // JSON-safe because links built on them are written into bodies unscanned (json-schema.ts).

@@ -133,7 +133,10 @@ before(async () => {
   // A landing with a click id the gateway never issued, until one of them books.
   for (let i = 0; i < 300 && !allBookings().some((b) => b.clickId.startsWith('forged-')); i++) {
     const listing = t.world.listings.supplier_a[i];
-    await fetch(`${t.sim.urls.supplier_a}/book?propertyId=${listing.supplierStayId}&affiliateId=aff-b&clickId=forged-${i}`);
+    // supplier_a is Booking.com: the stay's own page, the click in `label`.
+    await fetch(
+      `${t.sim.urls.supplier_a}/hotel/${listing.address.slice(-2).toLowerCase()}/${listing.supplierStayId}.html?aid=aff-b&label=forged-${i}`,
+    );
   }
   await loadClicks();
   t.clock.advance(3 * DAY); // every booking made; none approved yet

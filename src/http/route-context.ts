@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { EncodedBodies } from './encoded-bodies.ts';
 import type { Search } from '../search/search-result.ts';
 import type { SupplierId } from '../types.ts';
 
@@ -21,4 +22,6 @@ export interface RouteContext {
   now(): Date;
   /** The public base URL (no trailing slash), path and raw query string of a request. */
   urlOf(request: FastifyRequest): { base: string; path: string; rawQuery: string };
+  /** The encoded bytes of static answers, by entity tag and encoding (encoded-bodies.ts), shared by every search route. */
+  encodedBodies: EncodedBodies;
 }

@@ -4,6 +4,7 @@ import { ApiError, Violations, type IgnoredParam } from '../errors/api-error.ts'
 import type { SearchQuery } from '../search/search-query.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import { compileQuery, type RawQuery } from './compile-query.ts';
+import { encodeBody, negotiateEncoding, type EncodedBody } from './encoded-bodies.ts';
 import { etagOf, ifNoneMatchHits, resultDigest } from './etag.ts';
 import { linkQuery, unknownParams } from './links.ts';
 import { effectiveLinkParams } from './request-auth.ts';
@@ -57,6 +58,24 @@ export interface UnifiedSearchRoute {
 const parseQuery = compileQuery(unifiedQuerySchema);
 
 /**
+ * A static answer's encoded bytes, with the headers the compress plugin would have set (it leaves a
+ * body that already names its Content-Encoding alone). Accept-Encoding is added to the answer's
+ * Vary (Host, X-API-KEY: create-http-app.ts) whatever the encoding: the bytes depend on it.
+ */
+function sendEncoded(reply: FastifyReply, etag: string, body: EncodedBody): FastifyReply {
+  const vary = reply.getHeader('Vary');
+  reply.headers({
+    ETag: etag,
+    'X-Cache': 'HIT',
+    Vary: vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`,
+    'Content-Length': body.bytes.length,
+  });
+  reply.type('application/json; charset=utf-8');
+  if (body.contentEncoding !== null) reply.header('Content-Encoding', body.contentEncoding);
+  return reply.send(body.bytes);
+}
+
+/**
  * The search route of the unified generations (v2, v3): same parameters and rules, one search
  * core, a presenter per version. Conditional GET: a static search's tag is known before searching
  * (inventory version, request URL without the key, effective affiliate parameters), so a matching
@@ -104,12 +123,16 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
         const link = effectiveLinkParams(request, linkParams(params));
         const requestParts = [route.url, services.inventory.version, base, rawQuery, link.aid ?? '', link.campaign ?? ''];
 
-        let etag = query.dates === null ? etagOf(requestParts) : null;
-        if (etag !== null && ifNoneMatchHits(request.headers['if-none-match'], etag)) {
-          return reply.code(304).headers({ ETag: etag, 'X-Cache': 'HIT' }).send();
+        const staticTag = query.dates === null ? etagOf(requestParts) : null;
+        if (staticTag !== null && ifNoneMatchHits(request.headers['if-none-match'], staticTag)) {
+          return reply.code(304).headers({ ETag: staticTag, 'X-Cache': 'HIT' }).send();
         }
+        // A static answer already sent in this encoding: its bytes again, with no search (encoded-bodies.ts).
+        const encoding = staticTag === null ? null : negotiateEncoding(request.headers);
+        const kept = staticTag === null || encoding === null ? undefined : context.encodedBodies.get(staticTag, encoding);
+        if (kept !== undefined) return sendEncoded(reply, staticTag!, kept);
         const result = await services.search(query);
-        etag ??= etagOf([...requestParts, resultDigest(result)]);
+        const etag = staticTag ?? etagOf([...requestParts, resultDigest(result)]);
         reply.headers({ ETag: etag, 'X-Cache': result.cache });
         if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
         const body = route.present(result, query, {
@@ -120,6 +143,11 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
           ignored: violations.ignored,
           contentUnavailable: services.contentUnavailable ?? [],
         });
+        if (staticTag !== null && encoding !== null) {
+          const encoded = encodeBody(typeof body === 'string' ? body : String(reply.serialize(body)), encoding);
+          context.encodedBodies.set(staticTag, encoding, encoded);
+          return sendEncoded(reply, staticTag, encoded);
+        }
         if (typeof body === 'string') reply.type('application/json; charset=utf-8');
         return body;
       } catch (error) {

@@ -31,6 +31,15 @@ describe('compression', () => {
     const br = await t.app.http.inject({ url: BOX, headers: { 'accept-encoding': 'br, gzip' } });
     assert.equal(br.headers['content-encoding'], 'br');
     assert.deepEqual(JSON.parse(brotliDecompressSync(br.rawPayload).toString()), plain.json());
+    // Asked again: the very bytes kept for the answer's tag and encoding (http/encoded-bodies.ts).
+    for (const [encoding, first] of [
+      ['gzip', gzip],
+      ['br, gzip', br],
+    ] as const) {
+      const again = await t.app.http.inject({ url: BOX, headers: { 'accept-encoding': encoding } });
+      assert.deepEqual(again.rawPayload, first.rawPayload, encoding);
+      assert.equal(again.headers['content-length'], String(first.rawPayload.length));
+    }
   });
 
   it('compresses the reporting CSV too, past the same threshold as any answer', async () => {

@@ -8,7 +8,7 @@ import type { KeyStore } from '../auth/key-store.ts';
 import type { ClickStore } from '../clicks/click-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, stateAt, type World } from '@staygate/sim';
-import { createSupplierA } from '../suppliers/supplier-a.ts';
+import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
 import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
@@ -33,7 +33,7 @@ before(async () => {
   world = generateWorld({ seed: 5, stays: 600 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
   suppliers = [
-    createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
+    createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
     createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
     createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
     createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),

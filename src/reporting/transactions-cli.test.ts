@@ -158,9 +158,11 @@ describe('staygate transactions', () => {
     for (let i = 0; i < 400 && late === undefined; i++) {
       const before = t.sim.ledger.bookings('supplier_a').length;
       const at = new Date(simNow - 3 * DAY).toISOString();
+      // supplier_a is Booking.com: the stay's own page, the click in `label`.
+      const country = listings[i].address.slice(-2).toLowerCase();
       await (
         await fetch(
-          `${t.sim.urls.supplier_a}/book?propertyId=${listings[i].supplierStayId}&affiliateId=aff-cli&clickId=late-${i}&simClickTime=${at}`,
+          `${t.sim.urls.supplier_a}/hotel/${country}/${listings[i].supplierStayId}.html?aid=aff-cli&label=late-${i}&simClickTime=${at}`,
         )
       ).arrayBuffer();
       if (t.sim.ledger.bookings('supplier_a').length > before) late = t.sim.ledger.bookings('supplier_a').at(-1);

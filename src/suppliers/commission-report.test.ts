@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
-import { createSupplierA } from './supplier-a.ts';
+import { createBookingDemandDriver } from './booking-demand.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { CommissionRecord, Supplier } from './supplier.ts';
@@ -36,31 +36,54 @@ describe('commission reports', () => {
   let server: FixtureServer;
   let malformed = false;
   before(async () => {
-    server = await startFixtureServer((url) => {
+    server = await startFixtureServer((url, request) => {
       const q = url.searchParams;
-      if (url.pathname === '/affiliate/v1/bookings') {
-        const booking = (ref: string, status: string, amount: string) => ({
-          bookingRef: ref,
-          clickId: 'ck1',
-          affiliateId: 'aff',
-          propertyId: 1048576,
-          propertyName: 'Hôtel; "Lumière"',
-          city: 'Paris',
-          countryCode: 'FR',
-          bookedAt: '2026-11-02T10:12:00Z',
-          checkIn: '2026-12-01',
-          checkOut: '2026-12-04',
-          rooms: 1,
-          guestCountry: 'DE',
+      // supplier_a: Booking.com's orders (decision 153), POST bodies, 7-day windows, `{ page }` tokens.
+      if (url.pathname === '/orders/details') {
+        const asked = JSON.parse(request.body) as { page?: string; updated?: { from: string } };
+        const order = (id: string, status: string, commission: Record<string, number | null>) => ({
+          id,
+          accommodations: { reservation: 1 },
+          booker: { address: { city: null, country: 'de' } },
+          created: '2026-11-02T11:12:00+01:00',
+          commission,
+          currency: 'USD',
           status,
-          commission: { amount, currency: 'USD' },
-          updatedAt: malformed ? '03/11/2026' : '2026-11-03T09:00:00+01:00',
+          updated: malformed ? '03/11/2026' : '2026-11-03T09:00:00+01:00',
         });
-        const pages = [[booking('R1', 'PENDING', '12.34'), booking('R2', 'CONFIRMED', '7.5')], [booking('R3', 'CANCELLED', '0.00')]];
+        if (asked.page === 'orders-2')
+          return {
+            body: { data: [order('R3', 'cancelled', { actual_amount: 0, estimated_amount: null })], metadata: { next_page: null } },
+          };
+        // The first window holds the orders; the later ones are empty.
+        if (asked.updated?.from !== FROM.toISOString()) return { body: { data: [], metadata: { next_page: null, total_results: 0 } } };
         return {
-          body: { page: Number(q.get('page')), pageSize: 2, totalPages: 2, totalCount: 3, bookings: pages[Number(q.get('page')) - 1] },
+          body: {
+            data: [
+              order('R1', 'booked', { actual_amount: null, estimated_amount: 12.34 }),
+              order('R2', 'stayed', { actual_amount: 7.5, estimated_amount: null }),
+            ],
+            metadata: { next_page: 'orders-2', total_results: 3 },
+          },
         };
       }
+      if (url.pathname === '/orders/details/accommodations') {
+        const { orders } = JSON.parse(request.body) as { orders: string[] };
+        return {
+          body: {
+            data: orders.map((id) => ({
+              id,
+              accommodation: 1048576,
+              accommodation_details: { name: 'Hôtel; "Lumière"', location: { city: -1, country: 'fr' } },
+              checkin: '2026-12-01',
+              checkout: '2026-12-04',
+              label: 'ck1',
+              products: [{ status: 'booked' }],
+            })),
+          },
+        };
+      }
+      if (url.pathname === '/common/locations/cities') return { body: { data: [{ id: -1, name: { 'en-gb': 'Paris' } }], next_page: null } };
       if (url.pathname === '/feed/commissions.csv') {
         if (malformed) return { body: '{"status":"ok","results":[{"id":' };
         const header =
@@ -78,9 +101,9 @@ describe('commission reports', () => {
   });
   after(() => server.close());
 
-  it('supplier_a: numbered pages, ISO times with any offset, USD decimal strings', async () => {
+  it('supplier_a: Booking.com orders in 7-day windows, ISO times with any offset, USD amounts', async () => {
     malformed = false;
-    const records = await collect(createSupplierA(testSupplierConfig('supplier_a', server.baseUrl)));
+    const records = await collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl)));
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
       [
@@ -93,12 +116,15 @@ describe('commission reports', () => {
       { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined },
       { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
     );
-    assert.ok(
-      server.requests.some((r) =>
-        r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'),
-      ),
-      "server.requests.some((r) => r.startsWith('/affiliate/v1/bookings?updatedFrom=2026-11-01T00%3A00%3A00.000Z&updatedTo=2026-11-21T10%3A00%3A00.500Z&page=2'))",
-    );
+    const windows = server.received
+      .filter((r) => r.url === '/orders/details')
+      .map((r) => (JSON.parse(r.body) as { updated?: { from: string; to: string }; page?: string }).updated ?? 'page');
+    assert.deepEqual(windows, [
+      { from: '2026-11-01T00:00:00.000Z', to: '2026-11-07T23:59:59.999Z' },
+      'page',
+      { from: '2026-11-08T00:00:00.000Z', to: '2026-11-14T23:59:59.999Z' },
+      { from: '2026-11-15T00:00:00.000Z', to: '2026-11-21T10:00:00.499Z' },
+    ]);
   });
 
   it('supplier_c: semicolon CSV by offset, DD/MM/YYYY, one-letter states, US cents', async () => {
@@ -126,9 +152,9 @@ describe('commission reports', () => {
     malformed = true;
     try {
       await assert.rejects(
-        collect(createSupplierA(testSupplierConfig('supplier_a', server.baseUrl))),
+        collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl))),
         (error: unknown) =>
-          error instanceof SupplierError && error.kind === 'malformed' && /report page 1\.bookings\[0\]\.updatedAt/.test(error.message),
+          error instanceof SupplierError && error.kind === 'malformed' && /orders page 1\.data\[0\]\.updated/.test(error.message),
       );
       await assert.rejects(
         collect(createSupplierC(testSupplierConfig('supplier_c', server.baseUrl))),

@@ -1,7 +1,7 @@
 // The drivers of the slots' APIs: the one list of concrete drivers, shared by the
 // composition root (app.ts, which re-exports it) and the content worker's thread, which pulls the
 // feeds itself (inventory/content-worker.ts gets this module's URL from app.ts).
-import { createSupplierA } from './supplier-a.ts';
+import { createBookingDemandDriver } from './booking-demand.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
@@ -10,7 +10,7 @@ import type { Supplier, SupplierConfig } from './supplier.ts';
 
 /** The driver of each API (PLACEHOLDERS: the invented formats, until each real driver lands). */
 const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
-  'booking-demand': createSupplierA,
+  'booking-demand': createBookingDemandDriver,
   hotelbeds: createHotelbedsDriver,
   liteapi: createSupplierC,
   'expedia-rapid': createExpediaRapidDriver,

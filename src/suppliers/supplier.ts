@@ -80,7 +80,7 @@ export interface CommissionRecord {
 }
 
 /**
- * One upstream supplier, reached over HTTP through its adapter (suppliers/supplier-a.ts ...).
+ * One upstream supplier, reached over HTTP through its adapter (suppliers/booking-demand.ts ...).
  * The adapter owns the supplier's wire format; everything above sees normalised Listings and
  * Quotes. Adapters make exactly the calls asked of them: deadlines, batching, concurrency, the
  * breaker and the cache live around them (suppliers/quote-service.ts).

@@ -10,6 +10,7 @@ import { simulatedSlots, type SupplierSlot } from '../supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
+import { bookingDemandListing } from './booking-demand-listing.ts';
 import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
@@ -138,6 +139,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
       const slot = sim.slots[supplier as SupplierId];
       if (slot.api === 'hotelbeds') return hotelbedsListing(found, slot.url);
+      if (slot.api === 'booking-demand') return bookingDemandListing(found, slot.url);
       return slot.api === 'expedia-rapid' ? expediaRapidListing(found, slot.url) : found;
     },
     openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),

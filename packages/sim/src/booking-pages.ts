@@ -14,7 +14,8 @@ export const BOOKING_PAGES: Record<
   SupplierId,
   { path: string; id: string; aid: string; click: string; checkin: string; checkout: string }
 > = {
-  supplier_a: { path: '/book', id: 'propertyId', aid: 'affiliateId', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
+  // Booking.com: the stay's own page, `/hotel/<cc>/<id>.html` (the id is in the path; apis/booking-demand-booking-page.ts).
+  supplier_a: { path: '/hotel/', id: 'id', aid: 'aid', click: 'label', checkin: 'checkin', checkout: 'checkout' },
   // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
   supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },

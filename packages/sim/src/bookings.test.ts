@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { SUPPLIER_IDS } from './types.ts';
 import { bookingOf, CONVERSION_RATE, createBookingLedger, SIM_CLICK_TIME_PARAM, stateAt, type Landing } from './bookings.ts';
 import { generateWorld, type World } from './generate-world.ts';
+import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 const DAY = 86_400_000;
@@ -116,22 +117,34 @@ describe('booking pages and commission report feeds', () => {
   it('answer each in its own format, refuse a bad period, and obey the faults', async () => {
     for (let i = 0; i < 400; i++) {
       const l = landing(i);
+      // supplier_a is Booking.com: the stay's own page, `/hotel/<cc>/<id>.html`, the click in `label`.
+      const country = (id: string) =>
+        world.listings.supplier_a
+          .find((x) => x.supplierStayId === id)!
+          .address.slice(-2)
+          .toLowerCase();
       const paths = {
-        supplier_a: '/book?propertyId=',
+        supplier_a: `/hotel/${l.supplier === 'supplier_a' ? country(l.supplierStayId) : ''}/`,
         supplier_b: '/book/hotel?code=',
         supplier_c: '/deeplink?id=',
         supplier_d: '/search?selected=',
       };
-      const click = { supplier_a: 'clickId', supplier_b: 'clickId', supplier_c: 'click', supplier_d: 'clickId' }[l.supplier];
-      await (await fetch(`${sim.urls[l.supplier]}${paths[l.supplier]}${l.supplierStayId}&${click}=${l.clickId}`)).arrayBuffer();
+      const click = { supplier_a: '.html?label', supplier_b: '&clickId', supplier_c: '&click', supplier_d: '&clickId' }[l.supplier];
+      await (await fetch(`${sim.urls[l.supplier]}${paths[l.supplier]}${l.supplierStayId}${click}=${l.clickId}`)).arrayBuffer();
     }
     now = T0 + 5 * DAY;
-    const a = (await (
-      await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings?updatedFrom=2026-11-01T00:00:00Z&pageSize=5`)
-    ).json()) as any;
-    assert.deepEqual(Object.keys(a), ['page', 'pageSize', 'totalPages', 'totalCount', 'bookings']);
-    assert.ok(a.totalCount > 0, 'a.totalCount > 0');
-    assert.match(a.bookings[0].commission.amount, /^\d+\.\d{2}$/);
+    // supplier_a is Booking.com: its orders (apis/booking-demand*.ts), a POST with its credentials.
+    const { key, affiliateId } = SIM_CREDENTIALS['booking-demand'];
+    const orders = (body: unknown) =>
+      fetch(`${sim.urls.supplier_a}/orders/details`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId },
+        body: JSON.stringify(body),
+      });
+    const a = (await (await orders({ updated: { from: '2026-11-20T00:00:00Z' }, currency: 'USD', maximum_results: 10 })).json()) as any;
+    assert.deepEqual(Object.keys(a), ['request_id', 'data', 'metadata']);
+    assert.ok(a.metadata.total_results > 0, 'a.metadata.total_results > 0');
+    assert.equal(typeof (a.data[0].commission.actual_amount ?? a.data[0].commission.estimated_amount), 'number');
     // supplier_b speaks Hotelbeds, which has no commission report (net rates): nothing to ask it.
     assert.equal((await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=0`)).status, 404);
     const c = await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01%2000:00:00`);
@@ -145,7 +158,7 @@ describe('booking pages and commission report feeds', () => {
       404,
     );
 
-    assert.equal((await fetch(`${sim.urls.supplier_a}/affiliate/v1/bookings`)).status, 400, 'no period');
+    assert.equal((await orders({ currency: 'USD' })).status, 400, 'no period');
     assert.equal((await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01T00:00:00Z`)).status, 400, 'not its notation');
     await sim.setFault('supplier_b', 'error');
     assert.equal((await fetch(`${sim.urls.supplier_b}/book/hotel?code=${world.listings.supplier_b[0].supplierStayId}`)).status, 500);

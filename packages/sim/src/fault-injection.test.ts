@@ -77,6 +77,12 @@ function hotelbedsHeaders(): Record<string, string> {
   };
 }
 
+/** supplier_a speaks Booking.com: every call a JSON POST with the bearer token and affiliate id. */
+function bookingHeaders(): Record<string, string> {
+  const { key, affiliateId } = SIM_CREDENTIALS['booking-demand'];
+  return { Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId, 'content-type': 'application/json' };
+}
+
 /** supplier_d speaks Expedia Rapid: its requests carry `Authorization: EAN ...` signed with the simulator's credentials. */
 function rapidHeaders(): Record<string, string> {
   const { key, secret } = SIM_CREDENTIALS['expedia-rapid'];
@@ -126,21 +132,30 @@ describe('parseSimFaults', () => {
 describe('fault injection', () => {
   let world: World;
   let sim: SimSuppliers;
-  const feedOf = (supplier: 'a' | 'b' | 'c' | 'd'): string =>
+  const feedOf = (supplier: 'b' | 'c' | 'd'): string =>
     ({
-      a: `${sim.urls.supplier_a}/content/properties?pageSize=1`,
       b: `${sim.urls.supplier_b}/hotel-content-api/1.0/hotels?from=1&to=1`,
       c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
       d: `${sim.urls.supplier_d}/properties/content?language=en-US&supply_source=vrbo&include=name`,
     })[supplier];
-  const quoteA = (): Promise<RawAnswer> =>
-    request(`${sim.urls.supplier_a}/availability/quotes`, {
+  /** supplier_a's content (Booking.com's /accommodations/details, one page of a country). */
+  const feedA = (signal?: AbortSignal): Promise<RawAnswer> =>
+    request(`${sim.urls.supplier_a}/accommodations/details`, {
       method: 'POST',
+      headers: bookingHeaders(),
+      body: JSON.stringify({ country: world.listings.supplier_a[0].address.slice(-2).toLowerCase(), rows: 10 }),
+      signal,
+    });
+  const quoteA = (): Promise<RawAnswer> =>
+    request(`${sim.urls.supplier_a}/accommodations/search`, {
+      method: 'POST',
+      headers: bookingHeaders(),
       body: JSON.stringify({
-        propertyIds: [Number(world.listings.supplier_a[0].supplierStayId)],
-        checkIn: STAY.checkin,
-        checkOut: STAY.checkout,
-        occupancy: { adults: 1 },
+        accommodations: [Number(world.listings.supplier_a[0].supplierStayId)],
+        booker: { country: 'nl', platform: 'desktop' },
+        checkin: STAY.checkin,
+        checkout: STAY.checkout,
+        guests: { number_of_adults: 1, number_of_rooms: 1 },
       }),
     });
   const feedB = (): Promise<RawAnswer> => request(feedOf('b'), { headers: hotelbedsHeaders() });
@@ -201,11 +216,11 @@ describe('fault injection', () => {
 
   it('timeout: accepts and never answers, until the caller gives up', async () => {
     await sim.setFault('supplier_a', 'timeout');
-    const hung = await timed(() => failure(request(feedOf('a'), { signal: AbortSignal.timeout(150) })));
+    const hung = await timed(() => failure(feedA(AbortSignal.timeout(150))));
     assert.equal(hung.value, 'ABORT_ERR');
     assert.ok(hung.ms >= 145, `${hung.ms}`);
     const quote = await failure(
-      request(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }),
+      request(`${sim.urls.supplier_a}/accommodations/search`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(100) }),
     );
     assert.equal(quote, 'ABORT_ERR');
     await sim.setFault('supplier_a', null);
@@ -231,29 +246,30 @@ describe('fault injection', () => {
 
   it('malformed: HTTP 200 with a body that is not JSON', async () => {
     await sim.setFault('supplier_a', 'malformed');
-    for (const answer of [await request(feedOf('a')), await quoteA()]) {
+    for (const answer of [await feedA(), await quoteA()]) {
       assert.equal(answer.status, 200);
       assert.equal(answer.type, 'application/json');
       assert.throws(() => JSON.parse(answer.text), SyntaxError);
     }
     await sim.setFault('supplier_a', null);
-    assert.equal(JSON.parse((await quoteA()).text).quotes.length, 1);
+    assert.ok(Array.isArray(JSON.parse((await quoteA()).text).data), 'answers again');
   });
 
   it('slow:<ms>: answers correctly after the extra delay', async () => {
-    const before = JSON.parse((await quoteA()).text);
+    // The same answer (its `request_id` aside: Booking.com gives each request its own).
+    const before = JSON.parse((await quoteA()).text).data;
     await sim.setFault('supplier_a', 'slow:150');
     const slow = await timed(() => quoteA());
     assert.ok(slow.ms >= 145, `${slow.ms}`);
-    assert.deepEqual(JSON.parse(slow.value.text), before);
+    assert.deepEqual(JSON.parse(slow.value.text).data, before);
     await sim.setFault('supplier_a', null);
   });
 
   it('setFault takes effect before it returns (awaited or not) and throws on bad input', async () => {
     void sim.setFault('supplier_a', 'error');
-    assert.equal((await request(feedOf('a'))).status, 500);
+    assert.equal((await feedA()).status, 500);
     void sim.setFault('supplier_a', null);
-    assert.equal((await request(feedOf('a'))).status, 200);
+    assert.equal((await feedA()).status, 200);
     // `down` and back, not awaited: applied in order.
     void sim.setFault('supplier_d', 'down');
     assert.equal(await failure(feedD()), 'ECONNREFUSED');
@@ -283,7 +299,7 @@ describe('fault injection', () => {
       assert.equal(await failure(request(feedOf('b'), { signal: AbortSignal.timeout(100) })), 'ABORT_ERR');
       assert.equal(await failure(feedD()), 'ECONNREFUSED');
       // supplier_c's slow:200 is cleared: it answers while supplier_a, now slow, waits.
-      const slowA = request(feedOf('a'));
+      const slowA = feedA();
       assert.equal(await firstToAnswer(slowA, request(feedOf('c'))), 'second');
       await slowA;
       const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
@@ -361,9 +377,16 @@ describe('startSimSuppliers: latency, faults option, close', () => {
       await d;
       // supplier_a keeps its default 60-120 ms.
       const a = await timed(() =>
-        request(`${sim.urls.supplier_a}/availability/quotes`, {
+        request(`${sim.urls.supplier_a}/accommodations/search`, {
           method: 'POST',
-          body: JSON.stringify({ propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 1 } }),
+          headers: bookingHeaders(),
+          body: JSON.stringify({
+            accommodations: [1],
+            booker: { country: 'nl', platform: 'desktop' },
+            checkin: STAY.checkin,
+            checkout: STAY.checkout,
+            guests: { number_of_adults: 1, number_of_rooms: 1 },
+          }),
         }),
       );
       assert.ok(a.ms >= 58, `${a.ms}`);

@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import type { SupplierId } from './types.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
-import type { SupplierAQuoteResponse } from './quote-supplier-a.ts';
 import type { SupplierCQuoteResponse } from './quote-supplier-c.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
@@ -17,6 +16,27 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
   assert.equal(response.headers.get('content-type'), 'application/json');
   return { status: response.status, body: await response.json() };
 }
+
+/** Booking.com's search (apis/booking-demand*.ts) on supplier_a, with the slot's bearer token and affiliate id. */
+async function bookingSearch(sim: SimSuppliers, body: unknown): Promise<{ status: number; body: any }> {
+  const { key, affiliateId } = SIM_CREDENTIALS['booking-demand'];
+  const response = await fetch(`${sim.urls.supplier_a}/accommodations/search`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId },
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A search body for `ids` (numbers) and a party as Booking.com writes one. */
+const searchBody = (ids: number[], guests: Record<string, unknown>, currency?: string) => ({
+  accommodations: ids,
+  booker: { country: 'nl', platform: 'desktop' },
+  checkin: STAY.checkin,
+  checkout: STAY.checkout,
+  guests,
+  ...(currency === undefined ? {} : { currency }),
+});
 
 function assertBadRequest(answer: { status: number; body: any }, param: string | null, what: string): void {
   assert.equal(answer.status, 400, what);
@@ -46,22 +66,15 @@ async function askApi(
   const out = new Map<string, ReturnType<typeof simQuote>>();
   switch (supplier) {
     case 'supplier_a': {
-      // supplier_a cannot be told "a child of unknown age": its default age (8) is sent instead.
-      const childAges = p.childrenAges ?? new Array<number>(p.children).fill(8);
-      const { status, body } = await post(`${sim.urls.supplier_a}/availability/quotes`, {
-        propertyIds: ids.map(Number),
-        checkIn: STAY.checkin,
-        checkOut: STAY.checkout,
-        occupancy: childAges.length > 0 ? { adults: p.adults, childAges, rooms: p.rooms } : { adults: p.adults, rooms: p.rooms },
-        currency,
-      });
+      // Booking.com's search cannot be told "a child of unknown age": supplier_a's default age (8) is
+      // sent instead. An id left out of the answer is not available; the price is `total`.
+      const children = p.childrenAges ?? new Array<number>(p.children).fill(8);
+      const guests = { number_of_adults: p.adults, number_of_rooms: p.rooms, ...(children.length > 0 ? { children } : {}) };
+      const { status, body } = await bookingSearch(sim, searchBody(ids.map(Number), guests, currency));
       assert.equal(status, 200);
-      const b = body as SupplierAQuoteResponse;
-      for (const q of b.quotes)
-        out.set(
-          String(q.propertyId),
-          q.status === 'AVAILABLE' ? { available: true, total: q.totalPrice, currency: b.currency } : { available: false },
-        );
+      assert.equal(body.next_page, null);
+      for (const id of ids) out.set(id, { available: false });
+      for (const d of body.data) out.set(String(d.id), { available: true, total: d.price.total, currency: d.currency });
       return out;
     }
     case 'supplier_b': {
@@ -195,38 +208,32 @@ describe('quote APIs over HTTP', () => {
   });
   after(() => sim.close());
 
-  it('supplier_a: POST /availability/quotes, whole stay in the requested currency, USD for others', async () => {
+  it('supplier_a: POST /accommodations/search, whole stay in the requested currency, USD for others', async () => {
     const [open] = openIds('supplier_a', 1);
-    const body = {
-      propertyIds: [Number(open), 1],
-      checkIn: STAY.checkin,
-      checkOut: STAY.checkout,
-      occupancy: { adults: 1 },
-      currency: 'EUR',
-    };
-    const eur = await post(`${sim.urls.supplier_a}/availability/quotes`, body);
+    const body = searchBody([Number(open), 1], { number_of_adults: 1, number_of_rooms: 1 }, 'EUR');
+    const eur = await bookingSearch(sim, body);
     assert.equal(eur.status, 200);
-    assert.deepEqual(sorted(Object.keys(eur.body)), ['currency', 'quotes']);
-    assert.equal(eur.body.currency, 'EUR');
-    assert.deepEqual(sorted(Object.keys(eur.body.quotes[0])), ['propertyId', 'status', 'totalPrice']);
-    assert.equal(eur.body.quotes[0].propertyId, Number(open));
-    assert.equal(eur.body.quotes[0].status, 'AVAILABLE');
-    assert.equal(eur.body.quotes[0].totalPrice * 100, Math.round(eur.body.quotes[0].totalPrice * 100), '2 decimals');
-    // An id supplier_a does not sell: not available, in the answer like any other.
-    assert.deepEqual(eur.body.quotes[1], { propertyId: 1, status: 'SOLD_OUT' });
+    assert.deepEqual(sorted(Object.keys(eur.body)), ['data', 'next_page', 'request_id']);
+    // An id supplier_a does not sell: left out of the answer.
+    assert.equal(eur.body.data.length, 1);
+    assert.deepEqual(sorted(Object.keys(eur.body.data[0])), ['currency', 'id', 'price', 'url']);
+    assert.equal(eur.body.data[0].currency, 'EUR');
+    assert.equal(eur.body.data[0].id, Number(open));
+    const total = eur.body.data[0].price.total;
+    assert.equal(total * 100, Math.round(total * 100), '2 decimals');
 
-    const usd = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'USD' });
-    const brl = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'BRL' });
-    assert.equal(brl.body.currency, 'USD');
-    assert.deepEqual(brl.body, usd.body);
+    const usd = await bookingSearch(sim, { ...body, currency: 'USD' });
+    const brl = await bookingSearch(sim, { ...body, currency: 'BRL' });
+    assert.equal(brl.body.data[0].currency, 'USD');
+    assert.deepEqual(brl.body.data, usd.body.data);
     const { currency: _c, ...noCurrency } = body;
-    assert.deepEqual((await post(`${sim.urls.supplier_a}/availability/quotes`, noCurrency)).body, usd.body, 'currency defaults to USD');
-    const jpy = await post(`${sim.urls.supplier_a}/availability/quotes`, { ...body, currency: 'JPY' });
-    assert.equal(jpy.body.currency, 'JPY');
-    assert.ok(Number.isInteger(jpy.body.quotes[0].totalPrice), 'Number.isInteger(jpy.body.quotes[0].totalPrice)');
+    assert.deepEqual((await bookingSearch(sim, noCurrency)).body.data, usd.body.data, 'currency defaults to USD');
+    const jpy = await bookingSearch(sim, { ...body, currency: 'JPY' });
+    assert.equal(jpy.body.data[0].currency, 'JPY');
+    assert.ok(Number.isInteger(jpy.body.data[0].price.total), 'Number.isInteger(jpy total)');
     assert.ok(
-      Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1,
-      'Math.abs(jpy.body.quotes[0].totalPrice - usd.body.quotes[0].totalPrice * SUPPLIER_A_RATES.perUsd.JPY) <= 1',
+      Math.abs(jpy.body.data[0].price.total - usd.body.data[0].price.total * SUPPLIER_A_RATES.perUsd.JPY) <= 1,
+      'Math.abs(jpy total - usd total * SUPPLIER_A_RATES.perUsd.JPY) <= 1',
     );
   });
 
@@ -286,7 +293,7 @@ describe('quote APIs over HTTP', () => {
       { adults: 2, children: 2, childrenAges: [1, 13], rooms: 2 },
       { adults: 3, children: 2, childrenAges: null, rooms: 2 },
     ];
-    const caps: Record<SupplierId, number> = { supplier_a: 200, supplier_b: 100, supplier_c: 100, supplier_d: 250 };
+    const caps: Record<SupplierId, number> = { supplier_a: 100, supplier_b: 100, supplier_c: 100, supplier_d: 250 };
     let available = 0;
     let unavailable = 0;
     for (const supplier of Object.keys(caps) as SupplierId[]) {
@@ -308,15 +315,9 @@ describe('quote APIs over HTTP', () => {
   });
 
   // supplier_b (Hotelbeds: 2,000 codes a call) is apis/hotelbeds.test.ts's.
-  it('caps the ids per call: a 200, c 100, d 250 (one more is a 400)', async () => {
+  it('caps the ids per call: a 100, c 100, d 250 (one more is a 400)', async () => {
     const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
-    const a = (n: number) =>
-      post(`${sim.urls.supplier_a}/availability/quotes`, {
-        propertyIds: ids('supplier_a', n).map(Number),
-        checkIn: STAY.checkin,
-        checkOut: STAY.checkout,
-        occupancy: { adults: 2 },
-      });
+    const a = (n: number) => bookingSearch(sim, searchBody(ids('supplier_a', n).map(Number), { number_of_adults: 2, number_of_rooms: 1 }));
     const c = (n: number) =>
       post(`${sim.urls.supplier_c}/feed/quote`, {
         ids: ids('supplier_c', n).map(Number),
@@ -325,8 +326,10 @@ describe('quote APIs over HTTP', () => {
         pax: { adults: 2 },
       });
     const d = (n: number) => getRapid(sim, rapidAvailabilityQuery(ids('supplier_d', n), p));
-    assert.equal((await a(200)).body.quotes.length, 200);
-    assertBadRequest(await a(201), 'propertyIds', 'a 201');
+    assert.equal((await a(100)).status, 200);
+    const a101 = await a(101);
+    assert.equal(a101.status, 400, 'a 101');
+    assert.equal(a101.body.errors[0].id, 'invalid_parameter', 'a 101: Booking.com error body');
     assert.equal((await c(100)).body.results.length, 100);
     assertBadRequest(await c(101), 'ids', 'c 101');
     assert.equal((await d(250)).status, 200);
@@ -338,20 +341,29 @@ describe('quote APIs over HTTP', () => {
   });
 
   it('rejects bad dates, occupancy and bodies with a 400 JSON naming the parameter', async () => {
-    const aBody = { propertyIds: [1], checkIn: STAY.checkin, checkOut: STAY.checkout, occupancy: { adults: 2 } };
-    const a = (body: unknown) => post(`${sim.urls.supplier_a}/availability/quotes`, body);
-    assertBadRequest(await a({ ...aBody, checkIn: '2027-02-30' }), 'checkIn', 'a: not a real date');
-    assertBadRequest(await a({ ...aBody, checkOut: STAY.checkin }), 'checkOut', 'a: checkout not after checkin');
-    assertBadRequest(await a({ ...aBody, occupancy: { adults: 0 } }), 'occupancy.adults', 'a: no adult');
-    assertBadRequest(await a({ ...aBody, occupancy: { adults: 2, childAges: [18] } }), 'occupancy.childAges', 'a: age 18');
-    assertBadRequest(await a({ ...aBody, occupancy: { adults: 2, rooms: 0 } }), 'occupancy.rooms', 'a: no room');
-    assertBadRequest(await a({ ...aBody, currency: 'EURO' }), 'currency', 'a: bad currency');
-    assertBadRequest(await a({ ...aBody, propertyIds: ['1'] }), 'propertyIds', 'a: string ids');
-    assertBadRequest(await a({ ...aBody, propertyIds: [] }), 'propertyIds', 'a: no ids');
-    assertBadRequest(await a([]), null, 'a: not an object');
-    const noBody = await fetch(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST' });
+    // supplier_a answers in Booking.com's error body (decision 151; apis/booking-demand.test.ts).
+    const aBody = searchBody([1], { number_of_adults: 2, number_of_rooms: 1 });
+    const a = async (body: unknown, what: string) => {
+      const answer = await bookingSearch(sim, body);
+      assert.equal(answer.status, 400, what);
+      assert.equal(answer.body.errors[0].id, 'invalid_parameter', what);
+    };
+    await a({ ...aBody, checkin: '2027-02-30' }, 'a: not a real date');
+    await a({ ...aBody, checkout: STAY.checkin }, 'a: checkout not after checkin');
+    await a({ ...aBody, guests: { number_of_adults: 0, number_of_rooms: 1 } }, 'a: no adult');
+    await a({ ...aBody, guests: { number_of_adults: 2, number_of_rooms: 1, children: [18] } }, 'a: age 18');
+    await a({ ...aBody, guests: { number_of_adults: 2, number_of_rooms: 0 } }, 'a: no room');
+    await a({ ...aBody, currency: 'EURO' }, 'a: bad currency');
+    await a({ ...aBody, accommodations: ['1'] }, 'a: string ids');
+    await a({ ...aBody, accommodations: [] }, 'a: no ids');
+    await a([], 'a: not an object');
+    const headers = {
+      Authorization: `Bearer ${SIM_CREDENTIALS['booking-demand'].key}`,
+      'X-Affiliate-Id': SIM_CREDENTIALS['booking-demand'].affiliateId,
+    };
+    const noBody = await fetch(`${sim.urls.supplier_a}/accommodations/search`, { method: 'POST', headers });
     assert.equal(noBody.status, 400);
-    const notJson = await fetch(`${sim.urls.supplier_a}/availability/quotes`, { method: 'POST', body: '{' });
+    const notJson = await fetch(`${sim.urls.supplier_a}/accommodations/search`, { method: 'POST', body: '{', headers });
     assert.equal(notJson.status, 400);
 
     // supplier_b answers in Hotelbeds' own error body (apis/hotelbeds.test.ts).
@@ -367,7 +379,7 @@ describe('quote APIs over HTTP', () => {
   });
 
   it('answers other methods on a quote path with 405', async () => {
-    const response = await fetch(`${sim.urls.supplier_a}/availability/quotes`);
+    const response = await fetch(`${sim.urls.supplier_a}/accommodations/search`);
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'POST');
     assert.equal((await fetch(`${sim.urls.supplier_d}/properties/availability`, { method: 'POST', body: '{}' })).status, 405);

@@ -3,20 +3,16 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from './types.ts';
-import type { SupplierAPage, SupplierAProperty } from './feed-supplier-a.ts';
 import type { SupplierCItem, SupplierCPage } from './feed-supplier-c.ts';
 import { generateWorld, type SimListing, type World } from './generate-world.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 // Field names exactly as src/sim/README.md writes them: the adapters are written from the README.
-// supplier_b speaks Hotelbeds APItude and supplier_d Expedia Rapid: apis/hotelbeds.test.ts,
-// apis/expedia-rapid.test.ts and the gateway's contract tests hold them.
+// supplier_a speaks Booking.com's Demand API, supplier_b Hotelbeds APItude and supplier_d Expedia
+// Rapid: apis/booking-demand.test.ts, apis/hotelbeds.test.ts, apis/expedia-rapid.test.ts and the
+// gateway's contract tests hold them.
 const FIELDS = {
-  supplier_a: {
-    envelope: ['page', 'pageSize', 'totalPages', 'totalCount', 'properties'],
-    record: ['propertyId', 'propertyName', 'propertyType', 'geo', 'address', 'starRating', 'guestScore', 'occupancy', 'policies', 'images'],
-  },
   supplier_c: {
     envelope: ['total', 'offset', 'limit', 'items'],
     record: ['id', 'title', 'type_code', 'type_label', 'location', 'addr', 'class', 'rating', 'sleeps', 'layout', 'flags', 'media'],
@@ -32,33 +28,6 @@ async function getJson(url: string): Promise<{ status: number; type: string | nu
 
 // Decoders written by hand from the README, independent of src/suppliers, so a drift of either
 // side from the README shows up somewhere. Ratings are compared exactly, without rounding.
-
-function decodeA(p: SupplierAProperty): Listing {
-  assert.deepEqual(sorted(Object.keys(p)), sorted(FIELDS.supplier_a.record));
-  assert.deepEqual(sorted(Object.keys(p.propertyType)), ['code', 'label']);
-  assert.deepEqual(sorted(Object.keys(p.geo)), ['latitude', 'longitude']);
-  assert.deepEqual(sorted(Object.keys(p.address)), ['city', 'countryCode', 'line1']);
-  assert.deepEqual(sorted(Object.keys(p.guestScore)), ['reviews', 'score']);
-  assert.deepEqual(sorted(Object.keys(p.occupancy)), ['bathrooms', 'bedrooms', 'beds', 'maxGuests']);
-  assert.deepEqual(sorted(Object.keys(p.policies)), ['freeCancellation', 'instantConfirmation']);
-  assert.equal(typeof p.propertyId, 'number');
-  assert.equal(p.propertyType.code, p.propertyType.code.toUpperCase());
-  const image = (kind: string): string => p.images.find((i) => i.kind === kind)?.url ?? assert.fail(`no ${kind} image`);
-  return {
-    supplier: 'supplier_a',
-    supplierStayId: String(p.propertyId),
-    name: p.propertyName,
-    typeLabel: p.propertyType.label,
-    type: p.propertyType.code.toLowerCase() as StayType,
-    address: `${p.address.line1}, ${p.address.city}, ${p.address.countryCode}`,
-    lat: p.geo.latitude,
-    lng: p.geo.longitude,
-    rating: { value: p.guestScore.score, hotelStars: p.starRating, count: p.guestScore.reviews },
-    capacity: { guests: p.occupancy.maxGuests, bedrooms: p.occupancy.bedrooms, beds: p.occupancy.beds, bathrooms: p.occupancy.bathrooms },
-    policies: { instantBook: p.policies.instantConfirmation, freeCancellation: p.policies.freeCancellation },
-    media: { thumbnail: image('thumbnail'), logoSquare: image('logo') },
-  };
-}
 
 function decodeC(i: SupplierCItem): Listing {
   assert.deepEqual(sorted(Object.keys(i)), sorted(FIELDS.supplier_c.record));
@@ -87,9 +56,9 @@ function decodeC(i: SupplierCItem): Listing {
 }
 
 /** Pages through a supplier's whole feed the way its README says, returning the decoded listings. */
-/** The slots whose feeds this file reads by hand (supplier_b's Hotelbeds and supplier_d's Rapid have tests of their own). */
-type FedSupplier = Exclude<SupplierId, 'supplier_b' | 'supplier_d'>;
-const FED: readonly FedSupplier[] = ['supplier_a', 'supplier_c'];
+/** The slot whose feed this file reads by hand (Booking.com's, Hotelbeds' and Rapid's have tests of their own). */
+type FedSupplier = Exclude<SupplierId, 'supplier_a' | 'supplier_b' | 'supplier_d'>;
+const FED: readonly FedSupplier[] = ['supplier_c'];
 
 /** Hotelbeds' authentication headers with the simulator's credentials, signed now. */
 function hotelbedsHeaders(): Record<string, string> {
@@ -110,16 +79,6 @@ async function readFeed(base: string, supplier: FedSupplier, pageSize: number): 
     assert.deepEqual(sorted(Object.keys(body)), sorted(FIELDS[supplier].envelope));
   };
   switch (supplier) {
-    case 'supplier_a':
-      for (let page = 1; ; page++) {
-        const { status, type, body } = await getJson(`${base}/content/properties?page=${page}&pageSize=${pageSize}`);
-        const b = body as SupplierAPage;
-        check(status, type, b);
-        assert.equal(b.page, page);
-        assert.equal(b.pageSize, pageSize);
-        out.push(...b.properties.map(decodeA));
-        if (page >= b.totalPages) return out;
-      }
     case 'supplier_c':
       for (let offset = 0; ; offset += pageSize) {
         const { status, type, body } = await getJson(`${base}/feed/accommodations?offset=${offset}&limit=${pageSize}`);
@@ -192,32 +151,18 @@ describe('startSimSuppliers', () => {
   });
 
   it('applies the default page size of 1000', async () => {
-    const a = (await getJson(`${sim.urls.supplier_a}/content/properties`)).body as SupplierAPage;
-    assert.equal(a.page, 1);
-    assert.equal(a.pageSize, 1_000);
-    assert.equal(a.totalCount, world.listings.supplier_a.length);
     const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations`)).body as SupplierCPage;
     assert.equal(c.offset, 0);
     assert.equal(c.limit, 1_000);
   });
 
   it('answers an empty page past the end', async () => {
-    const a = (await getJson(`${sim.urls.supplier_a}/content/properties?page=999&pageSize=5000`)).body as SupplierAPage;
-    assert.deepEqual(a.properties, []);
-    assert.equal(a.totalPages, 1);
     const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=999999`)).body as SupplierCPage;
     assert.deepEqual(c.items, []);
   });
 
   it('rejects bad paging parameters with a 400 JSON body', async () => {
     const bad: [SupplierId, string][] = [
-      ['supplier_a', '/content/properties?page=0'],
-      ['supplier_a', '/content/properties?page=-1'],
-      ['supplier_a', '/content/properties?page=abc'],
-      ['supplier_a', '/content/properties?pageSize=0'],
-      ['supplier_a', '/content/properties?pageSize=5001'],
-      ['supplier_a', '/content/properties?pageSize=1.5'],
-      ['supplier_a', '/content/properties?pageSize='],
       ['supplier_c', '/feed/accommodations?offset=-5'],
       ['supplier_c', '/feed/accommodations?offset=1e3'],
       ['supplier_c', '/feed/accommodations?limit=5001'],
@@ -242,9 +187,9 @@ describe('startSimSuppliers', () => {
     }
     // Another supplier's path is unknown too: each speaks only its own API.
     assert.equal((await getJson(`${sim.urls.supplier_a}/properties/content`)).status, 404);
-    const response = await fetch(`${sim.urls.supplier_a}/content/properties`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${sim.urls.supplier_a}/accommodations/details`);
     assert.equal(response.status, 405);
-    assert.equal(response.headers.get('allow'), 'GET');
+    assert.equal(response.headers.get('allow'), 'POST');
     assert.equal(((await response.json()) as { error: string }).error, 'Method Not Allowed');
   });
 
