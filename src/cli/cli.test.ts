@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { REPORTED_SLOTS } from '../test-support/supplier-config.ts';
+import { SUPPLIER_IDS } from '../types.ts';
 import { defaults } from '../defaults.ts';
 import { main } from './main.ts';
 
@@ -238,10 +240,13 @@ describe('staygate on the wrong folder or without a server', () => {
     const err: string[] = [];
     const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
     assert.equal(code, 1);
-    // Only the slot with no report API to ask (Hotelbeds) has a line of its own: it was not asked.
-    assert.deepEqual(out, [
-      'supplier_b: no commission report API: import its CSV with `staygate transactions import --supplier supplier_b FILE.csv`',
-    ]);
+    // Only the slots with no report API to ask (Hotelbeds, Expedia Rapid) have a line of their own: they were not asked.
+    assert.deepEqual(
+      out,
+      SUPPLIER_IDS.filter((id) => !REPORTED_SLOTS.includes(id)).map(
+        (id) => `${id}: no commission report API: import its CSV with \`staygate transactions import --supplier ${id} FILE.csv\``,
+      ),
+    );
     assert.equal(err.length, 1, err.join('\n'));
     assert.match(err[0], new RegExp(`no supplier answered at 127\\.0\\.0\\.1:${port}`));
     assert.doesNotMatch(err[0], /fetch failed/);

@@ -16,8 +16,9 @@ import { SIM_CREDENTIALS } from '@staygate/sim';
 import { main } from './main.ts';
 
 /**
- * Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds);
- * Booking.com wants its bearer token and affiliate id; the others need nothing here.
+ * Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds),
+ * Expedia Rapid too (Authorization: EAN ..., SHA-512); Booking.com wants its bearer token and
+ * affiliate id; the others need nothing here.
  */
 function signed({
   api,
@@ -32,6 +33,11 @@ function signed({
 }): Record<string, string> {
   if (api === 'booking-demand')
     return { Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId, 'content-type': 'application/json' };
+  if (api === 'expedia-rapid') {
+    const seconds = Math.floor(Date.now() / 1_000);
+    const signature = createHash('sha512').update(`${key}${secret}${seconds}`).digest('hex');
+    return { authorization: `EAN APIKey=${key},Signature=${signature},timestamp=${seconds}` };
+  }
   if (api !== 'hotelbeds') return {};
   return {
     'Api-key': key,
@@ -129,13 +135,14 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
 
 /**
  * One small request per supplier, to its content feed in its own paging notation, and the field of
- * its records; Booking.com's is a POST (its smallest page is 10 rows: the countries its details walk).
+ * its records (null: the body is a map of records, Rapid's, whose pages it sizes itself); Booking.com's
+ * is a POST (its smallest page is 10 rows: the countries its details walk).
  */
-const FEEDS: Record<SupplierId, [path: string, records: string, body?: unknown]> = {
+const FEEDS: Record<SupplierId, [path: string, records: string | null, body?: unknown]> = {
   supplier_a: ['/common/locations/countries', 'data', { rows: 10 }],
   supplier_b: ['/hotel-content-api/1.0/hotels?from=1&to=1', 'hotels'],
   supplier_c: ['/feed/accommodations?limit=1', 'items'],
-  supplier_d: ['/api/listings?per_page=1', 'data'],
+  supplier_d: ['/properties/content?language=en-US&supply_source=vrbo&include=name', null],
 };
 
 describe('staygate sim --port <p>', () => {
@@ -181,9 +188,10 @@ describe('staygate sim --port <p>', () => {
           ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
         });
         assert.equal(response.status, 200, `${id} answers its content feed`);
-        const count = ((await response.json()) as Record<string, unknown[]>)[records].length;
-        if (body === undefined) assert.equal(count, 1, `${id} serves a page of one record`);
-        else assert.ok(count >= 1 && count <= 10, `${id} serves a page of at most 10 records`);
+        const json = (await response.json()) as Record<string, unknown[]>;
+        if (records === null) assert.ok(Object.keys(json).length > 0, `${id} serves a page of records`);
+        else if (body === undefined) assert.equal(json[records].length, 1, `${id} serves a page of one record`);
+        else assert.ok(json[records].length >= 1 && json[records].length <= 10, `${id} serves a page of at most 10 records`);
       }
       const control = env.STAYGATE_SIM_CONTROL_URL;
       const faults = await fetch(`${control}/faults`);

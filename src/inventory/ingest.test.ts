@@ -9,13 +9,14 @@ import type { IndexRow } from '../store/store.ts';
 import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
-import { createSupplierD } from '../suppliers/supplier-d.ts';
+import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS } from '../types.ts';
 import { ensureInventory, ingestInventory } from './ingest.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { bookingDemandListing } from '../test-support/booking-demand-listing.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
+import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -30,7 +31,7 @@ describe('ingestion from the simulated suppliers', () => {
       createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
       createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
       createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-      createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
     ];
   });
   after(async () => {
@@ -53,6 +54,11 @@ describe('ingestion from the simulated suppliers', () => {
         // A Booking.com slot likewise (test-support/booking-demand-listing.ts).
         if (sim.slots[supplier.id].api === 'booking-demand') {
           const { propertyId: _propertyId, ...listing } = bookingDemandListing(l, base);
+          return listing;
+        }
+        // And a Rapid slot what Rapid has (test-support/expedia-rapid-listing.ts).
+        if (sim.slots[supplier.id].api === 'expedia-rapid') {
+          const { propertyId: _propertyId, ...listing } = expediaRapidListing(l, base);
           return listing;
         }
         const { propertyId: _propertyId, ...listing } = l;

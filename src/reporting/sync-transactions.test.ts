@@ -11,7 +11,7 @@ import { generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, s
 import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
 import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
-import { createSupplierD } from '../suppliers/supplier-d.ts';
+import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
@@ -36,7 +36,7 @@ before(async () => {
     createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
     createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
     createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-    createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+    createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
   keys = createSqliteKeyStore({ path: ':memory:' });

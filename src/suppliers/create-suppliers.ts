@@ -4,7 +4,7 @@
 import { createBookingDemandDriver } from './booking-demand.ts';
 import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
-import { createSupplierD } from './supplier-d.ts';
+import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import type { SupplierApi } from '../types.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
 
@@ -13,7 +13,7 @@ const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
   'booking-demand': createBookingDemandDriver,
   hotelbeds: createHotelbedsDriver,
   liteapi: createSupplierC,
-  'expedia-rapid': createSupplierD,
+  'expedia-rapid': createExpediaRapidDriver,
 };
 
 /** This module's URL: the content worker imports it to make adapters of its own (objects with methods cannot cross threads). */

@@ -7,8 +7,8 @@ import { fetchJson } from './fetch-json.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
 import { createQuoteService } from './quote-service.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
+import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import { createSupplierAuth } from './supplier-auth.ts';
-import { createSupplierD } from './supplier-d.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
@@ -306,24 +306,38 @@ describe('quote service over HTTP', () => {
   });
   after(() => server.close());
 
-  it('asks supplier_d for 120 ids in 3 calls of at most 50', async () => {
+  it('asks an Expedia Rapid supplier_d for 600 ids in 3 calls of at most 250', async () => {
     reply = (url) => ({
-      body: {
-        data: url.searchParams
-          .get('ids')!
-          .split(',')
-          .map((id) => ({ listing_id: id, bookable: true, price: { total: 10, currency: 'USD' } })),
-      },
+      body: url.searchParams.getAll('property_id').map((id) => ({
+        property_id: id,
+        status: 'available',
+        rooms: [
+          {
+            id: 'r1',
+            rates: [
+              {
+                id: 'a',
+                status: 'available',
+                occupancy_pricing: {
+                  [url.searchParams.get('occupancy')!]: {
+                    totals: { inclusive: { request_currency: { value: '10.00', currency: 'USD' } } },
+                  },
+                },
+              },
+            ],
+          },
+        ],
+      })),
     });
-    const service = createQuoteService({ supplier: createSupplierD(testSupplierConfig('supplier_d', server.baseUrl)) });
+    const service = createQuoteService({ supplier: createExpediaRapidDriver(testSupplierConfig('supplier_d', server.baseUrl)) });
     const before = server.requests.length;
-    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(120) }, AbortSignal.timeout(5_000));
-    const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.get('ids')!.split(',').length);
+    const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(600) }, AbortSignal.timeout(5_000));
+    const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.getAll('property_id').length);
     assert.deepEqual(
       calls.sort((a, b) => b - a),
-      [50, 50, 20],
+      [250, 250, 100],
     );
-    assert.equal(outcome.quotes.size, 120);
+    assert.equal(outcome.quotes.size, 600);
     assert.ok(
       [...outcome.quotes.values()].every((q) => q !== null && q.available && q.total === 10),
       'every id priced at 10',

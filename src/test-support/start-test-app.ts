@@ -11,6 +11,7 @@ import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, t
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { bookingDemandListing } from './booking-demand-listing.ts';
+import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
@@ -24,7 +25,8 @@ export interface TestApp {
   clock: TestClock;
   /**
    * Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> the listing as its slot's API
-   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts).
+   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts; an Expedia
+   * Rapid slot: its categories, ratings and unit configurations; expedia-rapid-listing.ts).
    */
   listing(supplier: string, supplierStayId: string): Listing & { propertyId: number };
   /** The gateway's key, click, transaction and lease stores on handles of their own, as the CLI opens them (open-stores.ts). */
@@ -137,7 +139,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
       const slot = sim.slots[supplier as SupplierId];
       if (slot.api === 'hotelbeds') return hotelbedsListing(found, slot.url);
-      return slot.api === 'booking-demand' ? bookingDemandListing(found, slot.url) : found;
+      if (slot.api === 'booking-demand') return bookingDemandListing(found, slot.url);
+      return slot.api === 'expedia-rapid' ? expediaRapidListing(found, slot.url) : found;
     },
     openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),
     async createKey(input) {

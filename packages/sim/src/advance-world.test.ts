@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { SUPPLIER_IDS } from './types.ts';
 import { advanceWorld, ADVANCE_LIST_CAP } from './advance-world.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { simQuote } from './price-stay.ts';
+import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers } from './start-sim-suppliers.ts';
 
 const listingCount = (world: World) => SUPPLIER_IDS.reduce((n, s) => n + world.listings[s].length, 0);
@@ -77,11 +79,24 @@ test('POST /world/advance moves the served feeds, and a closed listing no longer
     const gone = body.removed.find((r) => r.supplier === 'supplier_d') ?? body.removed[0];
     const request = { checkin: '2027-03-10', checkout: '2027-03-12', adults: 1, children: 0, childrenAges: [], rooms: 1, currency: 'USD' };
     assert.deepEqual(simQuote(world, gone.supplier as 'supplier_a', gone.id, request), { available: false });
-    const page = await fetch(`${sim.urls.supplier_d}/api/listings?per_page=5000`);
-    const ids = ((await page.json()) as { data: { listing_id: string }[] }).data.map((l) => l.listing_id);
+    // supplier_d speaks Expedia Rapid: its content by signed pages, following each `Link`.
+    const { key, secret } = SIM_CREDENTIALS['expedia-rapid'];
+    const ids: string[] = [];
+    for (
+      let next: string | null = `${sim.urls.supplier_d}/properties/content?language=en-US&supply_source=vrbo&include=name`;
+      next !== null;
+    ) {
+      const seconds = Math.floor(Date.now() / 1_000);
+      const signature = createHash('sha512').update(`${key}${secret}${seconds}`).digest('hex');
+      const page: Response = await fetch(next, {
+        headers: { authorization: `EAN APIKey=${key},Signature=${signature},timestamp=${seconds}` },
+      });
+      ids.push(...Object.keys((await page.json()) as object));
+      next = /<([^>]*)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1] ?? null;
+    }
     assert.deepEqual(
       ids,
-      world.listings.supplier_d.slice(0, 5000).map((l) => l.supplierStayId),
+      world.listings.supplier_d.map((l) => l.supplierStayId),
     );
   } finally {
     await sim.close();

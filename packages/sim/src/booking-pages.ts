@@ -19,7 +19,8 @@ export const BOOKING_PAGES: Record<
   // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
   supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
-  supplier_d: { path: '/rooms', id: 'listing_id', aid: 'affiliate', click: 'click_id', checkin: 'start', checkout: 'end' },
+  // Expedia Rapid's stays land on the simulated Vrbo page (apis/expedia-rapid-booking-page.ts).
+  supplier_d: { path: '/search', id: 'selected', aid: 'aid', click: 'clickId', checkin: 'startDate', checkout: 'endDate' },
 };
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;

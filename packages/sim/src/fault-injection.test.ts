@@ -83,6 +83,18 @@ function bookingHeaders(): Record<string, string> {
   return { Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId, 'content-type': 'application/json' };
 }
 
+/** supplier_d speaks Expedia Rapid: its requests carry `Authorization: EAN ...` signed with the simulator's credentials. */
+function rapidHeaders(): Record<string, string> {
+  const { key, secret } = SIM_CREDENTIALS['expedia-rapid'];
+  const seconds = Math.floor(Date.now() / 1_000);
+  const signature = createHash('sha512').update(`${key}${secret}${seconds}`).digest('hex');
+  return { authorization: `EAN APIKey=${key},Signature=${signature},timestamp=${seconds}` };
+}
+
+/** Rapid's availability query for one property and one adult. */
+const rapidQuote = (id: string): string =>
+  `checkin=${STAY.checkin}&checkout=${STAY.checkout}&currency=USD&country_code=US&language=en-US&occupancy=1&property_id=${id}&rate_plan_count=4&sales_channel=meta&sales_environment=hotel_only`;
+
 describe('parseSimFaults', () => {
   it('reads STAYGATE_SIM_FAULTS', () => {
     assert.deepEqual(parseSimFaults('supplier_b=down,supplier_c=slow:1500'), { supplier_b: 'down', supplier_c: 'slow:1500' });
@@ -124,7 +136,7 @@ describe('fault injection', () => {
     ({
       b: `${sim.urls.supplier_b}/hotel-content-api/1.0/hotels?from=1&to=1`,
       c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
-      d: `${sim.urls.supplier_d}/api/listings?per_page=1`,
+      d: `${sim.urls.supplier_d}/properties/content?language=en-US&supply_source=vrbo&include=name`,
     })[supplier];
   /** supplier_a's content (Booking.com's /accommodations/details, one page of a country). */
   const feedA = (signal?: AbortSignal): Promise<RawAnswer> =>
@@ -147,6 +159,7 @@ describe('fault injection', () => {
       }),
     });
   const feedB = (): Promise<RawAnswer> => request(feedOf('b'), { headers: hotelbedsHeaders() });
+  const feedD = (): Promise<RawAnswer> => request(feedOf('d'), { headers: rapidHeaders() });
   const quoteB = (): Promise<RawAnswer> =>
     request(`${sim.urls.supplier_b}/hotel-api/1.0/hotels`, {
       method: 'POST',
@@ -170,7 +183,7 @@ describe('fault injection', () => {
     assert.equal(await failure(feedB()), 'ECONNREFUSED');
     assert.equal(await failure(quoteB()), 'ECONNREFUSED');
     const slowC = timed(() => request(feedOf('c')));
-    const fastD = timed(() => request(feedOf('d')));
+    const fastD = timed(() => feedD());
     assert.equal(await firstToAnswer(slowC, fastD), 'second', 'supplier_d (no fault) answers while supplier_c waits');
     const slow = await slowC;
     assert.ok(slow.ms >= 195, `${slow.ms}`);
@@ -217,8 +230,8 @@ describe('fault injection', () => {
   it('error: HTTP 500 with a JSON error body, on every endpoint', async () => {
     await sim.setFault('supplier_d', 'error');
     for (const answer of [
-      await request(feedOf('d')),
-      await request(`${sim.urls.supplier_d}/api/availability?ids=1`),
+      await feedD(),
+      await request(`${sim.urls.supplier_d}/properties/availability?${rapidQuote('1')}`, { headers: rapidHeaders() }),
       await request(`${sim.urls.supplier_d}/nope`),
     ]) {
       assert.equal(answer.status, 500);
@@ -228,7 +241,7 @@ describe('fault injection', () => {
       assert.equal(typeof body.message, 'string');
     }
     await sim.setFault('supplier_d', null);
-    assert.equal((await request(feedOf('d'))).status, 200);
+    assert.equal((await feedD()).status, 200);
   });
 
   it('malformed: HTTP 200 with a body that is not JSON', async () => {
@@ -259,9 +272,9 @@ describe('fault injection', () => {
     assert.equal((await feedA()).status, 200);
     // `down` and back, not awaited: applied in order.
     void sim.setFault('supplier_d', 'down');
-    assert.equal(await failure(request(feedOf('d'))), 'ECONNREFUSED');
+    assert.equal(await failure(feedD()), 'ECONNREFUSED');
     await sim.setFault('supplier_d', null);
-    assert.equal((await request(feedOf('d'))).status, 200);
+    assert.equal((await feedD()).status, 200);
     assert.throws(() => sim.setFault('supplier_a', 'crash'), /not a fault mode/);
     assert.throws(() => sim.setFault('supplier_a', 'slow:'), /not a fault mode/);
     assert.throws(() => sim.setFault('supplier_z' as never, 'down'), /unknown supplier/);
@@ -284,7 +297,7 @@ describe('fault injection', () => {
       assert.equal(set.status, 200);
       assert.deepEqual(JSON.parse(set.text), { supplier_a: 'slow:200', supplier_b: 'timeout', supplier_c: null, supplier_d: 'down' });
       assert.equal(await failure(request(feedOf('b'), { signal: AbortSignal.timeout(100) })), 'ABORT_ERR');
-      assert.equal(await failure(request(feedOf('d'))), 'ECONNREFUSED');
+      assert.equal(await failure(feedD()), 'ECONNREFUSED');
       // supplier_c's slow:200 is cleared: it answers while supplier_a, now slow, waits.
       const slowA = feedA();
       assert.equal(await firstToAnswer(slowA, request(feedOf('c'))), 'second');
@@ -292,7 +305,7 @@ describe('fault injection', () => {
       const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
       assert.deepEqual(JSON.parse(cleared.text), { supplier_a: 'slow:50', supplier_b: null, supplier_c: null, supplier_d: null });
       assert.equal((await feedB()).status, 200);
-      assert.equal((await request(feedOf('d'))).status, 200, 'back on the same port');
+      assert.equal((await feedD()).status, 200, 'back on the same port');
       await control('?supplier_a=none');
     });
 
@@ -326,15 +339,17 @@ describe('startSimSuppliers: latency, faults option, close', () => {
   });
 
   const quoteD = (sim: SimSuppliers): Promise<RawAnswer> =>
-    request(
-      `${sim.urls.supplier_d}/api/availability?ids=${world.listings.supplier_d[0].supplierStayId}&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`,
-    );
+    request(`${sim.urls.supplier_d}/properties/availability?${rapidQuote(world.listings.supplier_d[0].supplierStayId)}`, {
+      headers: rapidHeaders(),
+    });
 
   it('waits the fixed latency before each quote call, never before a feed call', async () => {
     const sim = await startSimSuppliers({ world, latencyMs: 120 });
     try {
       const quote = timed(() => quoteD(sim));
-      const feed = request(`${sim.urls.supplier_d}/api/listings?per_page=1`);
+      const feed = request(`${sim.urls.supplier_d}/properties/content?language=en-US&supply_source=vrbo&include=name`, {
+        headers: rapidHeaders(),
+      });
       assert.equal(await firstToAnswer(quote, feed), 'second', 'the feed answers while the quote waits its latency');
       assert.equal((await feed).status, 200);
       assert.equal((await quote).value.status, 200);

@@ -28,4 +28,5 @@ export { DEFAULT_SUPPLIER_APIS, SUPPLIER_APIS, type SupplierApi } from './apis/a
 export { SIM_CREDENTIALS } from './sim-credentials.ts';
 export { HOTELBEDS_TYPE_CODES } from './apis/hotelbeds-hotels-route.ts';
 export { BOOKING_TYPE_IDS } from './apis/booking-demand-content-routes.ts';
+export { RAPID_CATEGORIES } from './apis/expedia-rapid-content-route.ts';
 export { RENTAL_TYPES, STAY_TYPES, SUPPLIER_IDS, type SupplierId } from './types.ts';

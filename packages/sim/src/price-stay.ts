@@ -371,7 +371,8 @@ export function supplierBNightlyEur(nightsUsdCents: readonly number[]): number[]
 /**
  * Exactly what `supplier`'s quote API answers for one id, as a whole-stay total: supplier_a in the
  * requested currency when native, else USD (2 decimals, JPY 0); supplier_b in EUR, the sum of its
- * nightly amounts (2 decimals); supplier_c in USD (its cents / 100); supplier_d in USD.
+ * nightly amounts (2 decimals); supplier_c in USD (its cents / 100); supplier_d in USD, a whole
+ * number of cents per room (below).
  * Children without ages get the supplier's default age; supplier_a's API has no way to say that,
  * so an adapter sends supplier_a the default age (8) for each child whose age it does not know.
  * Throws a RangeError for a request the API would answer with a 400.
@@ -392,7 +393,12 @@ export function simQuote(world: World, supplier: SupplierId, supplierStayId: str
       return { available: true, total: sum(supplierBNightlyEur(nights).map((x) => Math.round(x * 100))) / 100, currency: 'EUR' };
     case 'supplier_c':
       return { available: true, total: sum(nights) / 100, currency: 'USD' };
-    case 'supplier_d':
-      return { available: true, total: sum(nights) / 100, currency: 'USD' };
+    case 'supplier_d': {
+      // Expedia Rapid prices every room of an occupancy alike (apis/expedia-rapid-availability-route.ts),
+      // so a stay of several rooms costs whole cents per room: the odd cents below a multiple of the
+      // rooms are dropped, and any split of the party into rooms can add up to the total exactly.
+      const cents = sum(nights);
+      return { available: true, total: (cents - (cents % normalised.rooms)) / 100, currency: 'USD' };
+    }
   }
 }

@@ -5,7 +5,6 @@ import type { SupplierId } from './types.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
 import type { SupplierCQuoteResponse } from './quote-supplier-c.ts';
-import type { SupplierDAvailabilityResponse } from './quote-supplier-d.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
@@ -38,12 +37,6 @@ const searchBody = (ids: number[], guests: Record<string, unknown>, currency?: s
   guests,
   ...(currency === undefined ? {} : { currency }),
 });
-
-async function get(url: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(url);
-  assert.equal(response.headers.get('content-type'), 'application/json');
-  return { status: response.status, body: await response.json() };
-}
 
 function assertBadRequest(answer: { status: number; body: any }, param: string | null, what: string): void {
   assert.equal(answer.status, 400, what);
@@ -139,17 +132,62 @@ async function askApi(
       return out;
     }
     case 'supplier_d': {
-      const ages = p.childrenAges === null ? '' : `&ages=${p.childrenAges.join(',')}`;
-      const { status, body } = await get(
-        `${sim.urls.supplier_d}/api/availability?ids=${ids.join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=${p.adults}&children=${p.children}${ages}&rooms=${p.rooms}`,
-      );
+      const { status, body } = await getRapid(sim, rapidAvailabilityQuery(ids, p, currency));
       assert.equal(status, 200);
-      for (const r of (body as SupplierDAvailabilityResponse).data) {
-        out.set(r.listing_id, r.bookable ? { available: true, total: r.price.total, currency: r.price.currency } : { available: false });
+      for (const id of ids) out.set(id, { available: false });
+      // Rapid's availability (apis/expedia-rapid*.ts): a property's price is its cheapest rate, the
+      // sum of its `property_inclusive` totals over the asked rooms. Properties left out are not available.
+      const rooms = rapidOccupancies(p);
+      for (const property of body as any[]) {
+        const totals = property.rooms
+          .flatMap((r: any) => r.rates)
+          .map((rate: any) =>
+            rooms.reduce(
+              (sum, key) => sum + Math.round(Number(rate.occupancy_pricing[key].totals.property_inclusive.request_currency.value) * 100),
+              0,
+            ),
+          );
+        out.set(property.property_id, { available: true, total: Math.min(...totals) / 100, currency: currency });
       }
       return out;
     }
   }
+}
+
+/**
+ * A party as Rapid's `occupancy` values, one per room: adults spread evenly, the children in the
+ * first room, a child of unknown age sent as 12 (the slot's default, so simQuote's null ages match).
+ */
+function rapidOccupancies(p: Party): string[] {
+  const ages = p.childrenAges ?? new Array<number>(p.children).fill(12);
+  return Array.from({ length: p.rooms }, (_v, i) => {
+    const adults = Math.floor(p.adults / p.rooms) + (i < p.adults % p.rooms ? 1 : 0);
+    return i === 0 && ages.length > 0 ? `${adults}-${ages.join(',')}` : String(adults);
+  });
+}
+
+function rapidAvailabilityQuery(ids: readonly string[], p: Party, currency = 'USD'): string {
+  const query = new URLSearchParams({ checkin: STAY.checkin, checkout: STAY.checkout, currency, country_code: 'US', language: 'en-US' });
+  for (const occupancy of rapidOccupancies(p)) query.append('occupancy', occupancy);
+  for (const id of ids) query.append('property_id', id);
+  for (const [name, value] of [
+    ['rate_plan_count', '4'],
+    ['sales_channel', 'meta'],
+    ['sales_environment', 'hotel_only'],
+  ])
+    query.append(name, value);
+  return query.toString();
+}
+
+/** GET Rapid's availability on supplier_d, signed as Rapid wants. */
+async function getRapid(sim: SimSuppliers, query: string): Promise<{ status: number; body: any }> {
+  const { key, secret } = SIM_CREDENTIALS['expedia-rapid'];
+  const seconds = Math.floor(Date.now() / 1_000);
+  const signature = createHash('sha512').update(`${key}${secret}${seconds}`).digest('hex');
+  const response = await fetch(`${sim.urls.supplier_d}/properties/availability?${query}`, {
+    headers: { authorization: `EAN APIKey=${key},Signature=${signature},timestamp=${seconds}` },
+  });
+  return { status: response.status, body: await response.json() };
 }
 
 describe('quote APIs over HTTP', () => {
@@ -233,20 +271,19 @@ describe('quote APIs over HTTP', () => {
     assert.deepEqual(withCount.body, withAges.body, 'a child of unknown age is 6 at supplier_c');
   });
 
-  it('supplier_d: GET /api/availability, USD totals', async () => {
+  it("supplier_d: Rapid's GET /properties/availability, whole-stay totals per room, `[]` for none", async () => {
     const [open] = openIds('supplier_d', 1);
-    const { status, body } = await get(
-      `${sim.urls.supplier_d}/api/availability?ids=${open},abc&start=${STAY.checkin}&end=${STAY.checkout}&adults=1`,
-    );
+    const p: Party = { adults: 1, children: 0, childrenAges: null, rooms: 1 };
+    const { status, body } = await getRapid(sim, rapidAvailabilityQuery([open, '1'], p));
     assert.equal(status, 200);
-    assert.deepEqual(Object.keys(body), ['data']);
-    const [bookable, unknown] = body.data;
-    assert.deepEqual(sorted(Object.keys(bookable)), ['bookable', 'listing_id', 'price']);
-    assert.equal(bookable.listing_id, open);
-    assert.equal(bookable.bookable, true);
-    assert.deepEqual(sorted(Object.keys(bookable.price)), ['currency', 'total']);
-    assert.equal(bookable.price.currency, 'USD');
-    assert.deepEqual(unknown, { listing_id: 'abc', bookable: false });
+    assert.deepEqual(
+      body.map((property: any) => property.property_id),
+      [open],
+    );
+    const [rate] = body[0].rooms[0].rates;
+    assert.deepEqual(sorted(Object.keys(rate.occupancy_pricing)), ['1']);
+    assert.equal(rate.occupancy_pricing['1'].totals.property_inclusive.request_currency.currency, 'USD');
+    assert.deepEqual((await getRapid(sim, rapidAvailabilityQuery(['1'], p))).body, []);
   });
 
   it('answers exactly what simQuote computes, for every supplier and several parties', async () => {
@@ -256,7 +293,7 @@ describe('quote APIs over HTTP', () => {
       { adults: 2, children: 2, childrenAges: [1, 13], rooms: 2 },
       { adults: 3, children: 2, childrenAges: null, rooms: 2 },
     ];
-    const caps: Record<SupplierId, number> = { supplier_a: 100, supplier_b: 100, supplier_c: 100, supplier_d: 50 };
+    const caps: Record<SupplierId, number> = { supplier_a: 100, supplier_b: 100, supplier_c: 100, supplier_d: 250 };
     let available = 0;
     let unavailable = 0;
     for (const supplier of Object.keys(caps) as SupplierId[]) {
@@ -278,7 +315,7 @@ describe('quote APIs over HTTP', () => {
   });
 
   // supplier_b (Hotelbeds: 2,000 codes a call) is apis/hotelbeds.test.ts's.
-  it('caps the ids per call: a 100, c 100, d 50 (one more is a 400)', async () => {
+  it('caps the ids per call: a 100, c 100, d 250 (one more is a 400)', async () => {
     const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
     const a = (n: number) => bookingSearch(sim, searchBody(ids('supplier_a', n).map(Number), { number_of_adults: 2, number_of_rooms: 1 }));
     const c = (n: number) =>
@@ -288,19 +325,19 @@ describe('quote APIs over HTTP', () => {
         to: STAY.checkout,
         pax: { adults: 2 },
       });
-    const d = (n: number) =>
-      get(
-        `${sim.urls.supplier_d}/api/availability?ids=${ids('supplier_d', n).join(',')}&start=${STAY.checkin}&end=${STAY.checkout}&adults=2`,
-      );
+    const d = (n: number) => getRapid(sim, rapidAvailabilityQuery(ids('supplier_d', n), p));
     assert.equal((await a(100)).status, 200);
     const a101 = await a(101);
     assert.equal(a101.status, 400, 'a 101');
     assert.equal(a101.body.errors[0].id, 'invalid_parameter', 'a 101: Booking.com error body');
     assert.equal((await c(100)).body.results.length, 100);
     assertBadRequest(await c(101), 'ids', 'c 101');
-    assert.equal((await d(50)).body.data.length, 50);
-    assertBadRequest(await d(51), 'ids', 'd 51');
-    assert.equal((await askApi(sim, 'supplier_d', ids('supplier_d', 50), p)).size, 50);
+    assert.equal((await d(250)).status, 200);
+    // Rapid's own 400 body: `invalid_input` with the nested error naming the parameter.
+    const tooMany = await d(251);
+    assert.equal(tooMany.status, 400, 'd 251');
+    assert.equal(tooMany.body.errors[0].fields[0].name, 'property_id');
+    assert.equal((await askApi(sim, 'supplier_d', ids('supplier_d', 250), p)).size, 250);
   });
 
   it('rejects bad dates, occupancy and bodies with a 400 JSON naming the parameter', async () => {
@@ -338,16 +375,13 @@ describe('quote APIs over HTTP', () => {
     assertBadRequest(await c({ ...cBody, units: 0 }), 'units', 'c: no room');
     assertBadRequest(await c({ ...cBody, pax: undefined }), 'pax', 'c: no pax');
 
-    const d = (q: string) => get(`${sim.urls.supplier_d}/api/availability?ids=1&${q}`);
-    assertBadRequest(await d('start=2027-03-01&end=2027-03-04&adults=2&ages=4,x'), 'ages', 'd: bad age');
-    assertBadRequest(await d('start=2027-03-01&adults=2'), 'end', 'd: end missing');
-    assertBadRequest(await d('start=2027-03-01&end=2027-03-04&adults=2&rooms=0'), 'rooms', 'd: no room');
+    // supplier_d answers in Rapid's own error body (apis/expedia-rapid.test.ts).
   });
 
   it('answers other methods on a quote path with 405', async () => {
     const response = await fetch(`${sim.urls.supplier_a}/accommodations/search`);
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'POST');
-    assert.equal((await fetch(`${sim.urls.supplier_d}/api/availability`, { method: 'POST', body: '{}' })).status, 405);
+    assert.equal((await fetch(`${sim.urls.supplier_d}/properties/availability`, { method: 'POST', body: '{}' })).status, 405);
   });
 });

@@ -4,40 +4,18 @@ import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from './types.ts';
 import type { SupplierCItem, SupplierCPage } from './feed-supplier-c.ts';
-import type { SupplierDListing, SupplierDPage } from './feed-supplier-d.ts';
 import { generateWorld, type SimListing, type World } from './generate-world.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 // Field names exactly as src/sim/README.md writes them: the adapters are written from the README.
-// supplier_b speaks Hotelbeds APItude and supplier_a Booking.com's Demand API: apis/hotelbeds.test.ts,
-// apis/booking-demand.test.ts and the gateway's contract tests hold them.
+// supplier_a speaks Booking.com's Demand API, supplier_b Hotelbeds APItude and supplier_d Expedia
+// Rapid: apis/booking-demand.test.ts, apis/hotelbeds.test.ts, apis/expedia-rapid.test.ts and the
+// gateway's contract tests hold them.
 const FIELDS = {
   supplier_c: {
     envelope: ['total', 'offset', 'limit', 'items'],
     record: ['id', 'title', 'type_code', 'type_label', 'location', 'addr', 'class', 'rating', 'sleeps', 'layout', 'flags', 'media'],
-  },
-  supplier_d: {
-    envelope: ['data', 'meta'],
-    record: [
-      'listing_id',
-      'headline',
-      'property_type',
-      'property_type_label',
-      'coordinates',
-      'address',
-      'star_class',
-      'host_rating',
-      'ratings_count',
-      'sleeps',
-      'bedrooms',
-      'beds',
-      'bathrooms',
-      'instant_book',
-      'cancellation_policy',
-      'photos',
-      'brand_logo',
-    ],
   },
 } as const;
 
@@ -77,35 +55,10 @@ function decodeC(i: SupplierCItem): Listing {
   };
 }
 
-function decodeD(l: SupplierDListing): Listing {
-  assert.deepEqual(sorted(Object.keys(l)), sorted(FIELDS.supplier_d.record));
-  assert.equal(typeof l.listing_id, 'string');
-  assert.ok(
-    ['flexible', 'moderate', 'strict'].includes(l.cancellation_policy),
-    "['flexible', 'moderate', 'strict'].includes(l.cancellation_policy)",
-  );
-  const covers = l.photos.filter((p) => p.is_cover);
-  assert.equal(covers.length, 1);
-  return {
-    supplier: 'supplier_d',
-    supplierStayId: l.listing_id,
-    name: l.headline,
-    typeLabel: l.property_type_label,
-    type: l.property_type as StayType,
-    address: l.address.full,
-    lat: l.coordinates.lat,
-    lng: l.coordinates.lng,
-    rating: { value: l.host_rating * 2, hotelStars: l.star_class, count: l.ratings_count },
-    capacity: { guests: l.sleeps, bedrooms: l.bedrooms, beds: l.beds, bathrooms: l.bathrooms },
-    policies: { instantBook: l.instant_book, freeCancellation: l.cancellation_policy === 'flexible' },
-    media: { thumbnail: covers[0].url, logoSquare: l.brand_logo },
-  };
-}
-
 /** Pages through a supplier's whole feed the way its README says, returning the decoded listings. */
-/** The slots whose feeds this file reads by hand (supplier_a's Booking.com and supplier_b's Hotelbeds have tests of their own). */
-type FedSupplier = Exclude<SupplierId, 'supplier_a' | 'supplier_b'>;
-const FED: readonly FedSupplier[] = ['supplier_c', 'supplier_d'];
+/** The slot whose feed this file reads by hand (Booking.com's, Hotelbeds' and Rapid's have tests of their own). */
+type FedSupplier = Exclude<SupplierId, 'supplier_a' | 'supplier_b' | 'supplier_d'>;
+const FED: readonly FedSupplier[] = ['supplier_c'];
 
 /** Hotelbeds' authentication headers with the simulator's credentials, signed now. */
 function hotelbedsHeaders(): Record<string, string> {
@@ -135,16 +88,6 @@ async function readFeed(base: string, supplier: FedSupplier, pageSize: number): 
         assert.equal(b.limit, pageSize);
         out.push(...b.items.map(decodeC));
         if (offset + pageSize >= b.total) return out;
-      }
-    case 'supplier_d':
-      for (let page = 1; ; page++) {
-        const { status, type, body } = await getJson(`${base}/api/listings?page=${page}&per_page=${pageSize}`);
-        const b = body as SupplierDPage;
-        check(status, type, b);
-        assert.deepEqual(sorted(Object.keys(b.meta)), ['current_page', 'last_page', 'per_page', 'total']);
-        assert.equal(b.meta.current_page, page);
-        out.push(...b.data.map(decodeD));
-        if (page >= b.meta.last_page) return out;
       }
   }
 }
@@ -199,12 +142,6 @@ describe('startSimSuppliers', () => {
       const other = first.media.thumbnail.replace(`/${first.supplierStayId}/`, '/0/');
       assert.equal((await fetch(other)).status, 404);
     }
-    // supplier_d's extra photos are served too, and differ from the cover.
-    const d = ((await getJson(`${sim.urls.supplier_d}/api/listings?per_page=20`)).body as SupplierDPage).data.find(
-      (l) => l.photos.length === 3,
-    )!;
-    const bodies = await Promise.all(d.photos.map(async (p) => (await fetch(p.url)).text()));
-    assert.equal(new Set(bodies).size, 3);
   });
 
   it('pages the same way twice (stable order)', async () => {
@@ -214,15 +151,6 @@ describe('startSimSuppliers', () => {
   });
 
   it('applies the default page size of 1000', async () => {
-    const d = (await getJson(`${sim.urls.supplier_d}/api/listings`)).body as SupplierDPage;
-    assert.equal(world.listings.supplier_d.length > 1_000, true);
-    assert.equal(d.data.length, 1_000);
-    assert.deepEqual(d.meta, {
-      current_page: 1,
-      last_page: Math.ceil(world.listings.supplier_d.length / 1_000),
-      per_page: 1_000,
-      total: world.listings.supplier_d.length,
-    });
     const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations`)).body as SupplierCPage;
     assert.equal(c.offset, 0);
     assert.equal(c.limit, 1_000);
@@ -231,8 +159,6 @@ describe('startSimSuppliers', () => {
   it('answers an empty page past the end', async () => {
     const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=999999`)).body as SupplierCPage;
     assert.deepEqual(c.items, []);
-    const d = (await getJson(`${sim.urls.supplier_d}/api/listings?page=999`)).body as SupplierDPage;
-    assert.deepEqual(d.data, []);
   });
 
   it('rejects bad paging parameters with a 400 JSON body', async () => {
@@ -240,9 +166,6 @@ describe('startSimSuppliers', () => {
       ['supplier_c', '/feed/accommodations?offset=-5'],
       ['supplier_c', '/feed/accommodations?offset=1e3'],
       ['supplier_c', '/feed/accommodations?limit=5001'],
-      ['supplier_d', '/api/listings?page=0'],
-      ['supplier_d', '/api/listings?per_page=0'],
-      ['supplier_d', '/api/listings?per_page=x'],
     ];
     for (const [supplier, path] of bad) {
       const { status, type, body } = await getJson(sim.urls[supplier] + path);
@@ -263,7 +186,7 @@ describe('startSimSuppliers', () => {
       assert.equal((body as { error: string }).error, 'Not Found');
     }
     // Another supplier's path is unknown too: each speaks only its own API.
-    assert.equal((await getJson(`${sim.urls.supplier_a}/api/listings`)).status, 404);
+    assert.equal((await getJson(`${sim.urls.supplier_a}/properties/content`)).status, 404);
     const response = await fetch(`${sim.urls.supplier_a}/accommodations/details`);
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'POST');
