@@ -19,7 +19,6 @@ import { expectedCommissionUsdCents, type SimBooking, stateAt } from '@staygate/
 import type { CommissionRecord } from '../suppliers/supplier.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { REPORTED_SLOTS } from '../test-support/supplier-config.ts';
-import type { SupplierId } from '../types.ts';
 import { simulatedSlots } from '../supplier-slots.ts';
 
 const UA = {
@@ -80,7 +79,7 @@ async function json(key: string, query = ''): Promise<TransactionRecord[]> {
 
 before(async () => {
   t = await startTestApp({ stays: 2_000, app: { geocoder: { geocode: async () => null } } });
-  assert.ok(reported.length >= 2, `two slots or more with a commission report: ${reported.join()}`);
+  assert.ok(reported.length >= 1, 'a slot with a commission report');
   keyA = await t.createKey({ aid: 'aff-a', partnerId: 'partner-a', thirdParties: ['shop-a', 'blog-a'] });
   keyA2 = await t.createKey({ aid: 'aff-a2', partnerId: 'partner-a', thirdParties: ['shop-a'] });
   keyB = await t.createKey({ aid: 'aff-b', partnerId: 'partner-b', thirdParties: ['shop-b'] });
@@ -333,36 +332,40 @@ describe('sync', () => {
   });
 
   it('applies nothing of a report that fails, and catches up once the supplier is back', async () => {
-    const landingLinks = await linksFor(keyB, 48.8566, 2.3522, 60);
-    // Two reported slots fail, one with an error, one with a malformed report.
-    const [erring, malformed] = reported as readonly [SupplierId, SupplierId];
-    await t.sim.setFault(erring, 'error');
-    await t.sim.setFault(malformed, 'malformed');
-    try {
-      await clickThrough(
-        landingLinks.filter((l) => !l.includes(`/${erring}/`) && !l.includes(`/${malformed}/`)),
-        null,
-        ['desktop'],
-      );
-      await loadClicks();
-      t.clock.advance(3 * DAY);
+    // A reported slot fails, once with an error, once with a malformed report, each while new
+    // bookings land at the other slots.
+    const failing = reported[0]!;
+    for (const [fault, message] of [
+      ['error', /HTTP 500/],
+      ['malformed', /malformed|JSON|expected/i],
+    ] as const) {
+      const landingLinks = await linksFor(keyB, 48.8566, 2.3522, 60);
+      await t.sim.setFault(failing, fault);
+      try {
+        await clickThrough(
+          landingLinks.filter((l) => !l.includes(`/${failing}/`)),
+          null,
+          ['desktop'],
+        );
+        await loadClicks();
+        t.clock.advance(3 * DAY);
+        const results = await t.app.transactions.syncAll();
+        assert.deepEqual(
+          results.filter((r) => !r.ok).map((r) => r.supplier),
+          [failing],
+          fault,
+        );
+        assert.match(results.find((r) => r.supplier === failing)!.error!, message);
+      } finally {
+        await t.sim.setFault(failing, null);
+      }
       const results = await t.app.transactions.syncAll();
-      const failed = results
-        .filter((r) => !r.ok)
-        .map((r) => r.supplier)
-        .sort();
-      assert.deepEqual(failed, [erring, malformed].sort());
-      assert.match(results.find((r) => r.supplier === erring)!.error!, /HTTP 500/);
-    } finally {
-      await t.sim.setFault(erring, null);
-      await t.sim.setFault(malformed, null);
+      assert.ok(
+        results.every((r) => r.ok),
+        JSON.stringify(results),
+      );
+      for (const booking of allBookings()) assert.ok(await transactions.get(booking.supplier, booking.bookingId), booking.bookingId);
     }
-    const results = await t.app.transactions.syncAll();
-    assert.ok(
-      results.every((r) => r.ok),
-      JSON.stringify(results),
-    );
-    for (const booking of allBookings()) assert.ok(await transactions.get(booking.supplier, booking.bookingId), booking.bookingId);
   });
 });
 
