@@ -7,7 +7,7 @@ import { createQuoteBatch, isListableId } from './quote-batch.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
 
 /**
- * Most hotel ids in one rates call (decision 155): `hotelIds` has no `maxItems`, but the call
+ * Most hotel ids in one rates call (decision 157): `hotelIds` has no `maxItems`, but the call
  * answers at most `limit` hotels of those passed ("defaults to 200, max allowed is 5000"), so the
  * driver sends `limit` = the ids it asks, and 5,000 at most.
  */
