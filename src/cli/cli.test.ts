@@ -238,9 +238,10 @@ describe('staygate on the wrong folder or without a server', () => {
     const err: string[] = [];
     const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
     assert.equal(code, 1);
-    // Only the slot with no report API to ask (Hotelbeds) has a line of its own: it was not asked.
+    // Only the slots with no report API to ask (Hotelbeds, LiteAPI) have a line of their own: they were not asked.
     assert.deepEqual(out, [
       'supplier_b: no commission report API: import its CSV with `staygate transactions import --supplier supplier_b FILE.csv`',
+      'supplier_c: no commission report API: import its CSV with `staygate transactions import --supplier supplier_c FILE.csv`',
     ]);
     assert.equal(err.length, 1, err.join('\n'));
     assert.match(err[0], new RegExp(`no supplier answered at 127\\.0\\.0\\.1:${port}`));

@@ -15,8 +15,12 @@ import { DEFAULT_SUPPLIER_APIS, SUPPLIER_IDS, type SupplierId } from '../types.t
 import { SIM_CREDENTIALS } from '@staygate/sim';
 import { main } from './main.ts';
 
-/** Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds); the others need nothing here. */
+/**
+ * Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds), LiteAPI
+ * sends its key (X-API-Key); the others need nothing here.
+ */
 function signed({ api, key, secret }: { api: string; key: string; secret: string }): Record<string, string> {
+  if (api === 'liteapi') return { 'X-API-Key': key };
   if (api !== 'hotelbeds') return {};
   return {
     'Api-key': key,
@@ -116,7 +120,8 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
 const FEEDS: Record<SupplierId, [path: string, records: string]> = {
   supplier_a: ['/content/properties?pageSize=1', 'properties'],
   supplier_b: ['/hotel-content-api/1.0/hotels?from=1&to=1', 'hotels'],
-  supplier_c: ['/feed/accommodations?limit=1', 'items'],
+  // LiteAPI lists hotels within a country; the default world (seed 42) sells some in the US.
+  supplier_c: ['/data/hotels?countryCode=US&limit=1', 'data'],
   supplier_d: ['/api/listings?per_page=1', 'data'],
 };
 

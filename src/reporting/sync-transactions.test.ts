@@ -7,10 +7,10 @@ import { createSqliteKeyStore } from '../auth/sqlite-key-store.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import type { ClickStore } from '../clicks/click-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
-import { generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, stateAt, type World } from '@staygate/sim';
+import { BOOKING_PAGES, generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, stateAt, type World } from '@staygate/sim';
 import { createSupplierA } from '../suppliers/supplier-a.ts';
-import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
+import { createLiteapiDriver } from '../suppliers/liteapi.ts';
 import { createSupplierD } from '../suppliers/supplier-d.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
@@ -35,7 +35,7 @@ before(async () => {
   suppliers = [
     createSupplierA(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
     createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-    createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
+    createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
     createSupplierD(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
@@ -45,14 +45,22 @@ after(async () => {
   await Promise.all([sim.close(), clicks.close(), keys.close()]);
 });
 
-/** Lands clicks on supplier_c's booking page until one books (which does is a function of the click id). */
+/**
+ * The slot whose late back office the test plays: one with a commission report (supplier_c's LiteAPI
+ * and supplier_b's Hotelbeds have none the gateway reads; their transactions are imported).
+ */
+const LATE = 'supplier_a';
+
+/** Lands clicks on the slot's booking page until one books (which does is a function of the click id). */
 async function book(prefix: string): Promise<SimBooking> {
-  const listings = world.listings.supplier_c;
+  const listings = world.listings[LATE];
+  const page = BOOKING_PAGES[LATE];
   for (let i = 0; i < 500; i++) {
-    const before = sim.ledger.bookings('supplier_c').length;
+    const before = sim.ledger.bookings(LATE).length;
     const id = listings[i % listings.length].supplierStayId;
-    await (await fetch(`${sim.urls.supplier_c}/deeplink?id=${encodeURIComponent(id)}&aff=aff-late&click=${prefix}-${i}`)).arrayBuffer();
-    const booked = sim.ledger.bookings('supplier_c');
+    const query = new URLSearchParams({ [page.id]: id, [page.aid]: 'aff-late', [page.click]: `${prefix}-${i}` });
+    await (await fetch(`${sim.urls[LATE]}${page.path}?${query}`)).arrayBuffer();
+    const booked = sim.ledger.bookings(LATE);
     if (booked.length > before) return booked[booked.length - 1];
   }
   throw new Error('no landing booked');
@@ -77,9 +85,9 @@ describe('commission sync: late records', () => {
 
     const booking = await book('late');
     const onTime = await book('on-time');
-    // supplier_c's back office enters the booking two days after each of its changes.
+    // The slot's back office enters the booking two days after each of its changes.
     const lagMs = overlapMs + DAY;
-    sim.ledger.delayReports('supplier_c', booking.bookingId, lagMs);
+    sim.ledger.delayReports(LATE, booking.bookingId, lagMs);
 
     // The gateway pulls every 6 hours for a week: each pull re-reads a day before the previous end.
     for (let pulls = 0; pulls < 28; pulls++) {
@@ -89,8 +97,8 @@ describe('commission sync: late records', () => {
         `pull ${pulls}`,
       );
     }
-    assert.ok(await store.get('supplier_c', onTime.bookingId), 'a booking published on time is pulled');
-    assert.equal(await store.get('supplier_c', booking.bookingId), null, 'the late booking was never in a pulled period');
+    assert.ok(await store.get(LATE, onTime.bookingId), 'a booking published on time is pulled');
+    assert.equal(await store.get(LATE, booking.bookingId), null, 'the late booking was never in a pulled period');
 
     const seen: SupplierSyncResult[] = [];
     const results = await sync.reconcileAll({ onResult: (r) => seen.push(r) });
@@ -99,13 +107,13 @@ describe('commission sync: late records', () => {
       results.every((r) => r.ok && r.kind === 'reconciliation'),
       JSON.stringify(results),
     );
-    const c = results.find((r) => r.supplier === 'supplier_c')!;
+    const c = results.find((r) => r.supplier === LATE)!;
     assert.equal(c.from, new Date(now - 30 * DAY).toISOString(), 'the last 30 days');
     const published = stateAt(booking, now - lagMs + 1)!;
     assert.deepEqual(c.missed, [{ bookingId: booking.bookingId, lastUpdated: new Date(published.at).toISOString(), kind: 'new' }]);
     assert.equal(c.inserted, 1);
-    for (const r of results.filter((x) => x.supplier !== 'supplier_c')) assert.deepEqual(r.missed, [], r.supplier);
-    assert.equal((await store.get('supplier_c', booking.bookingId))?.lastUpdated, new Date(published.at).toISOString());
+    for (const r of results.filter((x) => x.supplier !== LATE)) assert.deepEqual(r.missed, [], r.supplier);
+    assert.equal((await store.get(LATE, booking.bookingId))?.lastUpdated, new Date(published.at).toISOString());
 
     // Nothing more to find the next time.
     const again = await sync.reconcileAll();

@@ -2,8 +2,8 @@
 // composition root (app.ts, which re-exports it) and the content worker's thread, which pulls the
 // feeds itself (inventory/content-worker.ts gets this module's URL from app.ts).
 import { createSupplierA } from './supplier-a.ts';
-import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
+import { createLiteapiDriver } from './liteapi.ts';
 import { createSupplierD } from './supplier-d.ts';
 import type { SupplierApi } from '../types.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
@@ -12,7 +12,7 @@ import type { Supplier, SupplierConfig } from './supplier.ts';
 const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
   'booking-demand': createSupplierA,
   hotelbeds: createHotelbedsDriver,
-  liteapi: createSupplierC,
+  liteapi: createLiteapiDriver,
   'expedia-rapid': createSupplierD,
 };
 

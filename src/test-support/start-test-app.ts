@@ -11,6 +11,7 @@ import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, t
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
+import { liteapiListing } from './liteapi-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {
@@ -23,7 +24,8 @@ export interface TestApp {
   clock: TestClock;
   /**
    * Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> the listing as its slot's API
-   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts).
+   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts; a LiteAPI
+   * slot: its own types and room sizes, photos on the slot; liteapi-listing.ts).
    */
   listing(supplier: string, supplierStayId: string): Listing & { propertyId: number };
   /** The gateway's key, click, transaction and lease stores on handles of their own, as the CLI opens them (open-stores.ts). */
@@ -135,7 +137,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const found = listings.get(`${supplier}:${supplierStayId}`);
       if (found === undefined) throw new Error(`no ground truth for ${supplier}:${supplierStayId}`);
       const slot = sim.slots[supplier as SupplierId];
-      return slot.api === 'hotelbeds' ? hotelbedsListing(found, slot.url) : found;
+      if (slot.api === 'hotelbeds') return hotelbedsListing(found, slot.url);
+      return slot.api === 'liteapi' ? liteapiListing(found, slot.url) : found;
     },
     openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),
     async createKey(input) {

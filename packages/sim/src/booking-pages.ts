@@ -17,7 +17,8 @@ export const BOOKING_PAGES: Record<
   supplier_a: { path: '/book', id: 'propertyId', aid: 'affiliateId', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
   // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
   supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
-  supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
+  // LiteAPI has none either: the operator's booking site (apis/liteapi-booking-page.ts).
+  supplier_c: { path: '/book/hotel', id: 'hotelId', aid: 'aid', click: 'clickId', checkin: 'checkin', checkout: 'checkout' },
   supplier_d: { path: '/rooms', id: 'listing_id', aid: 'affiliate', click: 'click_id', checkin: 'start', checkout: 'end' },
 };
 

@@ -27,4 +27,5 @@ export { EXPORT_USD_PER_EUR, exportTransactionsCsv, TRANSACTIONS_EXPORT_COLUMNS 
 export { DEFAULT_SUPPLIER_APIS, SUPPLIER_APIS, type SupplierApi } from './apis/api-slot.ts';
 export { SIM_CREDENTIALS } from './sim-credentials.ts';
 export { HOTELBEDS_TYPE_CODES } from './apis/hotelbeds-hotels-route.ts';
+export { LITEAPI_HOTEL_TYPE_IDS } from './apis/liteapi-hotels-route.ts';
 export { RENTAL_TYPES, STAY_TYPES, SUPPLIER_IDS, type SupplierId } from './types.ts';

@@ -4,22 +4,18 @@ import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { SUPPLIER_IDS, type Listing, type StayType, type SupplierId } from './types.ts';
 import type { SupplierAPage, SupplierAProperty } from './feed-supplier-a.ts';
-import type { SupplierCItem, SupplierCPage } from './feed-supplier-c.ts';
 import type { SupplierDListing, SupplierDPage } from './feed-supplier-d.ts';
 import { generateWorld, type SimListing, type World } from './generate-world.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 // Field names exactly as src/sim/README.md writes them: the adapters are written from the README.
-// supplier_b speaks Hotelbeds APItude: apis/hotelbeds.test.ts and the gateway's contract test hold it.
+// supplier_b speaks Hotelbeds APItude and supplier_c LiteAPI: apis/hotelbeds.test.ts, apis/liteapi.test.ts
+// and the gateway's contract tests hold them.
 const FIELDS = {
   supplier_a: {
     envelope: ['page', 'pageSize', 'totalPages', 'totalCount', 'properties'],
     record: ['propertyId', 'propertyName', 'propertyType', 'geo', 'address', 'starRating', 'guestScore', 'occupancy', 'policies', 'images'],
-  },
-  supplier_c: {
-    envelope: ['total', 'offset', 'limit', 'items'],
-    record: ['id', 'title', 'type_code', 'type_label', 'location', 'addr', 'class', 'rating', 'sleeps', 'layout', 'flags', 'media'],
   },
   supplier_d: {
     envelope: ['data', 'meta'],
@@ -82,32 +78,6 @@ function decodeA(p: SupplierAProperty): Listing {
   };
 }
 
-function decodeC(i: SupplierCItem): Listing {
-  assert.deepEqual(sorted(Object.keys(i)), sorted(FIELDS.supplier_c.record));
-  assert.deepEqual(sorted(Object.keys(i.rating)), ['pct', 'votes']);
-  assert.deepEqual(sorted(Object.keys(i.layout)), ['baths', 'bedrooms', 'beds']);
-  assert.deepEqual(sorted(Object.keys(i.media)), ['square_logo', 'thumb']);
-  assert.equal(typeof i.id, 'number');
-  assert.ok(Number.isInteger(i.rating.pct), 'Number.isInteger(i.rating.pct)');
-  assert.ok(!i.type_code.includes('_'), "!i.type_code.includes('_')");
-  for (const flag of i.flags)
-    assert.ok(flag === 'instant_book' || flag === 'free_cancellation', "flag === 'instant_book' || flag === 'free_cancellation'");
-  return {
-    supplier: 'supplier_c',
-    supplierStayId: String(i.id),
-    name: i.title,
-    typeLabel: i.type_label,
-    type: i.type_code.replaceAll('-', '_') as StayType,
-    address: i.addr,
-    lat: i.location[1],
-    lng: i.location[0],
-    rating: { value: i.rating.pct / 10, hotelStars: i.class, count: i.rating.votes },
-    capacity: { guests: i.sleeps, bedrooms: i.layout.bedrooms, beds: i.layout.beds, bathrooms: i.layout.baths },
-    policies: { instantBook: i.flags.includes('instant_book'), freeCancellation: i.flags.includes('free_cancellation') },
-    media: { thumbnail: i.media.thumb, logoSquare: i.media.square_logo },
-  };
-}
-
 function decodeD(l: SupplierDListing): Listing {
   assert.deepEqual(sorted(Object.keys(l)), sorted(FIELDS.supplier_d.record));
   assert.equal(typeof l.listing_id, 'string');
@@ -134,9 +104,9 @@ function decodeD(l: SupplierDListing): Listing {
 }
 
 /** Pages through a supplier's whole feed the way its README says, returning the decoded listings. */
-/** The slots whose feeds this file reads by hand (supplier_b's Hotelbeds has tests of its own). */
-type FedSupplier = Exclude<SupplierId, 'supplier_b'>;
-const FED: readonly FedSupplier[] = ['supplier_a', 'supplier_c', 'supplier_d'];
+/** The slots whose feeds this file reads by hand (supplier_b's Hotelbeds and supplier_c's LiteAPI have tests of their own). */
+type FedSupplier = Exclude<SupplierId, 'supplier_b' | 'supplier_c'>;
+const FED: readonly FedSupplier[] = ['supplier_a', 'supplier_d'];
 
 /** Hotelbeds' authentication headers with the simulator's credentials, signed now. */
 function hotelbedsHeaders(): Record<string, string> {
@@ -166,16 +136,6 @@ async function readFeed(base: string, supplier: FedSupplier, pageSize: number): 
         assert.equal(b.pageSize, pageSize);
         out.push(...b.properties.map(decodeA));
         if (page >= b.totalPages) return out;
-      }
-    case 'supplier_c':
-      for (let offset = 0; ; offset += pageSize) {
-        const { status, type, body } = await getJson(`${base}/feed/accommodations?offset=${offset}&limit=${pageSize}`);
-        const b = body as SupplierCPage;
-        check(status, type, b);
-        assert.equal(b.offset, offset);
-        assert.equal(b.limit, pageSize);
-        out.push(...b.items.map(decodeC));
-        if (offset + pageSize >= b.total) return out;
       }
     case 'supplier_d':
       for (let page = 1; ; page++) {
@@ -249,8 +209,8 @@ describe('startSimSuppliers', () => {
   });
 
   it('pages the same way twice (stable order)', async () => {
-    const first = await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=100&limit=50`);
-    const second = await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=100&limit=50`);
+    const first = await getJson(`${sim.urls.supplier_d}/api/listings?page=3&per_page=50`);
+    const second = await getJson(`${sim.urls.supplier_d}/api/listings?page=3&per_page=50`);
     assert.deepEqual(first.body, second.body);
   });
 
@@ -268,17 +228,12 @@ describe('startSimSuppliers', () => {
     assert.equal(a.page, 1);
     assert.equal(a.pageSize, 1_000);
     assert.equal(a.totalCount, world.listings.supplier_a.length);
-    const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations`)).body as SupplierCPage;
-    assert.equal(c.offset, 0);
-    assert.equal(c.limit, 1_000);
   });
 
   it('answers an empty page past the end', async () => {
     const a = (await getJson(`${sim.urls.supplier_a}/content/properties?page=999&pageSize=5000`)).body as SupplierAPage;
     assert.deepEqual(a.properties, []);
     assert.equal(a.totalPages, 1);
-    const c = (await getJson(`${sim.urls.supplier_c}/feed/accommodations?offset=999999`)).body as SupplierCPage;
-    assert.deepEqual(c.items, []);
     const d = (await getJson(`${sim.urls.supplier_d}/api/listings?page=999`)).body as SupplierDPage;
     assert.deepEqual(d.data, []);
   });
@@ -292,9 +247,6 @@ describe('startSimSuppliers', () => {
       ['supplier_a', '/content/properties?pageSize=5001'],
       ['supplier_a', '/content/properties?pageSize=1.5'],
       ['supplier_a', '/content/properties?pageSize='],
-      ['supplier_c', '/feed/accommodations?offset=-5'],
-      ['supplier_c', '/feed/accommodations?offset=1e3'],
-      ['supplier_c', '/feed/accommodations?limit=5001'],
       ['supplier_d', '/api/listings?page=0'],
       ['supplier_d', '/api/listings?per_page=0'],
       ['supplier_d', '/api/listings?per_page=x'],
