@@ -28,6 +28,8 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { BOOKING_PAGES, SIM_CLICK_TIME_PARAM } from '@staygate/sim';
 import { SUPPLIER_IDS, type SupplierId } from '../src/types.ts';
+import { simEnvLines } from '../src/cli/sim-command.ts';
+import type { SimulatedSlot } from '../src/supplier-slots.ts';
 import { faultNear, maxInWindow, median, percentile, Violations, type Accepted, type FaultSpan } from './soak-checks.ts';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
@@ -128,8 +130,9 @@ class OwnRedis {
   }
 }
 
+/** What the simulator's process sends once it listens (packages/sim/src/main.ts). */
 interface Simulator {
-  urls: Record<SupplierId, string>;
+  slots: Record<SupplierId, SimulatedSlot>;
   controlUrl: string;
 }
 
@@ -178,7 +181,11 @@ function gatewayEnv(sim: Simulator, redisPort: number): NodeJS.ProcessEnv {
     // Pulled every minute rather than every 5, so that syncs meet the broken suppliers too.
     STAYGATE_REPORT_SYNC_MS: '60000',
   };
-  for (const id of SUPPLIER_IDS) env[`STAYGATE_${id.toUpperCase()}_URL`] = sim.urls[id];
+  // Each slot configured as an operator configures a real account: API, URL, credentials, booking page.
+  for (const line of simEnvLines(sim)) {
+    const at = line.indexOf('=');
+    env[line.slice(0, at)] = line.slice(at + 1);
+  }
   delete env.STAYGATE_PUBLIC_URL;
   return env;
 }
@@ -542,7 +549,7 @@ async function send(p: Plan): Promise<void> {
       record.click = true;
       const location = res.headers.get('location') ?? '';
       const target = new URL(location);
-      const supplier = SUPPLIER_IDS.find((id) => sim.urls[id] === target.origin);
+      const supplier = SUPPLIER_IDS.find((id) => sim.slots[id].url === target.origin);
       const clickId = supplier === undefined ? null : target.searchParams.get(BOOKING_PAGES[supplier].click);
       if (clickId === null) record.error = `302 to ${location}: no click id`;
       else clickIds.add(clickId);

@@ -99,6 +99,12 @@ describe("the simulator's own booking pages", () => {
         { supplier, stay: click.supplierStayId, checkin: '2026-12-04', checkout: '2026-12-07' },
       );
     }
+    // Hotelbeds' page (the operator's own site) gets the party and the operator's agency code too.
+    const { location } = await follow(g, links.supplier_b);
+    assert.deepEqual(
+      ['adults', 'rooms', 'agency'].map((name) => location.searchParams.get(name)),
+      ['3', '2', g.t.sim.slots.supplier_b.affiliateId],
+    );
   });
 });
 

@@ -1,7 +1,8 @@
-// The CSV import through a booted gateway whose supplier_b and supplier_d have no commission
-// report (as Hotelbeds and Expedia Rapid): the sync skips them and says so; the simulator's export
-// of their bookings, made from real clicks through /go, is imported and attributed exactly as a
-// report would have been; a second import changes nothing, an older export never overwrites a
+// The CSV import through a booted gateway: every slot whose API has no commission report
+// (Hotelbeds), and one whose report is turned off here, so that its imported rows can be held to
+// what its report gives. The sync skips them and says so; the simulator's export of their
+// bookings, made from real clicks through /go, is imported and attributed exactly as a report
+// would have been; a second import changes nothing, an older export never overwrites a
 // newer state, and a bad row imports nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +11,8 @@ import { createSuppliers } from '../app.ts';
 import type { Click } from '../clicks/click-store.ts';
 import { simulatedSlots } from '../supplier-slots.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
-import type { SupplierId } from '../types.ts';
+import { REPORTED_SLOTS } from '../test-support/supplier-config.ts';
+import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { describeSync } from './describe-sync.ts';
 import { importTransactionsCsv } from './import-transactions.ts';
 import { TransactionsCsvError } from './read-transactions-csv.ts';
@@ -18,7 +20,9 @@ import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync } from './sync-transactions.ts';
 
 const DAY = 86_400_000;
-const IMPORTED: SupplierId[] = ['supplier_b', 'supplier_d'];
+/** A slot with a report, imported here: its imported rows are held to its report's. */
+const REFERENCE = REPORTED_SLOTS[0]!;
+const IMPORTED: SupplierId[] = SUPPLIER_IDS.filter((id) => id === REFERENCE || !REPORTED_SLOTS.includes(id));
 const MOBILE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 let t: TestApp;
@@ -42,7 +46,7 @@ const importOf = (supplier: SupplierId, csv: Uint8Array | string, file = `${supp
 before(async () => {
   t = await startTestApp({ stays: 2_000, withoutReport: IMPORTED, app: { geocoder: { geocode: async () => null } } });
   const key = await t.createKey({ aid: 'aff-imp', partnerId: 'partner-imp', thirdParties: ['shop'] });
-  // Real clicks through /go to supplier_b's and supplier_d's booking pages, city after city, until
+  // Real clicks through /go to the imported slots' booking pages, city after city, until
   // each has bookings (which clicks book is a function of their random ids).
   const cities: [number, number][] = [
     [48.8566, 2.3522],
@@ -86,12 +90,7 @@ describe('transactions of slots without a commission report', () => {
     for (const results of [await t.app.transactions.syncAll(), await t.app.transactions.reconcileAll()]) {
       assert.deepEqual(
         results.map((r) => [r.supplier, r.ok, r.noReport ?? false]),
-        [
-          ['supplier_a', true, false],
-          ['supplier_b', true, true],
-          ['supplier_c', true, false],
-          ['supplier_d', true, true],
-        ],
+        SUPPLIER_IDS.map((s) => [s, true, IMPORTED.includes(s)]),
       );
       assert.equal(
         describeSync(results[1]),
@@ -145,7 +144,7 @@ describe('transactions of slots without a commission report', () => {
     const reference = createSqliteTransactionStore({ path: ':memory:' });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => IMPORTED.includes(s.id)),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => s.id === REFERENCE),
         store: reference,
         clicks: stores.clicks,
         keys: stores.keys,
@@ -155,12 +154,10 @@ describe('transactions of slots without a commission report', () => {
         (await sync.syncAll()).every((r) => r.ok && r.received > 0),
         'the reports read',
       );
-      for (const supplier of IMPORTED) {
-        for (const { booking } of t.sim.ledger.report(supplier, 0, t.clock.now().getTime())) {
-          const reported = await reference.get(supplier, booking.bookingId);
-          assert.ok(reported !== null, booking.bookingId);
-          assert.deepEqual(await stores.transactions.get(supplier, booking.bookingId), reported, booking.bookingId);
-        }
+      for (const { booking } of t.sim.ledger.report(REFERENCE, 0, t.clock.now().getTime())) {
+        const reported = await reference.get(REFERENCE, booking.bookingId);
+        assert.ok(reported !== null, booking.bookingId);
+        assert.deepEqual(await stores.transactions.get(REFERENCE, booking.bookingId), reported, booking.bookingId);
       }
     } finally {
       await reference.close();
@@ -185,13 +182,13 @@ describe('transactions of slots without a commission report', () => {
 
   it('import nothing from a file with a bad row, and name its line and column', async () => {
     const before = await stores.transactions.stats();
-    const text = new TextDecoder().decode(late.supplier_d).split('\r\n');
-    // The commission of the fourth line (before its currency, empty rate and update time).
-    text[3] = text[3].replace(/,\d+\.\d{2},USD,,([^,]+)$/, ',12.3.4,USD,,$1');
-    assert.match(text[3], /,12\.3\.4,USD,,/);
+    const text = new TextDecoder().decode(late.supplier_b).split('\r\n');
+    // The commission of the fourth line (before its currency, rate and update time).
+    text[3] = text[3].replace(/,\d+\.\d{2},([A-Z]{3}),([^,]*),([^,]+)$/, ',12.3.4,$1,$2,$3');
+    assert.match(text[3], /,12\.3\.4,[A-Z]{3},/);
     // A booking not held yet on an earlier line: it must not be imported either.
     text.splice(1, 0, text[1].replace(/^[^,]+/, 'new-booking'));
-    await assert.rejects(importOf('supplier_d', text.join('\r\n')), (error: unknown) => {
+    await assert.rejects(importOf('supplier_b', text.join('\r\n')), (error: unknown) => {
       assert.ok(error instanceof TransactionsCsvError, 'a TransactionsCsvError');
       assert.deepEqual(
         error.problems.map((p) => [p.line, p.column]),
@@ -199,7 +196,7 @@ describe('transactions of slots without a commission report', () => {
       );
       return true;
     });
-    assert.equal(await stores.transactions.get('supplier_d', 'new-booking'), null);
+    assert.equal(await stores.transactions.get('supplier_b', 'new-booking'), null);
     assert.deepEqual(await stores.transactions.stats(), before, 'nothing imported, the last import as it was');
   });
 });

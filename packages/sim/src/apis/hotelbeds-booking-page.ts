@@ -12,12 +12,12 @@ export const HOTELBEDS_BOOKING_PATH = '/book/hotel';
 
 /**
  * The default booking-page template of a simulated Hotelbeds slot: the operator's own site on the
- * slot's URL, with the placeholders the gateway's `/go` fills today (`{supplierUrl}`,
- * `{supplierStayId}`, `{clickId}`, `{checkin}`, `{checkout}`, `{aid}`, `{campaign}`). The page also
- * reads `agency`, `adults` and `rooms`, for `{affiliateId}`, `{adults}` and `{rooms}` once `/go` fills them.
+ * slot's URL, with every placeholder the gateway's `/go` fills (`{supplierUrl}`, `{supplierStayId}`,
+ * `{clickId}`, `{checkin}`, `{checkout}`, `{aid}`, `{campaign}`, and the operator's `{affiliateId}` as
+ * the site's `agency`, the party's `{adults}` and `{rooms}`).
  */
 export const HOTELBEDS_BOOKING_URL =
-  '{supplierUrl}/book/hotel?code={supplierStayId}&clickId={clickId}&checkIn={checkin}&checkOut={checkout}&aid={aid}&campaign={campaign}';
+  '{supplierUrl}/book/hotel?code={supplierStayId}&clickId={clickId}&checkIn={checkin}&checkOut={checkout}&adults={adults}&rooms={rooms}&aid={aid}&campaign={campaign}&agency={affiliateId}';
 
 /**
  * `GET /book/hotel?code=&clickId=...`: the hotel's booking page on the operator's site. A landing

@@ -179,10 +179,15 @@ describe('Hotelbeds (sim): the operator booking page', () => {
       .replace('{checkin}', '2027-03-01')
       .replace('{checkout}', '2027-03-04')
       .replace('{aid}', 'partner-aid')
-      .replace('{campaign}', 'spring');
+      .replace('{campaign}', 'spring')
+      .replace('{adults}', '3')
+      .replace('{rooms}', '2')
+      .replace('{affiliateId}', 'agency-7');
     assert.doesNotMatch(link, /[{}]/, 'every placeholder filled');
     const page = await fetch(link);
     assert.equal(page.status, 200);
+    const body = await page.json();
+    assert.deepEqual([body.adults, body.rooms, body.agency], ['3', '2', 'agency-7'], 'the party and the agency reach the page');
     const before = ledger.bookings('supplier_b').length;
     for (let i = 2; i < 80; i++) await fetch(link.replace('click-hb-1', `click-hb-${i}`));
     assert.ok(ledger.bookings('supplier_b').length > before, 'some landings book');
