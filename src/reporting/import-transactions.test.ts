@@ -1,5 +1,5 @@
 // The CSV import through a booted gateway: every slot whose API has no commission report
-// (Hotelbeds), and one whose report is turned off here, so that its imported rows can be held to
+// (Hotelbeds, LiteAPI), and one whose report is turned off here, so that its imported rows can be held to
 // what its report gives. The sync skips them and says so; the simulator's export of their
 // bookings, made from real clicks through /go, is imported and attributed exactly as a report
 // would have been; a second import changes nothing, an older export never overwrites a
@@ -58,7 +58,9 @@ before(async () => {
     [35.6762, 139.6503],
     [38.7223, -9.1393],
   ];
-  for (const [lat, lng] of cities) {
+  // Round after round (each click a new click id, so a new chance to book): a slot seen in fewer
+  // stays of these cities (supplier_c's) may need more than one.
+  for (const [lat, lng] of [...cities, ...cities, ...cities]) {
     if (IMPORTED.every((s) => bookings(s).length >= 8)) break;
     const res = await t.get(`/v3/accommodations?lat=${lat}&lng=${lng}&pageSize=100`, { 'x-api-key': key });
     for (const stay of res.body.results as any[]) {

@@ -16,7 +16,7 @@ import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
 import type { TransactionStore } from './transaction-store.ts';
-import { testSupplierConfig } from '../test-support/supplier-config.ts';
+import { REPORTED_SLOTS, testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -46,10 +46,10 @@ after(async () => {
 });
 
 /**
- * The slot whose late back office the test plays: one with a commission report (supplier_c's LiteAPI
- * and supplier_b's Hotelbeds have none the gateway reads; their transactions are imported).
+ * The slot whose late back office the test plays: one whose API has a commission report (Hotelbeds'
+ * and LiteAPI's slots have none the gateway reads; their transactions are imported).
  */
-const LATE = 'supplier_a';
+const LATE = REPORTED_SLOTS[0];
 
 /** Lands clicks on the slot's booking page until one books (which does is a function of the click id). */
 async function book(prefix: string): Promise<SimBooking> {

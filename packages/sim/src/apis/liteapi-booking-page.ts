@@ -13,11 +13,12 @@ export const LITEAPI_BOOKING_PATH = '/book/hotel';
 
 /**
  * The default booking-page template of a simulated LiteAPI slot: the operator's own site on the
- * slot's URL, with the placeholders the gateway's `/go` fills (`{supplierUrl}`, `{supplierStayId}`,
- * `{clickId}`, `{checkin}`, `{checkout}`, `{aid}`, `{campaign}`).
+ * slot's URL, with every placeholder the gateway's `/go` fills (`{supplierUrl}`, `{supplierStayId}`,
+ * `{clickId}`, `{checkin}`, `{checkout}`, `{aid}`, `{campaign}`, and the operator's `{affiliateId}` as
+ * the site's `agency`, the party's `{adults}` and `{rooms}`), as the Hotelbeds slot's.
  */
 export const LITEAPI_BOOKING_URL =
-  '{supplierUrl}/book/hotel?hotelId={supplierStayId}&clickId={clickId}&checkin={checkin}&checkout={checkout}&aid={aid}&campaign={campaign}';
+  '{supplierUrl}/book/hotel?hotelId={supplierStayId}&clickId={clickId}&checkin={checkin}&checkout={checkout}&adults={adults}&rooms={rooms}&aid={aid}&campaign={campaign}&agency={affiliateId}';
 
 /**
  * `GET /book/hotel?hotelId=&clickId=...`: the hotel's booking page on the operator's site. A landing
@@ -49,9 +50,12 @@ export function liteapiBookingPageRoute(world: World, supplier: SupplierId, ledg
         site: 'the operator’s own LiteAPI booking site (simulated)',
         supplier,
         hotel: { id: hotelId, name: listing.name },
+        agency: query.get('agency'),
         click: clickId,
         checkin: query.get('checkin'),
         checkout: query.get('checkout'),
+        adults: query.get('adults'),
+        rooms: query.get('rooms'),
       });
     },
   };

@@ -213,9 +213,15 @@ describe('LiteAPI (sim): the operator booking page and the commission report', (
       .replace('{checkin}', '2027-03-01')
       .replace('{checkout}', '2027-03-04')
       .replace('{aid}', 'partner-aid')
-      .replace('{campaign}', 'spring');
+      .replace('{campaign}', 'spring')
+      .replace('{adults}', '3')
+      .replace('{rooms}', '2')
+      .replace('{affiliateId}', 'agency-7');
     assert.doesNotMatch(link, /[{}]/, 'every placeholder filled');
-    assert.equal((await fetch(link)).status, 200);
+    const page = await fetch(link);
+    assert.equal(page.status, 200);
+    const shown = (await page.json()) as Record<string, unknown>;
+    assert.deepEqual([shown.adults, shown.rooms, shown.agency], ['3', '2', 'agency-7'], 'the party and the agency reach the page');
     for (let i = 2; i < 120; i++) await fetch(link.replace('click-la-1', `click-la-${i}`));
     const booked = ledger.bookings('supplier_c');
     assert.ok(booked.length > 0, 'some landings book');
