@@ -49,7 +49,9 @@ export function liteapiBookingPageRoute(world: World, supplier: SupplierId, ledg
         page: 'booking',
         site: 'the operator’s own LiteAPI booking site (simulated)',
         supplier,
-        hotel: { id: hotelId, name: listing.name },
+        // The fields every simulated booking page echoes (booking-pages.ts), then the operator's own.
+        property: { id: hotelId, name: listing.name },
+        affiliate: query.get('aid'),
         agency: query.get('agency'),
         click: clickId,
         checkin: query.get('checkin'),
