@@ -240,7 +240,7 @@ describe('staygate on the wrong folder or without a server', () => {
     const err: string[] = [];
     const code = await main(['transactions', 'sync'], { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
     assert.equal(code, 1);
-    // Only the slots with no report API to ask (Hotelbeds, Expedia Rapid) have a line of their own: they were not asked.
+    // Only the slots with no report API to ask (Hotelbeds, LiteAPI, Expedia Rapid) have a line of their own: they were not asked.
     assert.deepEqual(
       out,
       SUPPLIER_IDS.filter((id) => !REPORTED_SLOTS.includes(id)).map(

@@ -18,7 +18,7 @@ import { main } from './main.ts';
 /**
  * Hotelbeds signs every request (Api-key + X-Signature: SHA-256 of key + secret + Unix seconds),
  * Expedia Rapid too (Authorization: EAN ..., SHA-512); Booking.com wants its bearer token and
- * affiliate id; the others need nothing here.
+ * affiliate id; LiteAPI its key (X-API-Key).
  */
 function signed({
   api,
@@ -33,6 +33,7 @@ function signed({
 }): Record<string, string> {
   if (api === 'booking-demand')
     return { Authorization: `Bearer ${key}`, 'X-Affiliate-Id': affiliateId, 'content-type': 'application/json' };
+  if (api === 'liteapi') return { 'X-API-Key': key };
   if (api === 'expedia-rapid') {
     const seconds = Math.floor(Date.now() / 1_000);
     const signature = createHash('sha512').update(`${key}${secret}${seconds}`).digest('hex');
@@ -141,7 +142,8 @@ async function runCommand(env: NodeJS.ProcessEnv): Promise<{ base: number; runni
 const FEEDS: Record<SupplierId, [path: string, records: string | null, body?: unknown]> = {
   supplier_a: ['/common/locations/countries', 'data', { rows: 10 }],
   supplier_b: ['/hotel-content-api/1.0/hotels?from=1&to=1', 'hotels'],
-  supplier_c: ['/feed/accommodations?limit=1', 'items'],
+  // LiteAPI lists hotels within a country; the default world (seed 42) sells some in the US.
+  supplier_c: ['/data/hotels?countryCode=US&limit=1', 'data'],
   supplier_d: ['/properties/content?language=en-US&supply_source=vrbo&include=name', null],
 };
 

@@ -7,16 +7,17 @@ import { generateWorld, type SimSuppliers, startSimSuppliers, type World } from 
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { IndexRow } from '../store/store.ts';
 import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
-import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
+import { createLiteapiDriver } from '../suppliers/liteapi.ts';
 import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
-import { SUPPLIER_IDS } from '../types.ts';
+import { SUPPLIER_IDS, type Listing } from '../types.ts';
 import { ensureInventory, ingestInventory } from './ingest.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { bookingDemandListing } from '../test-support/booking-demand-listing.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
+import { liteapiListing } from '../test-support/liteapi-listing.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -30,7 +31,7 @@ describe('ingestion from the simulated suppliers', () => {
     suppliers = [
       createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
       createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-      createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
+      createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
       createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
     ];
   });
@@ -41,7 +42,7 @@ describe('ingestion from the simulated suppliers', () => {
 
   it('decodes every feed back to the canonical listings, exactly', async () => {
     for (const supplier of suppliers) {
-      const pulled = [];
+      const pulled: Listing[] = [];
       for await (const page of supplier.contentPages({ pageSize: 700 })) pulled.push(...page);
       // The feeds name media under the supplier's own address (packages/sim/src/media.ts).
       const base = sim.urls[supplier.id];
@@ -49,6 +50,11 @@ describe('ingestion from the simulated suppliers', () => {
         // A Hotelbeds slot carries what Hotelbeds has of a listing (test-support/hotelbeds-listing.ts).
         if (sim.slots[supplier.id].api === 'hotelbeds') {
           const { propertyId: _propertyId, ...listing } = hotelbedsListing(l, base);
+          return listing;
+        }
+        // A LiteAPI slot likewise (test-support/liteapi-listing.ts).
+        if (sim.slots[supplier.id].api === 'liteapi') {
+          const { propertyId: _propertyId, ...listing } = liteapiListing(l, base);
           return listing;
         }
         // A Booking.com slot likewise (test-support/booking-demand-listing.ts).
@@ -64,10 +70,10 @@ describe('ingestion from the simulated suppliers', () => {
         const { propertyId: _propertyId, ...listing } = l;
         return { ...listing, media: { thumbnail: `${base}${listing.media.thumbnail}`, logoSquare: `${base}${listing.media.logoSquare}` } };
       });
-      // Booking.com lists country by country: its order is not the world's feed order.
+      // Booking.com and LiteAPI list country by country: the same listings in another order.
       const byId = (a: { supplierStayId: string }, b: { supplierStayId: string }) => a.supplierStayId.localeCompare(b.supplierStayId);
-      const inOrder =
-        sim.slots[supplier.id].api === 'booking-demand' ? (list: typeof expected) => [...list].sort(byId) : (list: typeof expected) => list;
+      const countryByCountry = ['booking-demand', 'liteapi'].includes(sim.slots[supplier.id].api);
+      const inOrder = countryByCountry ? (list: typeof expected) => [...list].sort(byId) : (list: typeof expected) => list;
       assert.deepEqual(inOrder(pulled), inOrder(expected), supplier.id);
     }
   });
@@ -177,7 +183,7 @@ describe('ingestion from the simulated suppliers', () => {
   });
 
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
-    const broken = createSupplierC(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
+    const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
     const store = createSqliteStore({ path: ':memory:' });
     try {
       await assert.rejects(

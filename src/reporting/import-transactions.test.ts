@@ -1,5 +1,5 @@
 // The CSV import through a booted gateway: every slot whose API has no commission report
-// (Hotelbeds), and one whose report is turned off here, so that its imported rows can be held to
+// (Hotelbeds, LiteAPI), and one whose report is turned off here, so that its imported rows can be held to
 // what its report gives. The sync skips them and says so; the simulator's export of their
 // bookings, made from real clicks through /go, is imported and attributed exactly as a report
 // would have been; a second import changes nothing, an older export never overwrites a

@@ -9,14 +9,14 @@ import type { ClickStore } from '../clicks/click-store.ts';
 import { createSqliteClickStore } from '../clicks/sqlite-click-store.ts';
 import { generateWorld, type SimBooking, type SimSuppliers, startSimSuppliers, stateAt, type World } from '@staygate/sim';
 import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
-import { createSupplierC } from '../suppliers/supplier-c.ts';
 import { createHotelbedsDriver } from '../suppliers/hotelbeds.ts';
+import { createLiteapiDriver } from '../suppliers/liteapi.ts';
 import { createExpediaRapidDriver } from '../suppliers/expedia-rapid.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
 import type { TransactionStore } from './transaction-store.ts';
-import { testSupplierConfig } from '../test-support/supplier-config.ts';
+import { REPORTED_SLOTS, testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,7 +35,7 @@ before(async () => {
   suppliers = [
     createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
     createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-    createSupplierC(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
+    createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
     createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
@@ -45,14 +45,24 @@ after(async () => {
   await Promise.all([sim.close(), clicks.close(), keys.close()]);
 });
 
-/** Lands clicks on supplier_c's booking page until one books (which does is a function of the click id). */
+/**
+ * The slot whose late back office the test plays: one whose API has a commission report (Hotelbeds'
+ * and LiteAPI's slots have none the gateway reads; their transactions are imported).
+ */
+const LATE = REPORTED_SLOTS[0]!;
+
+/** Lands clicks on Booking.com's page of a stay (the click in `label`) until one books (which does is a function of the click id). */
 async function book(prefix: string): Promise<SimBooking> {
-  const listings = world.listings.supplier_c;
+  assert.equal(LATE, 'supplier_a', 'the late records are played on Booking.com, the slot with a report');
+  const listings = world.listings.supplier_a;
   for (let i = 0; i < 500; i++) {
-    const before = sim.ledger.bookings('supplier_c').length;
-    const id = listings[i % listings.length].supplierStayId;
-    await (await fetch(`${sim.urls.supplier_c}/deeplink?id=${encodeURIComponent(id)}&aff=aff-late&click=${prefix}-${i}`)).arrayBuffer();
-    const booked = sim.ledger.bookings('supplier_c');
+    const before = sim.ledger.bookings(LATE).length;
+    const listing = listings[i % listings.length];
+    const country = listing.address.slice(-2).toLowerCase();
+    await (
+      await fetch(`${sim.urls[LATE]}/hotel/${country}/${listing.supplierStayId}.html?aid=aff-late&label=${prefix}-${i}`)
+    ).arrayBuffer();
+    const booked = sim.ledger.bookings(LATE);
     if (booked.length > before) return booked[booked.length - 1];
   }
   throw new Error('no landing booked');
@@ -77,9 +87,9 @@ describe('commission sync: late records', () => {
 
     const booking = await book('late');
     const onTime = await book('on-time');
-    // supplier_c's back office enters the booking two days after each of its changes.
+    // The slot's back office enters the booking two days after each of its changes.
     const lagMs = overlapMs + DAY;
-    sim.ledger.delayReports('supplier_c', booking.bookingId, lagMs);
+    sim.ledger.delayReports(LATE, booking.bookingId, lagMs);
 
     // The gateway pulls every 6 hours for a week: each pull re-reads a day before the previous end.
     for (let pulls = 0; pulls < 28; pulls++) {
@@ -89,8 +99,8 @@ describe('commission sync: late records', () => {
         `pull ${pulls}`,
       );
     }
-    assert.ok(await store.get('supplier_c', onTime.bookingId), 'a booking published on time is pulled');
-    assert.equal(await store.get('supplier_c', booking.bookingId), null, 'the late booking was never in a pulled period');
+    assert.ok(await store.get(LATE, onTime.bookingId), 'a booking published on time is pulled');
+    assert.equal(await store.get(LATE, booking.bookingId), null, 'the late booking was never in a pulled period');
 
     const seen: SupplierSyncResult[] = [];
     const results = await sync.reconcileAll({ onResult: (r) => seen.push(r) });
@@ -99,13 +109,13 @@ describe('commission sync: late records', () => {
       results.every((r) => r.ok && r.kind === 'reconciliation'),
       JSON.stringify(results),
     );
-    const c = results.find((r) => r.supplier === 'supplier_c')!;
+    const c = results.find((r) => r.supplier === LATE)!;
     assert.equal(c.from, new Date(now - 30 * DAY).toISOString(), 'the last 30 days');
     const published = stateAt(booking, now - lagMs + 1)!;
     assert.deepEqual(c.missed, [{ bookingId: booking.bookingId, lastUpdated: new Date(published.at).toISOString(), kind: 'new' }]);
     assert.equal(c.inserted, 1);
-    for (const r of results.filter((x) => x.supplier !== 'supplier_c')) assert.deepEqual(r.missed, [], r.supplier);
-    assert.equal((await store.get('supplier_c', booking.bookingId))?.lastUpdated, new Date(published.at).toISOString());
+    for (const r of results.filter((x) => x.supplier !== LATE)) assert.deepEqual(r.missed, [], r.supplier);
+    assert.equal((await store.get(LATE, booking.bookingId))?.lastUpdated, new Date(published.at).toISOString());
 
     // Nothing more to find the next time.
     const again = await sync.reconcileAll();

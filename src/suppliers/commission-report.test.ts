@@ -1,11 +1,11 @@
-// The adapters' commission reports against fixture servers (Hotelbeds has none: net rates; nor
-// has Expedia Rapid for affiliates): each supplier's paging, field names, time notation, status
-// words and commission units, normalised to one CommissionRecord.
+// The commission report of the one API that has one the gateway reads, Booking.com's orders,
+// against a fixture server (Hotelbeds has none: net rates; LiteAPI's gives daily totals, decision
+// 158; Expedia Rapid has none for affiliates): its paging, windows, time notation, status words
+// and commission units, normalised to one CommissionRecord.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 import { createBookingDemandDriver } from './booking-demand.ts';
-import { createSupplierC } from './supplier-c.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { CommissionRecord, Supplier } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
@@ -37,7 +37,6 @@ describe('commission reports', () => {
   let malformed = false;
   before(async () => {
     server = await startFixtureServer((url, request) => {
-      const q = url.searchParams;
       // supplier_a: Booking.com's orders (decision 153), POST bodies, 7-day windows, `{ page }` tokens.
       if (url.pathname === '/orders/details') {
         const asked = JSON.parse(request.body) as { page?: string; updated?: { from: string } };
@@ -84,18 +83,6 @@ describe('commission reports', () => {
         };
       }
       if (url.pathname === '/common/locations/cities') return { body: { data: [{ id: -1, name: { 'en-gb': 'Paris' } }], next_page: null } };
-      if (url.pathname === '/feed/commissions.csv') {
-        if (malformed) return { body: '{"status":"ok","results":[{"id":' };
-        const header =
-          'booking_no;click;aff;hotel_id;hotel;city;country;booked;arrive;depart;rooms;guest_country;state;commission_usd_cents;modified';
-        const line = (id: string, state: string, cents: number) =>
-          `${id};ck1;aff;1048576;"Hôtel; ""Lumière""";Paris;FR;02/11/2026 10:12:00;01/12/2026;04/12/2026;1;DE;${state};${cents};03/11/2026 08:00:00`;
-        const rows = [line('C1', 'P', 1234), line('C2', 'A', 99), line('C3', 'X', 0)].slice(
-          Number(q.get('offset')),
-          Number(q.get('offset')) + Number(q.get('limit')),
-        );
-        return { body: `${[header, ...rows].join('\r\n')}\r\n` };
-      }
       return { status: 404, body: { error: 'Not Found' } };
     });
   });
@@ -127,27 +114,6 @@ describe('commission reports', () => {
     ]);
   });
 
-  it('supplier_c: semicolon CSV by offset, DD/MM/YYYY, one-letter states, US cents', async () => {
-    malformed = false;
-    const records = await collect(createSupplierC(testSupplierConfig('supplier_c', server.baseUrl)));
-    assert.deepEqual(
-      records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
-      [
-        ['C1', 'Pending', 1234],
-        ['C2', 'Approved', 99],
-        ['C3', 'Canceled', 0],
-      ],
-    );
-    assert.deepEqual(
-      { ...records[0], bookingId: undefined, status: undefined, commissionUsdCents: undefined },
-      { ...base, bookingId: undefined, status: undefined, commissionUsdCents: undefined },
-    );
-    assert.ok(
-      server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2')),
-      "server.requests.some((r) => r.includes('from=2026-11-01+00%3A00%3A00&to=2026-11-21+10%3A00%3A00&offset=2&limit=2'))",
-    );
-  });
-
   it('fails a report on a malformed record or body, naming the supplier and the field', async () => {
     malformed = true;
     try {
@@ -155,10 +121,6 @@ describe('commission reports', () => {
         collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl))),
         (error: unknown) =>
           error instanceof SupplierError && error.kind === 'malformed' && /orders page 1\.data\[0\]\.updated/.test(error.message),
-      );
-      await assert.rejects(
-        collect(createSupplierC(testSupplierConfig('supplier_c', server.baseUrl))),
-        (error: unknown) => error instanceof SupplierError && error.kind === 'malformed' && /supplier_c/.test(error.message),
       );
     } finally {
       malformed = false;

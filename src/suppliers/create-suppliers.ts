@@ -2,17 +2,17 @@
 // composition root (app.ts, which re-exports it) and the content worker's thread, which pulls the
 // feeds itself (inventory/content-worker.ts gets this module's URL from app.ts).
 import { createBookingDemandDriver } from './booking-demand.ts';
-import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
+import { createLiteapiDriver } from './liteapi.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import type { SupplierApi } from '../types.ts';
 import type { Supplier, SupplierConfig } from './supplier.ts';
 
-/** The driver of each API (PLACEHOLDERS: the invented formats, until each real driver lands). */
+/** The driver of each API: each speaks its supplier's published wire format (docs/suppliers/). */
 const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
   'booking-demand': createBookingDemandDriver,
   hotelbeds: createHotelbedsDriver,
-  liteapi: createSupplierC,
+  liteapi: createLiteapiDriver,
   'expedia-rapid': createExpediaRapidDriver,
 };
 

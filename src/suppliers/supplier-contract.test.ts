@@ -8,8 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { generateWorld, simQuote, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
 import { createBookingDemandDriver } from './booking-demand.ts';
-import { createSupplierC } from './supplier-c.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
+import { createLiteapiDriver } from './liteapi.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
@@ -17,11 +17,12 @@ import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { bookingDemandListing } from '../test-support/booking-demand-listing.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
+import { liteapiListing } from '../test-support/liteapi-listing.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
   supplier_a: createBookingDemandDriver,
   supplier_b: createHotelbedsDriver,
-  supplier_c: createSupplierC,
+  supplier_c: createLiteapiDriver,
   supplier_d: createExpediaRapidDriver,
 };
 const NOW = Date.parse('2026-11-21T10:00:00Z');
@@ -75,20 +76,20 @@ for (const id of SUPPLIER_IDS) {
     it('content pages: every listing of the world, exactly, across pages', async () => {
       const listings = await allPages(supplier(), 37);
       assert.equal(listings.length, world.listings[id].length);
-      // Hotelbeds, Booking.com and Rapid carry less than the world knows (their own types, ratings as
-      // they have them): what they carry. Booking.com lists country by country, not in the world's order.
+      // Hotelbeds, Booking.com, LiteAPI and Rapid carry less than the world knows (their own types, ratings as
+      // they have them): what they carry. Booking.com and LiteAPI list country by country, not in the world's order.
       const api = sim.slots[id].api;
       const truth = world.listings[id].map((l) =>
         api === 'hotelbeds'
           ? hotelbedsListing(l, sim.urls[id])
           : api === 'booking-demand'
             ? bookingDemandListing(l, sim.urls[id])
-            : api === 'expedia-rapid'
-              ? expediaRapidListing(l, sim.urls[id])
-              : l,
+            : api === 'liteapi'
+              ? liteapiListing(l, sim.urls[id])
+              : expediaRapidListing(l, sim.urls[id]),
       );
       const inOrder = (list: Listing[]) =>
-        api === 'booking-demand' ? [...list].sort((a, b) => a.supplierStayId.localeCompare(b.supplierStayId)) : list;
+        api === 'booking-demand' || api === 'liteapi' ? [...list].sort((a, b) => a.supplierStayId.localeCompare(b.supplierStayId)) : list;
       assert.deepEqual(inOrder(listings).map(comparable), inOrder(truth).map(comparable));
       for (const l of listings) {
         assert.equal(l.supplier, id);
@@ -151,10 +152,11 @@ for (const id of SUPPLIER_IDS) {
     });
 
     it('commission reports: every booking of the ledger in the period, normalised', async () => {
-      if (sim.slots[id].api === 'hotelbeds' || sim.slots[id].api === 'expedia-rapid') {
-        // Hotelbeds (net rates) and Rapid (none for affiliates) have no commission report: the
-        // slot's transactions come from `staygate transactions import`.
-        assert.equal(supplier().commissionReport, undefined, `${sim.slots[id].api} has no commission report`);
+      if (sim.slots[id].api !== 'booking-demand') {
+        // Hotelbeds (net rates), LiteAPI (daily totals only, decision 158) and Rapid (none for
+        // affiliates) have no commission report the gateway reads: the slot's transactions come
+        // from `staygate transactions import`.
+        assert.equal(supplier().commissionReport, undefined, `${sim.slots[id].api} has no commission report the gateway reads`);
         return;
       }
       const listings = world.listings[id].slice(0, 200);

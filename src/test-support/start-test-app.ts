@@ -13,6 +13,7 @@ import type { Listing, SupplierId } from '../types.ts';
 import { bookingDemandListing } from './booking-demand-listing.ts';
 import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
+import { liteapiListing } from './liteapi-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
 
 export interface TestApp {
@@ -25,8 +26,10 @@ export interface TestApp {
   clock: TestClock;
   /**
    * Ground truth of a supplier entry: `${supplier}:${supplierStayId}` -> the listing as its slot's API
-   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts; an Expedia
-   * Rapid slot: its categories, ratings and unit configurations; expedia-rapid-listing.ts).
+   * carries it (a Hotelbeds slot: no guest rating, its own types; hotelbeds-listing.ts; a LiteAPI
+   * slot: its own types and room sizes, photos on the slot; liteapi-listing.ts; an Expedia Rapid
+   * slot: its categories, ratings and unit configurations; expedia-rapid-listing.ts; a Booking.com
+   * slot: booking-demand-listing.ts).
    */
   listing(supplier: string, supplierStayId: string): Listing & { propertyId: number };
   /** The gateway's key, click, transaction and lease stores on handles of their own, as the CLI opens them (open-stores.ts). */
@@ -140,6 +143,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const slot = sim.slots[supplier as SupplierId];
       if (slot.api === 'hotelbeds') return hotelbedsListing(found, slot.url);
       if (slot.api === 'booking-demand') return bookingDemandListing(found, slot.url);
+      if (slot.api === 'liteapi') return liteapiListing(found, slot.url);
       return slot.api === 'expedia-rapid' ? expediaRapidListing(found, slot.url) : found;
     },
     openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),

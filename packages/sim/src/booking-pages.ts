@@ -18,7 +18,8 @@ export const BOOKING_PAGES: Record<
   supplier_a: { path: '/hotel/', id: 'id', aid: 'aid', click: 'label', checkin: 'checkin', checkout: 'checkout' },
   // Hotelbeds has no page of its own: the operator's booking site (apis/hotelbeds-booking-page.ts).
   supplier_b: { path: '/book/hotel', id: 'code', aid: 'aid', click: 'clickId', checkin: 'checkIn', checkout: 'checkOut' },
-  supplier_c: { path: '/deeplink', id: 'id', aid: 'aff', click: 'click', checkin: 'from', checkout: 'to' },
+  // LiteAPI has none either: the operator's booking site (apis/liteapi-booking-page.ts).
+  supplier_c: { path: '/book/hotel', id: 'hotelId', aid: 'aid', click: 'clickId', checkin: 'checkin', checkout: 'checkout' },
   // Expedia Rapid's stays land on the simulated Vrbo page (apis/expedia-rapid-booking-page.ts).
   supplier_d: { path: '/search', id: 'selected', aid: 'aid', click: 'clickId', checkin: 'startDate', checkout: 'endDate' },
 };

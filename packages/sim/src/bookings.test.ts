@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parse } from 'csv-parse/sync';
 import { SUPPLIER_IDS } from './types.ts';
 import { bookingOf, CONVERSION_RATE, createBookingLedger, SIM_CLICK_TIME_PARAM, stateAt, type Landing } from './bookings.ts';
 import { generateWorld, type World } from './generate-world.ts';
@@ -126,10 +125,10 @@ describe('booking pages and commission report feeds', () => {
       const paths = {
         supplier_a: `/hotel/${l.supplier === 'supplier_a' ? country(l.supplierStayId) : ''}/`,
         supplier_b: '/book/hotel?code=',
-        supplier_c: '/deeplink?id=',
+        supplier_c: '/book/hotel?hotelId=',
         supplier_d: '/search?selected=',
       };
-      const click = { supplier_a: '.html?label', supplier_b: '&clickId', supplier_c: '&click', supplier_d: '&clickId' }[l.supplier];
+      const click = { supplier_a: '.html?label', supplier_b: '&clickId', supplier_c: '&clickId', supplier_d: '&clickId' }[l.supplier];
       await (await fetch(`${sim.urls[l.supplier]}${paths[l.supplier]}${l.supplierStayId}${click}=${l.clickId}`)).arrayBuffer();
     }
     now = T0 + 5 * DAY;
@@ -147,11 +146,17 @@ describe('booking pages and commission report feeds', () => {
     assert.equal(typeof (a.data[0].commission.actual_amount ?? a.data[0].commission.estimated_amount), 'number');
     // supplier_b speaks Hotelbeds, which has no commission report (net rates): nothing to ask it.
     assert.equal((await fetch(`${sim.urls.supplier_b}/v2/partner/commissions?modified_since=0`)).status, 404);
-    const c = await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01%2000:00:00`);
-    assert.equal(c.headers.get('content-type'), 'text/csv; charset=utf-8');
-    const rows = parse(await c.text(), { delimiter: ';', columns: true }) as Record<string, string>[];
-    assert.equal(Number(c.headers.get('x-total-count')), rows.length);
-    assert.match(rows[0].arrive, /^\d{2}\/\d{2}\/\d{4}$/);
+    // supplier_c speaks LiteAPI, whose dashboard report gives daily totals (the gateway imports its transactions).
+    const liteapiReport = (body: unknown) =>
+      fetch(`${sim.urls.supplier_c}/commissions/report`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-Key': sim.slots.supplier_c.key },
+        body: JSON.stringify(body),
+      });
+    const c = (await (await liteapiReport({ from: '2026-11-01', to: '2026-11-30' })).json()) as any;
+    assert.equal(c.success, true);
+    assert.ok(c.data.length > 0, 'days with bookings');
+    assert.match(c.data[0].date, /^\d{4}-\d{2}-\d{2}$/);
     // supplier_d speaks Expedia Rapid, which has no commission report for affiliates either.
     assert.equal(
       (await fetch(`${sim.urls.supplier_d}/api/affiliate/reservations?filter[updated_at][gte]=2026-11-01T00:00:00Z`)).status,
@@ -159,7 +164,7 @@ describe('booking pages and commission report feeds', () => {
     );
 
     assert.equal((await orders({ currency: 'USD' })).status, 400, 'no period');
-    assert.equal((await fetch(`${sim.urls.supplier_c}/feed/commissions.csv?from=2026-11-01T00:00:00Z`)).status, 400, 'not its notation');
+    assert.equal((await liteapiReport({ from: '2026-11-01T00:00:00Z', to: '2026-11-30' })).status, 400, 'not its notation');
     await sim.setFault('supplier_b', 'error');
     assert.equal((await fetch(`${sim.urls.supplier_b}/book/hotel?code=${world.listings.supplier_b[0].supplierStayId}`)).status, 500);
     await sim.setFault('supplier_b', null);

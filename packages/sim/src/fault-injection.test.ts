@@ -66,6 +66,9 @@ async function firstToAnswer(first: Promise<unknown>, second: Promise<unknown>):
 
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
 
+/** supplier_c speaks LiteAPI: its requests carry the simulator's key. */
+const LITEAPI_HEADERS = { 'X-API-Key': SIM_CREDENTIALS.liteapi.key };
+
 /** supplier_b speaks Hotelbeds: its requests are signed (Api-key + X-Signature) with the simulator's credentials. */
 function hotelbedsHeaders(): Record<string, string> {
   const { key, secret } = SIM_CREDENTIALS.hotelbeds;
@@ -135,7 +138,7 @@ describe('fault injection', () => {
   const feedOf = (supplier: 'b' | 'c' | 'd'): string =>
     ({
       b: `${sim.urls.supplier_b}/hotel-content-api/1.0/hotels?from=1&to=1`,
-      c: `${sim.urls.supplier_c}/feed/accommodations?limit=1`,
+      c: `${sim.urls.supplier_c}/data/hotels?hotelIds=${world.listings.supplier_c[0].supplierStayId}&limit=1`,
       d: `${sim.urls.supplier_d}/properties/content?language=en-US&supply_source=vrbo&include=name`,
     })[supplier];
   /** supplier_a's content (Booking.com's /accommodations/details, one page of a country). */
@@ -160,6 +163,7 @@ describe('fault injection', () => {
     });
   const feedB = (): Promise<RawAnswer> => request(feedOf('b'), { headers: hotelbedsHeaders() });
   const feedD = (): Promise<RawAnswer> => request(feedOf('d'), { headers: rapidHeaders() });
+  const feedC = (): Promise<RawAnswer> => request(feedOf('c'), { headers: LITEAPI_HEADERS });
   const quoteB = (): Promise<RawAnswer> =>
     request(`${sim.urls.supplier_b}/hotel-api/1.0/hotels`, {
       method: 'POST',
@@ -182,13 +186,13 @@ describe('fault injection', () => {
     assert.match(sim.urls.supplier_b, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(await failure(feedB()), 'ECONNREFUSED');
     assert.equal(await failure(quoteB()), 'ECONNREFUSED');
-    const slowC = timed(() => request(feedOf('c')));
+    const slowC = timed(feedC);
     const fastD = timed(() => feedD());
     assert.equal(await firstToAnswer(slowC, fastD), 'second', 'supplier_d (no fault) answers while supplier_c waits');
     const slow = await slowC;
     assert.ok(slow.ms >= 195, `${slow.ms}`);
     assert.equal(slow.value.status, 200);
-    assert.equal(JSON.parse(slow.value.text).items.length, 1);
+    assert.equal(JSON.parse(slow.value.text).data.length, 1);
     assert.equal((await fastD).value.status, 200);
   });
 
@@ -300,7 +304,7 @@ describe('fault injection', () => {
       assert.equal(await failure(feedD()), 'ECONNREFUSED');
       // supplier_c's slow:200 is cleared: it answers while supplier_a, now slow, waits.
       const slowA = feedA();
-      assert.equal(await firstToAnswer(slowA, request(feedOf('c'))), 'second');
+      assert.equal(await firstToAnswer(slowA, feedC()), 'second');
       await slowA;
       const cleared = await control('?supplier_b=none&supplier_d=none&supplier_a=slow:50');
       assert.deepEqual(JSON.parse(cleared.text), { supplier_a: 'slow:50', supplier_b: null, supplier_c: null, supplier_d: null });
@@ -369,9 +373,10 @@ describe('startSimSuppliers: latency, faults option, close', () => {
       }
       // supplier_c at 0: it answers while supplier_d, asked first, waits its 90 ms or more.
       const d = quoteD(sim);
-      const c = request(`${sim.urls.supplier_c}/feed/quote`, {
+      const c = request(`${sim.urls.supplier_c}/hotels/rates`, {
         method: 'POST',
-        body: JSON.stringify({ ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 1 } }),
+        headers: { ...LITEAPI_HEADERS, 'content-type': 'application/json' },
+        body: JSON.stringify({ hotelIds: ['1'], occupancies: [{ adults: 1 }], currency: 'USD', guestNationality: 'US', ...STAY }),
       });
       assert.equal(await firstToAnswer(d, c), 'second');
       await d;

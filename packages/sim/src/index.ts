@@ -29,4 +29,5 @@ export { SIM_CREDENTIALS } from './sim-credentials.ts';
 export { HOTELBEDS_TYPE_CODES } from './apis/hotelbeds-hotels-route.ts';
 export { BOOKING_TYPE_IDS } from './apis/booking-demand-content-routes.ts';
 export { RAPID_CATEGORIES } from './apis/expedia-rapid-content-route.ts';
+export { LITEAPI_HOTEL_TYPE_IDS } from './apis/liteapi-hotels-route.ts';
 export { RENTAL_TYPES, STAY_TYPES, SUPPLIER_IDS, type SupplierId } from './types.ts';

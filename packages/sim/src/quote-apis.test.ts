@@ -4,18 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import type { SupplierId } from './types.ts';
 import { generateWorld, type World } from './generate-world.ts';
 import { isSoldOut, simQuote, SUPPLIER_A_RATES, type SimQuoteRequest } from './price-stay.ts';
-import type { SupplierCQuoteResponse } from './quote-supplier-c.ts';
 import { SIM_CREDENTIALS } from './sim-credentials.ts';
 import { startSimSuppliers, type SimSuppliers } from './start-sim-suppliers.ts';
 
 const sorted = (keys: readonly string[]): string[] => [...keys].sort();
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
-
-async function post(url: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  assert.equal(response.headers.get('content-type'), 'application/json');
-  return { status: response.status, body: await response.json() };
-}
 
 /** Booking.com's search (apis/booking-demand*.ts) on supplier_a, with the slot's bearer token and affiliate id. */
 async function bookingSearch(sim: SimSuppliers, body: unknown): Promise<{ status: number; body: any }> {
@@ -37,13 +30,6 @@ const searchBody = (ids: number[], guests: Record<string, unknown>, currency?: s
   guests,
   ...(currency === undefined ? {} : { currency }),
 });
-
-function assertBadRequest(answer: { status: number; body: any }, param: string | null, what: string): void {
-  assert.equal(answer.status, 400, what);
-  assert.equal(answer.body.error, 'Bad Request', what);
-  assert.equal(typeof answer.body.message, 'string');
-  if (param !== null) assert.equal(answer.body.details?.param, param, `${what}: ${answer.body.message}`);
-}
 
 interface Party {
   adults: number;
@@ -111,23 +97,27 @@ async function askApi(
       return out;
     }
     case 'supplier_c': {
-      const pax =
-        p.childrenAges === null && p.children > 0
-          ? { adults: p.adults, childCount: p.children }
-          : { adults: p.adults, children: p.childrenAges ?? [] };
-      const { status, body } = await post(`${sim.urls.supplier_c}/feed/quote`, {
-        ids: ids.map(Number),
-        from: STAY.checkin,
-        to: STAY.checkout,
-        pax,
-        units: p.rooms,
+      // LiteAPI's rates call (apis/liteapi*.ts): one occupancy per room, children as ages (6 when
+      // unknown, the slot's default), the key in X-API-Key; a hotel's price is its cheapest offer's
+      // `offerRetailRate`. Hotels left out are not available; none at all is a 204.
+      const ages = p.childrenAges ?? new Array<number>(p.children).fill(6);
+      const occupancies = Array.from({ length: p.rooms }, (_v, i) => {
+        const adults = Math.floor(p.adults / p.rooms) + (i < p.adults % p.rooms ? 1 : 0);
+        return i === 0 && ages.length > 0 ? { adults, children: ages } : { adults };
       });
-      assert.equal(status, 200);
-      for (const r of (body as SupplierCQuoteResponse).results) {
-        out.set(
-          String(r.id),
-          r.state === 'OK' ? { available: true, total: r.total_usd_cents / 100, currency: 'USD' } : { available: false },
-        );
+      const response = await fetch(`${sim.urls.supplier_c}/hotels/rates`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-API-Key': SIM_CREDENTIALS.liteapi.key },
+        body: JSON.stringify({ hotelIds: ids, occupancies, currency, guestNationality: 'US', ...STAY, limit: ids.length }),
+      });
+      for (const id of ids) out.set(id, { available: false });
+      if (response.status === 204) return out;
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { data: { hotelId: string; roomTypes: any[] }[] };
+      for (const hotel of body.data) {
+        const prices = hotel.roomTypes.map((offer) => offer.offerRetailRate[0] as { amount: number; currency: string });
+        const cheapest = prices.reduce((a, b) => (b.amount < a.amount ? b : a));
+        out.set(hotel.hotelId, { available: true, total: cheapest.amount, currency: cheapest.currency });
       }
       return out;
     }
@@ -237,39 +227,7 @@ describe('quote APIs over HTTP', () => {
     );
   });
 
-  it('supplier_c: POST /feed/quote, totals in whole USD cents', async () => {
-    const [open] = openIds('supplier_c', 1);
-    const answer = await post(`${sim.urls.supplier_c}/feed/quote`, {
-      ids: [Number(open), 1],
-      from: STAY.checkin,
-      to: STAY.checkout,
-      pax: { adults: 1 },
-      units: 1,
-    });
-    assert.equal(answer.status, 200);
-    assert.deepEqual(Object.keys(answer.body), ['results']);
-    const [ok, full] = answer.body.results;
-    assert.deepEqual(sorted(Object.keys(ok)), ['id', 'state', 'total_usd_cents']);
-    assert.equal(ok.id, Number(open));
-    assert.equal(ok.state, 'OK');
-    assert.ok(Number.isInteger(ok.total_usd_cents), 'Number.isInteger(ok.total_usd_cents)');
-    assert.deepEqual(full, { id: 1, state: 'FULL' });
-    // `pax.children` lists ages; `pax.childCount` instead counts children of unknown age; absent units: 1 room.
-    const withAges = await post(`${sim.urls.supplier_c}/feed/quote`, {
-      ids: [Number(open)],
-      from: STAY.checkin,
-      to: STAY.checkout,
-      pax: { adults: 1, children: [6] },
-    });
-    const withCount = await post(`${sim.urls.supplier_c}/feed/quote`, {
-      ids: [Number(open)],
-      from: STAY.checkin,
-      to: STAY.checkout,
-      pax: { adults: 1, childCount: 1 },
-    });
-    assert.equal(withAges.status, 200);
-    assert.deepEqual(withCount.body, withAges.body, 'a child of unknown age is 6 at supplier_c');
-  });
+  // supplier_c (LiteAPI: offers by hotel ids, 204 when none, up to 5,000 ids) is apis/liteapi.test.ts's.
 
   it("supplier_d: Rapid's GET /properties/availability, whole-stay totals per room, `[]` for none", async () => {
     const [open] = openIds('supplier_d', 1);
@@ -314,24 +272,15 @@ describe('quote APIs over HTTP', () => {
     assert.ok(available > 300 && unavailable > 100, `${available} / ${unavailable}`);
   });
 
-  // supplier_b (Hotelbeds: 2,000 codes a call) is apis/hotelbeds.test.ts's.
-  it('caps the ids per call: a 100, c 100, d 250 (one more is a 400)', async () => {
+  // supplier_b (Hotelbeds: 2,000 codes a call) and supplier_c (LiteAPI: `limit`, 5,000) are apis/*.test.ts's.
+  it('caps the ids per call: a 100, d 250 (one more is a 400)', async () => {
     const p: Party = { adults: 2, children: 0, childrenAges: null, rooms: 1 };
     const a = (n: number) => bookingSearch(sim, searchBody(ids('supplier_a', n).map(Number), { number_of_adults: 2, number_of_rooms: 1 }));
-    const c = (n: number) =>
-      post(`${sim.urls.supplier_c}/feed/quote`, {
-        ids: ids('supplier_c', n).map(Number),
-        from: STAY.checkin,
-        to: STAY.checkout,
-        pax: { adults: 2 },
-      });
     const d = (n: number) => getRapid(sim, rapidAvailabilityQuery(ids('supplier_d', n), p));
     assert.equal((await a(100)).status, 200);
     const a101 = await a(101);
     assert.equal(a101.status, 400, 'a 101');
     assert.equal(a101.body.errors[0].id, 'invalid_parameter', 'a 101: Booking.com error body');
-    assert.equal((await c(100)).body.results.length, 100);
-    assertBadRequest(await c(101), 'ids', 'c 101');
     assert.equal((await d(250)).status, 200);
     // Rapid's own 400 body: `invalid_input` with the nested error naming the parameter.
     const tooMany = await d(251);
@@ -368,12 +317,7 @@ describe('quote APIs over HTTP', () => {
 
     // supplier_b answers in Hotelbeds' own error body (apis/hotelbeds.test.ts).
 
-    const c = (body: unknown) => post(`${sim.urls.supplier_c}/feed/quote`, body);
-    const cBody = { ids: [1], from: STAY.checkin, to: STAY.checkout, pax: { adults: 2 } };
-    assertBadRequest(await c({ ...cBody, to: '2027-02-27' }), 'to', 'c: checkout before checkin');
-    assertBadRequest(await c({ ...cBody, pax: { adults: 2, children: [4], childCount: 2 } }), 'pax.childCount', 'c: count mismatch');
-    assertBadRequest(await c({ ...cBody, units: 0 }), 'units', 'c: no room');
-    assertBadRequest(await c({ ...cBody, pax: undefined }), 'pax', 'c: no pax');
+    // supplier_c answers in LiteAPI's own error body (apis/liteapi.test.ts).
 
     // supplier_d answers in Rapid's own error body (apis/expedia-rapid.test.ts).
   });

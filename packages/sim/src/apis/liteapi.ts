@@ -1,17 +1,8 @@
-// LiteAPI v3 on a simulated slot. PLACEHOLDER until its real wire format lands: it still
-// serves the invented supplier_c format (feed-, quote-, report-supplier-c.ts) for any slot.
-import { bookingPageRoute } from '../booking-pages.ts';
-import { supplierCContentRoute } from '../feed-supplier-c.ts';
-import { supplierCQuoteRoute } from '../quote-supplier-c.ts';
-import { supplierCReportRoute } from '../report-supplier-c.ts';
+// The simulated LiteAPI v3 on one slot (liteapi-routes.ts: hotel data, rates, the dashboard's
+// commission report, the operator's booking page; docs/suppliers/liteapi.md).
 import type { ApiModule } from './api-slot.ts';
+import { LITEAPI_BOOKING_URL, liteapiRoutes } from './liteapi-routes.ts';
 
-export const liteApiApi: ApiModule = {
-  routes: ({ supplier, world, ledger }) => [
-    supplierCContentRoute(world.listings[supplier]),
-    { ...supplierCQuoteRoute(world), latency: true },
-    bookingPageRoute('supplier_c', world, ledger),
-    supplierCReportRoute(ledger),
-  ],
-  bookingUrl: '{supplierUrl}/deeplink?id={supplierStayId}&aff={aid}&click={clickId}&from={checkin}&to={checkout}',
-};
+export { LITEAPI_BOOKING_URL };
+
+export const liteApiApi: ApiModule = { routes: liteapiRoutes, bookingUrl: LITEAPI_BOOKING_URL };

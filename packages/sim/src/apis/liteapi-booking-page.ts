@@ -1,0 +1,64 @@
+// LiteAPI has no public page per hotel: an operator sells its rates on its own booking site, and the
+// gateway's deeplinks land there (STAYGATE_SUPPLIER_<X>_BOOKING_URL). For a simulated slot the
+// simulator plays that site, as for Hotelbeds (docs/decisions.md 146, 149): this page, whose landings
+// go to the slot's booking ledger.
+import { dateParam, landingTime } from '../booking-pages.ts';
+import type { BookingLedger } from '../bookings.ts';
+import { ok, SupplierHttpError, type SupplierRoute } from '../create-supplier-server.ts';
+import type { World } from '../generate-world.ts';
+import type { SupplierId } from '../types.ts';
+import { openListing } from '../world-lookup.ts';
+
+export const LITEAPI_BOOKING_PATH = '/book/hotel';
+
+/**
+ * The default booking-page template of a simulated LiteAPI slot: the operator's own site on the
+ * slot's URL, with every placeholder the gateway's `/go` fills (`{supplierUrl}`, `{supplierStayId}`,
+ * `{clickId}`, `{checkin}`, `{checkout}`, `{aid}`, `{campaign}`, and the operator's `{affiliateId}` as
+ * the site's `agency`, the party's `{adults}` and `{rooms}`), as the Hotelbeds slot's.
+ */
+export const LITEAPI_BOOKING_URL =
+  '{supplierUrl}/book/hotel?hotelId={supplierStayId}&clickId={clickId}&checkin={checkin}&checkout={checkout}&adults={adults}&rooms={rooms}&aid={aid}&campaign={campaign}&agency={affiliateId}';
+
+/**
+ * `GET /book/hotel?hotelId=&clickId=...`: the hotel's booking page on the operator's site. A landing
+ * with a click id is recorded under the partner's `aid` (what the gateway's click carries).
+ */
+export function liteapiBookingPageRoute(world: World, supplier: SupplierId, ledger: BookingLedger): SupplierRoute {
+  return {
+    method: 'GET',
+    path: LITEAPI_BOOKING_PATH,
+    handle({ query }) {
+      const hotelId = query.get('hotelId') ?? '';
+      const listing = openListing(world, supplier, hotelId);
+      if (listing === undefined) throw new SupplierHttpError(404, `no hotel "${hotelId}"`, { param: 'hotelId', value: hotelId });
+      const clickId = query.get('clickId');
+      const at = landingTime(query, ledger.now());
+      if (clickId !== null && clickId !== '') {
+        ledger.land({
+          supplier,
+          clickId,
+          supplierStayId: hotelId,
+          affiliate: query.get('aid'),
+          checkin: dateParam(query, 'checkin'),
+          checkout: dateParam(query, 'checkout'),
+          at,
+        });
+      }
+      return ok({
+        page: 'booking',
+        site: 'the operator’s own LiteAPI booking site (simulated)',
+        supplier,
+        // The fields every simulated booking page echoes (booking-pages.ts), then the operator's own.
+        property: { id: hotelId, name: listing.name },
+        affiliate: query.get('aid'),
+        agency: query.get('agency'),
+        click: clickId,
+        checkin: query.get('checkin'),
+        checkout: query.get('checkout'),
+        adults: query.get('adults'),
+        rooms: query.get('rooms'),
+      });
+    },
+  };
+}
