@@ -19,6 +19,8 @@ const DAY = 86_400_000;
 const unreported = SUPPLIER_IDS.length - REPORTED_SLOTS.length;
 const IMPORT_NOTE = unreported === 0 ? '' : `; ${unreported} without a commission report API (staygate transactions import)`;
 const N = REPORTED_SLOTS.length;
+/** "1 supplier", "2 suppliers", as the summary writes them. */
+const SUPPLIERS = `${N} supplier${N === 1 ? '' : 's'}`;
 let t: TestApp;
 let env: NodeJS.ProcessEnv;
 
@@ -137,7 +139,7 @@ describe('staygate transactions', () => {
     assert.equal(sync.code, 0, sync.stderr);
     const lines = sync.stdout.trim().split('\n');
     assert.equal(lines.filter((l) => LINE.test(l)).length, N);
-    assert.equal(lines.at(-1), `synced ${N} of ${N} suppliers${IMPORT_NOTE}`);
+    assert.equal(lines.at(-1), `synced ${N} of ${SUPPLIERS}${IMPORT_NOTE}`);
     const status = await run('transactions', 'status');
     assert.equal(status.code, 0, status.stderr);
     const total = REPORTED_SLOTS.reduce((a, s) => a + t.sim.ledger.report(s, 0, Date.now()).length, 0);
@@ -188,13 +190,13 @@ describe('staygate transactions', () => {
         reconcile.stdout,
       );
       assert.ok(
-        reconcile.stdout.endsWith(`\nreconciled ${N} of ${N} suppliers over 30 days: 1 the incremental sync missed${IMPORT_NOTE}\n`),
+        reconcile.stdout.endsWith(`\nreconciled ${N} of ${SUPPLIERS} over 30 days: 1 the incremental sync missed${IMPORT_NOTE}\n`),
         reconcile.stdout,
       );
       assert.equal((await store.get('supplier_a', late.bookingId))?.lastUpdated, new Date(late.bookedAt).toISOString());
       const again = await run(['transactions', 'sync', '--full'], overlap);
       assert.ok(
-        again.stdout.endsWith(`\nreconciled ${N} of ${N} suppliers over 30 days: 0 the incremental sync missed${IMPORT_NOTE}\n`),
+        again.stdout.endsWith(`\nreconciled ${N} of ${SUPPLIERS} over 30 days: 0 the incremental sync missed${IMPORT_NOTE}\n`),
         again.stdout,
       );
     } finally {
@@ -235,7 +237,7 @@ describe('staygate transactions', () => {
       const failed = await run(['transactions', 'sync']);
       assert.equal(failed.code, 1);
       assert.match(failed.stdout, new RegExp(`${failing}: FAILED, nothing applied`));
-      assert.ok(failed.stdout.endsWith(`synced ${N - 1} of ${N} suppliers${IMPORT_NOTE}`), failed.stdout);
+      assert.ok(failed.stdout.endsWith(`synced ${N - 1} of ${SUPPLIERS}${IMPORT_NOTE}`), failed.stdout);
     } finally {
       await t.sim.setFault(failing, null);
     }

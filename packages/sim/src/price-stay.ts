@@ -34,14 +34,6 @@ export const DEFAULT_CHILD_AGES: Readonly<Record<SupplierId, number>> = {
   supplier_d: 12,
 };
 
-/** Most ids one quote call may carry; more is a 400. */
-export const QUOTE_ID_CAPS: Readonly<Record<SupplierId, number>> = {
-  supplier_a: 200,
-  supplier_b: 100,
-  supplier_c: 100,
-  supplier_d: 50,
-};
-
 /**
  * supplier_a's own exchange rates (units per USD), as of `asOf`: it quotes in these currencies and
  * in USD for any other. Deliberately not the gateway's table: a supplier converts with its own rates.

@@ -59,7 +59,7 @@ function readChanges(query: URLSearchParams): [SupplierId, FaultMode | null][] {
 function exportCsv(ledger: BookingLedger, query: URLSearchParams): string {
   const supplier = query.get('supplier') ?? '';
   if (!isSupplierId(supplier)) throw badRequest('supplier', supplier, 'supplier must be one of supplier_a .. supplier_d');
-  return exportTransactionsCsv(ledger, supplier, readReportWindow(query, { from: 'from', to: 'to' }, 'iso', ledger.now()));
+  return exportTransactionsCsv(ledger, supplier, readReportWindow(query, { from: 'from', to: 'to' }, ledger.now()));
 }
 
 export async function startControlServer({
