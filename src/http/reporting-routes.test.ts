@@ -86,49 +86,39 @@ before(async () => {
   keyNoPlatform = await t.createKey({ aid: 'aff-c', partnerId: 'partner-c' });
 
   await clickThrough(await linksFor(keyA, 48.8566, 2.3522), 'spring-mail', ['mobile', 'desktop', 'tablet', 'unknown']);
-  // The partner's second key: clicked until one of its clicks books (about one landing in eight
-  // does, by the click id's hash), so the test below always has a booking to attribute.
-  const rome = await linksFor(keyA2, 41.9028, 12.4964, 100);
-  for (let i = 0; i < rome.length && !allBookings().some((b) => b.affiliate === 'aff-a2'); i += 10) {
-    await clickThrough(rome.slice(i, i + 10), 'rome', ['desktop']);
-  }
+  // Which clicks book is a function of their random ids (about one landing in eight books), so each
+  // case below clicks its links ten at a time, round after round (each click a new id), until its
+  // bookings exist. A booking is the partner's by its click's aid (Booking.com's ledger records the
+  // operator's affiliate id, the partner travels in `label`).
+  const aidOf = (b: SimBooking) => clicksById.get(b.clickId)?.aid;
+  const clickUntil = async (links: string[], campaign: string | null, devices: (keyof typeof UA)[], done: () => boolean) => {
+    const reportedLinks = links.filter((l) => reported.some((s) => l.includes(`/go/${s}/`)));
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < reportedLinks.length; i += 10) {
+        await loadClicks();
+        if (done()) return;
+        await clickThrough(reportedLinks.slice(i, i + 10), campaign, devices);
+      }
+    }
+    await loadClicks();
+  };
+  // The partner's second key: a booking to attribute.
+  await clickUntil(await linksFor(keyA2, 41.9028, 12.4964, 100), 'rome', ['desktop'], () =>
+    allBookings().some((b) => aidOf(b) === 'aff-a2'),
+  );
   await clickThrough(await linksFor(keyB, 51.5074, -0.1278), null, ['desktop', 'mobile']);
-  // Click ids are random, so which clicks book is too: more clicks until every supplier (every
-  // report format) has bookings of both partners.
-  const cities: [number, number][] = [
-    [41.3874, 2.1686],
-    [52.3676, 4.9041],
-    [40.7128, -74.006],
-    [35.6762, 139.6503],
-    [38.7223, -9.1393],
-  ];
-  for (const [lat, lng] of cities) {
-    const booked = (aid: string) => reported.every((s) => t.sim.ledger.bookings(s).filter((b) => b.affiliate === aid).length >= 2);
-    if (booked('aff-a') && booked('aff-b')) break;
-    await clickThrough(await linksFor(keyA, lat, lng, 60), 'spring-mail', ['mobile', 'desktop']);
-    await clickThrough(await linksFor(keyB, lat, lng, 60), null, ['tablet']);
-  }
-  // Tablets and unknown browsers: clicked until one of their clicks books, so that the partner's
-  // bookings always come from three device classes or more (which clicks book depends on the
-  // random click ids: in about one run in twenty, none of the Paris tablet clicks booked).
-  await loadClicks();
-  const paris = await linksFor(keyA, 48.8566, 2.3522, 100);
-  const devicesBooked = () =>
-    new Set(
-      allBookings()
-        .filter((b) => b.affiliate === 'aff-a')
-        .map((b) => clicksById.get(b.clickId)?.device),
-    );
-  for (let i = 0; i < paris.length && devicesBooked().size < 3; i += 10) {
-    await clickThrough(paris.slice(i, i + 10), 'spring-mail', ['tablet', 'unknown']);
-    await loadClicks();
-  }
+  // Every reported supplier with bookings of both partners: enough for the cases below (ten or more
+  // in all, six or more of partner-a's shop).
+  const booked = (aid: string, n: number) => reported.every((s) => t.sim.ledger.bookings(s).filter((b) => aidOf(b) === aid).length >= n);
+  await clickUntil(await linksFor(keyA, 41.3874, 2.1686, 60), 'spring-mail', ['mobile', 'desktop'], () => booked('aff-a', 8));
+  await clickUntil(await linksFor(keyB, 52.3676, 4.9041, 60), null, ['tablet'], () => booked('aff-b', 4));
+  // Tablets and unknown browsers too: the partner's bookings come from three device classes or more.
+  const devicesBooked = () => new Set(allBookings().flatMap((b) => (aidOf(b) === 'aff-a' ? [clicksById.get(b.clickId)?.device] : [])));
+  await clickUntil(await linksFor(keyA, 48.8566, 2.3522, 100), 'spring-mail', ['tablet', 'unknown'], () => devicesBooked().size >= 3);
   // A campaign a spreadsheet would run as a formula: clicked until one of its clicks books.
-  const evil = await linksFor(keyB, 40.7128, -74.006, 100);
-  for (let i = 0; i < evil.length && !allBookings().some((b) => b.affiliate === 'aff-b' && b.checkin && evilClick(b)); i += 10) {
-    await clickThrough(evil.slice(i, i + 10), EVIL_CAMPAIGN, ['desktop']);
-    await loadClicks();
-  }
+  await clickUntil(await linksFor(keyB, 40.7128, -74.006, 100), EVIL_CAMPAIGN, ['desktop'], () =>
+    allBookings().some((b) => aidOf(b) === 'aff-b' && b.checkin && evilClick(b)),
+  );
   // A landing with a click id the gateway never issued, until one of them books.
   for (let i = 0; i < 300 && !allBookings().some((b) => b.clickId.startsWith('forged-')); i++) {
     const listing = t.world.listings.supplier_a[i];
