@@ -6,8 +6,6 @@
 // moves the world on in the middle of a walk, so that a page token expires.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
@@ -20,6 +18,7 @@ import type { Listing } from '../types.ts';
 import { BOOKING_BACKOFF_MS, BOOKING_MAX_IDS_PER_QUOTE, createBookingDemandDriver } from './booking-demand.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
 
 // --- the published spec, read in place ---------------------------------------------------------
 
@@ -67,86 +66,6 @@ function assertValid(validate: ValidateFunction, value: unknown, what: string): 
   assert.ok(validate(value), `${what}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
 }
 
-// --- a recording proxy in front of the simulated slot -----------------------------------------
-
-interface Exchange {
-  path: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  requestBody: any;
-  status: number;
-  responseBody: any;
-  at: number;
-}
-
-interface Proxy {
-  url: string;
-  exchanges: Exchange[];
-  /** The next `count` requests answer 429 (with `Retry-After: <retryAfterS>` when given). */
-  rateLimit(count: number, retryAfterS: number | null): void;
-  /** Called with each exchange before it is forwarded (a test moves the world on). */
-  onRequest: ((exchange: Exchange) => void) | null;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: string): Promise<Proxy> {
-  const exchanges: Exchange[] = [];
-  let limited = { count: 0, retryAfterS: null as number | null };
-  const proxy: Proxy = {
-    url: '',
-    exchanges,
-    rateLimit(count, retryAfterS) {
-      limited = { count, retryAfterS };
-    },
-    onRequest: null,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const url = new URL(req.url ?? '/', 'http://proxy');
-    const exchange: Exchange = {
-      path: url.pathname,
-      method: req.method ?? 'GET',
-      headers: req.headers,
-      requestBody: text === '' ? undefined : JSON.parse(text),
-      status: 0,
-      responseBody: undefined,
-      at: performance.now(),
-    };
-    exchanges.push(exchange);
-    if (limited.count > 0) {
-      limited.count--;
-      exchange.status = 429;
-      res.writeHead(429, limited.retryAfterS === null ? {} : { 'retry-after': String(limited.retryAfterS) });
-      res.end();
-      return;
-    }
-    proxy.onRequest?.(exchange);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([name]) => ['authorization', 'x-affiliate-id', 'accept', 'content-type'].includes(name)),
-    ) as Record<string, string>;
-    const answer = await fetch(`${target}${url.pathname}${url.search}`, {
-      method: exchange.method,
-      headers,
-      body: text === '' ? undefined : text,
-    });
-    const body = await answer.text();
-    exchange.status = answer.status;
-    exchange.responseBody = answer.headers.get('content-type')?.includes('json') ? JSON.parse(body) : body;
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return proxy;
-}
-
 // --- the tests ---------------------------------------------------------------------------------
 
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
@@ -155,14 +74,14 @@ const CREDENTIALS = SIM_CREDENTIALS['booking-demand'];
 
 let world: World;
 let sim: SimSuppliers;
-let proxy: Proxy;
+let proxy: RecordingProxy;
 
 before(async () => {
   world = generateWorld({ seed: 13, stays: 3_000 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => NOW });
   assert.equal(sim.slots.supplier_a.api, 'booking-demand');
   assert.equal(sim.slots.supplier_a.bookingUrl, null, "the content names each stay's page");
-  proxy = await startProxy(sim.urls.supplier_a);
+  proxy = await startRecordingProxy(sim.urls.supplier_a, ['authorization', 'x-affiliate-id', 'accept', 'content-type']);
 });
 after(async () => {
   await proxy.close();
@@ -391,7 +310,7 @@ describe('Booking.com contract: authentication and rate limits', () => {
   });
 
   it('a 429 with a Retry-After is waited out as long as it asks, then the same request is sent again', async () => {
-    proxy.rateLimit(1, 2);
+    proxy.rateLimit(1, { retryAfterS: 2 });
     const exchanges = await recorded(() => allPages(driver(), 1_000));
     assert.deepEqual([exchanges[0].status, exchanges[1].status], [429, 200]);
     assert.deepEqual(exchanges[1].requestBody, exchanges[0].requestBody, 'the same request again');
@@ -399,7 +318,7 @@ describe('Booking.com contract: authentication and rate limits', () => {
   });
 
   it("a 429 without one is waited out by the driver's own backoff", async () => {
-    proxy.rateLimit(1, null);
+    proxy.rateLimit(1);
     const id = world.listings.supplier_a[0].supplierStayId;
     const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.deepEqual(

@@ -5,8 +5,6 @@
 // Rapid's rate limiting (429 without Retry-After, as Rapid sends it); the slot's clock makes links expire.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { generateWorld, SIM_CREDENTIALS, simQuote, startSimSuppliers, type SimSuppliers, type World } from '@staygate/sim';
@@ -17,6 +15,7 @@ import { createExpediaRapidDriver, EXPEDIA_RAPID_BACKOFF_MS, EXPEDIA_RAPID_MAX_I
 import { expediaRapidAuthHeaders, expediaRapidSignature } from './expedia-rapid-signature.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
 
 // --- the published schema ---------------------------------------------------------------------
 
@@ -79,81 +78,10 @@ function assertRequest(operation: any, exchange: Exchange, what: string): void {
   }
 }
 
-// --- a recording proxy in front of the simulated slot -----------------------------------------
-
-interface Exchange {
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  status: number;
-  responseHeaders: Headers | null;
-  responseBody: unknown;
-  at: number;
-}
-
-interface Proxy {
-  url: string;
-  exchanges: Exchange[];
-  /** The next `count` requests answer Rapid's 429, without Retry-After. */
-  rateLimit(count: number): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: string): Promise<Proxy> {
-  const exchanges: Exchange[] = [];
-  let limited = 0;
-  let url = '';
-  const server = createServer(async (req, res) => {
-    for await (const _chunk of req); // a GET: nothing to read, but let it end
-    const asked = new URL(req.url ?? '/', 'http://proxy');
-    const exchange: Exchange = {
-      path: asked.pathname,
-      query: asked.searchParams,
-      headers: req.headers,
-      status: 0,
-      responseHeaders: null,
-      responseBody: undefined,
-      at: performance.now(),
-    };
-    exchanges.push(exchange);
-    if (limited > 0) {
-      limited--;
-      exchange.status = 429;
-      exchange.responseBody = { type: 'too_many_requests', message: 'You have reached your capacity for this type of request.' };
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(exchange.responseBody));
-      return;
-    }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([name]) => ['authorization', 'accept', 'user-agent'].includes(name)),
-    ) as Record<string, string>;
-    const answer = await fetch(`${target}${asked.pathname}${asked.search}`, { headers });
-    const body = await answer.text();
-    exchange.status = answer.status;
-    exchange.responseHeaders = answer.headers;
-    exchange.responseBody = JSON.parse(body);
-    const out: Record<string, string> = { 'content-type': 'application/json' };
-    // The next page through the proxy too: the link names the simulator's own address.
-    const link = answer.headers.get('link');
-    if (link !== null) out.link = link.replaceAll(target, url);
-    res.writeHead(answer.status, out);
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    exchanges,
-    rateLimit(count) {
-      limited = count;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+/** Rapid's 429: its Error body, and no Retry-After. */
+const RAPID_TOO_MANY_REQUESTS = {
+  body: { type: 'too_many_requests', message: 'You have reached your capacity for this type of request.' },
+};
 
 // --- the tests ---------------------------------------------------------------------------------
 
@@ -163,7 +91,7 @@ const LINK_TTL_MS = 30 * 60_000;
 
 let world: World;
 let sim: SimSuppliers;
-let proxy: Proxy;
+let proxy: RecordingProxy;
 /** The simulated suppliers' clock, moved to make a page link expire. */
 let clockOffsetMs = 0;
 
@@ -171,7 +99,7 @@ before(async () => {
   world = generateWorld({ seed: 13, stays: 4_000 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => Date.now() + clockOffsetMs });
   assert.equal(sim.slots.supplier_d.api, 'expedia-rapid');
-  proxy = await startProxy(sim.urls.supplier_d);
+  proxy = await startRecordingProxy(sim.urls.supplier_d, ['authorization', 'accept', 'user-agent']);
 });
 after(async () => {
   await proxy.close();
@@ -378,7 +306,7 @@ describe('Expedia Rapid contract: authentication and rate limits', () => {
   });
 
   it("a 429 without Retry-After is waited out by the driver's own backoff, then sent again, signed anew", async () => {
-    proxy.rateLimit(1);
+    proxy.rateLimit(1, RAPID_TOO_MANY_REQUESTS);
     const id = world.listings.supplier_d[0].supplierStayId;
     const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.deepEqual(
@@ -393,7 +321,9 @@ describe('Expedia Rapid contract: authentication and rate limits', () => {
 
   it('a 429 in the middle of a content pull is waited out too, and the pull goes on', async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () => listings.push(...(await allPages(driver(), (n) => n === 1 && proxy.rateLimit(1)))));
+    const exchanges = await recorded(async () =>
+      listings.push(...(await allPages(driver(), (n) => n === 1 && proxy.rateLimit(1, RAPID_TOO_MANY_REQUESTS)))),
+    );
     assert.deepEqual(
       exchanges.slice(0, 3).map((e) => e.status),
       [200, 429, 200],

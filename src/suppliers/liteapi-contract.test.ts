@@ -5,8 +5,6 @@
 // LiteAPI's rate limiting: it answers 429 when told, with or without a Retry-After.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { generateWorld, SIM_CREDENTIALS, simQuote, startSimSuppliers, type SimSuppliers, type World } from '@staygate/sim';
@@ -16,6 +14,7 @@ import type { Listing } from '../types.ts';
 import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } from './liteapi.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 
@@ -61,96 +60,19 @@ function assertValid(validate: ValidateFunction, value: unknown, what: string): 
   assert.ok(validate(value), `${what}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
 }
 
-// --- a recording proxy in front of the simulated slot -----------------------------------------
-
-interface Exchange {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  requestBody: unknown;
-  status: number;
-  /** Parsed JSON; null for an empty body (a 204). */
-  responseBody: unknown;
-  at: number;
-}
-
-interface Proxy {
-  url: string;
-  exchanges: Exchange[];
-  /** The next `count` requests answer 429 (with `Retry-After: <retryAfterS>` when given). */
-  rateLimit(count: number, retryAfterS: number | null): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: string): Promise<Proxy> {
-  const exchanges: Exchange[] = [];
-  let limited = { count: 0, retryAfterS: null as number | null };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const url = new URL(req.url ?? '/', 'http://proxy');
-    const exchange: Exchange = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      requestBody: text === '' ? undefined : JSON.parse(text),
-      status: 0,
-      responseBody: null,
-      at: performance.now(),
-    };
-    exchanges.push(exchange);
-    if (limited.count > 0) {
-      limited.count--;
-      exchange.status = 429;
-      res.writeHead(429, limited.retryAfterS === null ? {} : { 'retry-after': String(limited.retryAfterS) });
-      res.end();
-      return;
-    }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([name]) => ['x-api-key', 'accept', 'content-type'].includes(name)),
-    ) as Record<string, string>;
-    const answer = await fetch(`${target}${url.pathname}${url.search}`, {
-      method: exchange.method,
-      headers,
-      body: text === '' ? undefined : text,
-    });
-    const body = await answer.text();
-    exchange.status = answer.status;
-    exchange.responseBody = body === '' ? null : JSON.parse(body);
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    exchanges,
-    rateLimit(count, retryAfterS) {
-      limited = { count, retryAfterS };
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 // --- the tests ---------------------------------------------------------------------------------
 
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
 
 let world: World;
 let sim: SimSuppliers;
-let proxy: Proxy;
+let proxy: RecordingProxy;
 
 before(async () => {
   world = generateWorld({ seed: 13, stays: 4_000 });
   sim = await startSimSuppliers({ world, latencyMs: 0 });
   assert.equal(sim.slots.supplier_c.api, 'liteapi');
-  proxy = await startProxy(sim.urls.supplier_c);
+  proxy = await startRecordingProxy(sim.urls.supplier_c, ['x-api-key', 'accept', 'content-type']);
 });
 after(async () => {
   await proxy.close();
@@ -360,7 +282,7 @@ describe('LiteAPI contract: authentication and rate limits', () => {
   });
 
   it('a 429 with a Retry-After is waited out as long as it asks, then the request is sent again', async () => {
-    proxy.rateLimit(1, 2);
+    proxy.rateLimit(1, { retryAfterS: 2 });
     const exchanges = await recorded(() => allPages(driver(), 5_000));
     assert.deepEqual(
       exchanges.slice(0, 2).map((e) => [e.path, e.status]),
@@ -373,7 +295,7 @@ describe('LiteAPI contract: authentication and rate limits', () => {
   });
 
   it("a 429 without one is waited out by the driver's own backoff", async () => {
-    proxy.rateLimit(1, null);
+    proxy.rateLimit(1);
     const id = world.listings.supplier_c[0].supplierStayId;
     const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.equal(exchanges[0].status, 429);
