@@ -45,8 +45,29 @@ export const dateParam = (query: URLSearchParams, name: string): string | null =
   return text !== null && parseSimDate(text) !== null ? text : null;
 };
 
-export function bookingPageRoute(supplier: SupplierId, world: World, ledger?: BookingLedger): SupplierRoute {
-  const page = BOOKING_PAGES[supplier];
+/** A booking page that names the stay in its query: its path and parameter names. */
+export interface QueryBookingPage {
+  path: string;
+  /** The stay's id. */
+  id: string;
+  /** The affiliate id a landing is recorded under (the partner's `aid` on the simulated pages). */
+  aid: string;
+  click: string;
+  checkin: string;
+  checkout: string;
+  /** Who runs the page, as the answer says it ("Vrbo (simulated)"). */
+  site: string;
+  /** Further parameters the answer echoes as given (the party, the operator's agency). */
+  echo: readonly string[];
+}
+
+/**
+ * `GET <page.path>?<page.id>=...`: the page of a stay the slot sells today (404 otherwise). A landing
+ * with a click id goes to the ledger under the `page.aid` parameter, with the link's dates when real.
+ * Answers JSON: the site, the property, the affiliate and click ids, the dates and `page.echo`'s
+ * parameters, each in the page's own names.
+ */
+export function queryBookingPageRoute(supplier: SupplierId, world: World, ledger: BookingLedger, page: QueryBookingPage): SupplierRoute {
   return {
     method: 'GET',
     path: page.path,
@@ -56,29 +77,28 @@ export function bookingPageRoute(supplier: SupplierId, world: World, ledger?: Bo
       const listing = openListing(world, supplier, id);
       if (listing === undefined) throw new SupplierHttpError(404, `no property "${id}"`, { param: page.id, value: id });
       const clickId = query.get(page.click);
-      if (ledger !== undefined) {
-        const at = landingTime(query, ledger.now());
-        // Without a click id nobody can be paid for the booking: nothing to track.
-        if (clickId !== null && clickId !== '') {
-          ledger.land({
-            supplier,
-            clickId,
-            supplierStayId: id,
-            affiliate: query.get(page.aid),
-            checkin: dateParam(query, page.checkin),
-            checkout: dateParam(query, page.checkout),
-            at,
-          });
-        }
+      const at = landingTime(query, ledger.now());
+      // Without a click id nobody can be paid for the booking: nothing to track.
+      if (clickId !== null && clickId !== '') {
+        ledger.land({
+          supplier,
+          clickId,
+          supplierStayId: id,
+          affiliate: query.get(page.aid),
+          checkin: dateParam(query, page.checkin),
+          checkout: dateParam(query, page.checkout),
+          at,
+        });
       }
+      const echoed = [page.checkin, page.checkout, ...page.echo].map((name) => [name, query.get(name)]);
       return ok({
         page: 'booking',
+        site: page.site,
         supplier,
         property: { id, name: listing.name },
         affiliate: query.get(page.aid),
-        click: query.get(page.click),
-        checkin: query.get(page.checkin),
-        checkout: query.get(page.checkout),
+        click: clickId,
+        ...Object.fromEntries(echoed),
       });
     },
   };

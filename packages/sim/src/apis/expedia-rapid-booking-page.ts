@@ -1,14 +1,11 @@
 // Vrbo's page for a stay, as a simulated Rapid slot plays it: where the gateway's deeplinks of a Rapid
 // slot land (a real slot's default is Vrbo's search page with the stay selected, decision 147), and
 // whose landings go to the slot's booking ledger.
-import { dateParam, landingTime } from '../booking-pages.ts';
+import { queryBookingPageRoute } from '../booking-pages.ts';
 import type { BookingLedger } from '../bookings.ts';
-import { ok, SupplierHttpError, type SupplierRoute } from '../create-supplier-server.ts';
+import type { SupplierRoute } from '../create-supplier-server.ts';
 import type { World } from '../generate-world.ts';
 import type { SupplierId } from '../types.ts';
-import { openListing } from '../world-lookup.ts';
-
-export const RAPID_BOOKING_PATH = '/search';
 
 /**
  * The booking-page template of a simulated Rapid slot: Vrbo's (`/search?selected=&startDate=&endDate=
@@ -23,37 +20,14 @@ export const RAPID_BOOKING_URL =
  * recorded under the partner's `aid` (what the gateway's click carries), as the other slots' pages do.
  */
 export function rapidBookingPageRoute(world: World, supplier: SupplierId, ledger: BookingLedger): SupplierRoute {
-  return {
-    method: 'GET',
-    path: RAPID_BOOKING_PATH,
-    handle({ query }) {
-      const id = query.get('selected') ?? '';
-      const listing = openListing(world, supplier, id);
-      if (listing === undefined) throw new SupplierHttpError(404, `no property "${id}"`, { param: 'selected', value: id });
-      const clickId = query.get('clickId');
-      const at = landingTime(query, ledger.now());
-      if (clickId !== null && clickId !== '') {
-        ledger.land({
-          supplier,
-          clickId,
-          supplierStayId: id,
-          affiliate: query.get('aid'),
-          checkin: dateParam(query, 'startDate'),
-          checkout: dateParam(query, 'endDate'),
-          at,
-        });
-      }
-      return ok({
-        page: 'booking',
-        site: 'Vrbo (simulated)',
-        supplier,
-        property: { id, name: listing.name },
-        affiliateId: query.get('affiliateId'),
-        click: clickId,
-        startDate: query.get('startDate'),
-        endDate: query.get('endDate'),
-        adults: query.get('adults'),
-      });
-    },
-  };
+  return queryBookingPageRoute(supplier, world, ledger, {
+    path: '/search',
+    id: 'selected',
+    aid: 'aid',
+    click: 'clickId',
+    checkin: 'startDate',
+    checkout: 'endDate',
+    site: 'Vrbo (simulated)',
+    echo: ['affiliateId', 'adults'],
+  });
 }

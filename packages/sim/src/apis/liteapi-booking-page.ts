@@ -2,14 +2,11 @@
 // gateway's deeplinks land there (STAYGATE_SUPPLIER_<X>_BOOKING_URL). For a simulated slot the
 // simulator plays that site, as for Hotelbeds (docs/decisions.md 146, 149): this page, whose landings
 // go to the slot's booking ledger.
-import { dateParam, landingTime } from '../booking-pages.ts';
+import { queryBookingPageRoute } from '../booking-pages.ts';
 import type { BookingLedger } from '../bookings.ts';
-import { ok, SupplierHttpError, type SupplierRoute } from '../create-supplier-server.ts';
+import type { SupplierRoute } from '../create-supplier-server.ts';
 import type { World } from '../generate-world.ts';
 import type { SupplierId } from '../types.ts';
-import { openListing } from '../world-lookup.ts';
-
-export const LITEAPI_BOOKING_PATH = '/book/hotel';
 
 /**
  * The default booking-page template of a simulated LiteAPI slot: the operator's own site on the
@@ -25,40 +22,14 @@ export const LITEAPI_BOOKING_URL =
  * with a click id is recorded under the partner's `aid` (what the gateway's click carries).
  */
 export function liteapiBookingPageRoute(world: World, supplier: SupplierId, ledger: BookingLedger): SupplierRoute {
-  return {
-    method: 'GET',
-    path: LITEAPI_BOOKING_PATH,
-    handle({ query }) {
-      const hotelId = query.get('hotelId') ?? '';
-      const listing = openListing(world, supplier, hotelId);
-      if (listing === undefined) throw new SupplierHttpError(404, `no hotel "${hotelId}"`, { param: 'hotelId', value: hotelId });
-      const clickId = query.get('clickId');
-      const at = landingTime(query, ledger.now());
-      if (clickId !== null && clickId !== '') {
-        ledger.land({
-          supplier,
-          clickId,
-          supplierStayId: hotelId,
-          affiliate: query.get('aid'),
-          checkin: dateParam(query, 'checkin'),
-          checkout: dateParam(query, 'checkout'),
-          at,
-        });
-      }
-      return ok({
-        page: 'booking',
-        site: 'the operator’s own LiteAPI booking site (simulated)',
-        supplier,
-        // The fields every simulated booking page echoes (booking-pages.ts), then the operator's own.
-        property: { id: hotelId, name: listing.name },
-        affiliate: query.get('aid'),
-        agency: query.get('agency'),
-        click: clickId,
-        checkin: query.get('checkin'),
-        checkout: query.get('checkout'),
-        adults: query.get('adults'),
-        rooms: query.get('rooms'),
-      });
-    },
-  };
+  return queryBookingPageRoute(supplier, world, ledger, {
+    path: '/book/hotel',
+    id: 'hotelId',
+    aid: 'aid',
+    click: 'clickId',
+    checkin: 'checkin',
+    checkout: 'checkout',
+    site: 'the operator’s own LiteAPI booking site (simulated)',
+    echo: ['agency', 'adults', 'rooms'],
+  });
 }
