@@ -57,31 +57,6 @@ export function ok(body: unknown): SupplierResponse {
   return { status: 200, body };
 }
 
-/** Page-size bounds shared by the four content feeds (README: 1..5000, default 1000). */
-export const FEED_MAX_PAGE_SIZE = 5_000;
-export const FEED_DEFAULT_PAGE_SIZE = 1_000;
-
-const DIGITS = /^\d{1,15}$/;
-
-/**
- * A non-negative integer query parameter written in plain digits, within [min, max]. Absent (or
- * empty) gives `fallback`; anything else ("abc", "1.5", "-1", "1e3", out of range) is a 400.
- */
-export function readIntegerParam(
-  query: URLSearchParams,
-  name: string,
-  { min, max, fallback }: { min: number; max: number; fallback: number },
-): number {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  const value = DIGITS.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new SupplierHttpError(400, `${name} must be an integer ${range}`, { param: name, value: raw });
-  }
-  return value;
-}
-
 const MAX_BODY_BYTES = 1 << 20;
 
 async function readJsonBody(req: http.IncomingMessage): Promise<unknown> {
