@@ -19,6 +19,7 @@ import { BOOKING_BACKOFF_MS, BOOKING_MAX_IDS_PER_QUOTE, createBookingDemandDrive
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
+import { allListings } from './fixture-server.ts';
 
 // --- the published spec, read in place ---------------------------------------------------------
 
@@ -105,19 +106,6 @@ const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest
   ...party,
 });
 
-/** Runs `work` and returns the exchanges it caused. */
-async function recorded(work: () => Promise<unknown>): Promise<Exchange[]> {
-  const start = proxy.exchanges.length;
-  await work();
-  return proxy.exchanges.slice(start);
-}
-
-async function allPages(supplier: Supplier, pageSize?: number): Promise<Listing[]> {
-  const out: Listing[] = [];
-  for await (const page of supplier.contentPages({ pageSize })) out.push(...page);
-  return out;
-}
-
 /** Every exchange is a JSON POST with the slot's credentials in headers, and both bodies are the spec's. */
 function assertExchange(exchange: Exchange): void {
   assert.equal(exchange.method, 'POST', exchange.path);
@@ -148,7 +136,7 @@ describe('Booking.com contract: the spec', () => {
 describe('Booking.com contract: content', () => {
   it('walks every country to its last page, the whole slot exactly, answers and requests as the spec writes them', async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () => listings.push(...(await allPages(driver(), 10))));
+    const exchanges = await proxy.recorded(async () => listings.push(...(await allListings(driver(), 10))));
     for (const exchange of exchanges) {
       assert.equal(exchange.status, 200, exchange.path);
       assertExchange(exchange);
@@ -176,7 +164,7 @@ describe('Booking.com contract: content', () => {
     };
     try {
       const listings: Listing[] = [];
-      const exchanges = await recorded(async () => listings.push(...(await allPages(driver(), 50))));
+      const exchanges = await proxy.recorded(async () => listings.push(...(await allListings(driver(), 50))));
       const refused = exchanges.findIndex((e) => e.status === 400);
       assert.ok(refused >= 0, 'a token was refused');
       assert.equal(exchanges[refused].responseBody.errors[0].id, 'invalid_page');
@@ -202,7 +190,7 @@ describe('Booking.com contract: prices', () => {
   it("prices every asked id at simQuote's total (not `book`), leaves out what is not available, in the spec's bodies", async () => {
     const ids = world.listings.supplier_a.slice(0, BOOKING_MAX_IDS_PER_QUOTE - 2).map((l) => l.supplierStayId);
     let answer = new Map();
-    const [exchange, ...more] = await recorded(async () => {
+    const [exchange, ...more] = await proxy.recorded(async () => {
       answer = await driver().quote(request([...ids, '99', 'A1']), AbortSignal.timeout(10_000));
     });
     assert.equal(more.length, 0, 'one call');
@@ -227,7 +215,7 @@ describe('Booking.com contract: prices', () => {
     const ids = world.listings.supplier_a.slice(0, 60).map((l) => l.supplierStayId);
     const party = { adults: 4, children: 2, childrenAges: null, rooms: 2 };
     let answer = new Map();
-    const [exchange] = await recorded(async () => {
+    const [exchange] = await proxy.recorded(async () => {
       answer = await driver().quote(request(ids, party), AbortSignal.timeout(10_000));
     });
     assertExchange(exchange);
@@ -261,7 +249,7 @@ describe('Booking.com contract: prices', () => {
 describe('Booking.com contract: orders', () => {
   it('reports the bookings of clicks landed on the stays’ own pages, with their label, from valid requests and answers', async () => {
     const listings = world.listings.supplier_a.slice(0, 120);
-    const pages = (await allPages(driver())).filter((l) => listings.some((w) => w.supplierStayId === l.supplierStayId));
+    const pages = (await allListings(driver())).filter((l) => listings.some((w) => w.supplierStayId === l.supplierStayId));
     for (const [i, listing] of pages.entries()) {
       // What the gateway's /go makes of `url` (src/clicks/booking-com-url.ts): placeholders filled, the click in `label`.
       const page = `${listing.url!.replace('!AFFILIATE_ID!', CREDENTIALS.affiliateId).replace('!START_DATE!', STAY.checkin).replace('!END_DATE!', STAY.checkout)}&label=contract-${i}&simClickTime=${new Date(NOW - 3 * 86_400_000).toISOString()}`;
@@ -273,7 +261,7 @@ describe('Booking.com contract: orders', () => {
     const truth = sim.ledger.report('supplier_a', from.getTime(), to.getTime());
     assert.ok(truth.length > 0, 'some landings booked');
     const records: { bookingId: string; clickId: string | null; destination: string }[] = [];
-    const exchanges = await recorded(async () => {
+    const exchanges = await proxy.recorded(async () => {
       for await (const page of driver().commissionReport!({ from, to, pageSize: 10 })) records.push(...page);
     });
     for (const exchange of exchanges) assertExchange(exchange);
@@ -296,7 +284,7 @@ describe('Booking.com contract: authentication and rate limits', () => {
     const id = world.listings.supplier_a[0].supplierStayId;
     for (const [overrides, status, message] of cases) {
       const wrong = driver(overrides);
-      for (const run of [() => allPages(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
+      for (const run of [() => allListings(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
         await assert.rejects(run(), (error: unknown) => {
           assert.ok(error instanceof SupplierError, String(error));
           assert.equal(error.kind, 'auth');
@@ -311,7 +299,7 @@ describe('Booking.com contract: authentication and rate limits', () => {
 
   it('a 429 with a Retry-After is waited out as long as it asks, then the same request is sent again', async () => {
     proxy.rateLimit(1, { retryAfterS: 2 });
-    const exchanges = await recorded(() => allPages(driver(), 1_000));
+    const exchanges = await proxy.recorded(() => allListings(driver(), 1_000));
     assert.deepEqual([exchanges[0].status, exchanges[1].status], [429, 200]);
     assert.deepEqual(exchanges[1].requestBody, exchanges[0].requestBody, 'the same request again');
     assert.ok(exchanges[1].at - exchanges[0].at >= 1_990, `waited ${exchanges[1].at - exchanges[0].at} ms of the 2 s asked`);
@@ -320,7 +308,7 @@ describe('Booking.com contract: authentication and rate limits', () => {
   it("a 429 without one is waited out by the driver's own backoff", async () => {
     proxy.rateLimit(1);
     const id = world.listings.supplier_a[0].supplierStayId;
-    const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
+    const exchanges = await proxy.recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.deepEqual(
       exchanges.map((e) => e.status),
       [429, 200],

@@ -123,12 +123,6 @@ const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest
   ...party,
 });
 
-async function recorded(work: () => Promise<unknown>): Promise<Exchange[]> {
-  const start = proxy.exchanges.length;
-  await work();
-  return proxy.exchanges.slice(start);
-}
-
 async function allPages(supplier: Supplier, onPage?: (n: number) => void): Promise<Listing[]> {
   const out: Listing[] = [];
   let n = 0;
@@ -153,7 +147,7 @@ describe('Expedia Rapid contract: content', () => {
   it('follows the Link to the end: the whole slot, answers and requests as the spec writes them', async () => {
     assert.ok(!CONTENT_RS({ 1: { property_id: '1', invented: true } }), 'the schema refuses a field it does not have');
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () => listings.push(...(await allPages(driver()))));
+    const exchanges = await proxy.recorded(async () => listings.push(...(await allPages(driver()))));
     const total = world.listings.supplier_d.length;
     assert.equal(exchanges.length, Math.ceil(total / 250), 'one request per page, to the end');
     exchanges.forEach((exchange, i) => {
@@ -188,16 +182,18 @@ describe('Expedia Rapid contract: content', () => {
 
   it('an expired link is a 410: the pull starts over and yields every listing once', async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () =>
-      listings.push(
-        ...(await allPages(driver(), (n) => {
-          // After the second page, the third page's link outlives its life.
-          if (n === 2) clockOffsetMs += LINK_TTL_MS + 60_000;
-        })),
-      ),
-    ).finally(() => {
-      clockOffsetMs = 0;
-    });
+    const exchanges = await proxy
+      .recorded(async () =>
+        listings.push(
+          ...(await allPages(driver(), (n) => {
+            // After the second page, the third page's link outlives its life.
+            if (n === 2) clockOffsetMs += LINK_TTL_MS + 60_000;
+          })),
+        ),
+      )
+      .finally(() => {
+        clockOffsetMs = 0;
+      });
     const expired = exchanges.filter((e) => e.status === 410);
     assert.equal(expired.length, 1);
     assertValid(ERROR, expired[0].responseBody, 'the 410');
@@ -215,7 +211,7 @@ describe('Expedia Rapid contract: availability', () => {
   it("prices every asked id at simQuote's total, leaves out what is not available, in the spec's shapes", async () => {
     const ids = world.listings.supplier_d.slice(0, 120).map((l) => l.supplierStayId);
     let answer = new Map();
-    const [exchange, ...more] = await recorded(async () => {
+    const [exchange, ...more] = await proxy.recorded(async () => {
       answer = await driver().quote(request([...ids, '99', 'V1']), AbortSignal.timeout(10_000));
     });
     assert.equal(more.length, 0, 'one call');
@@ -240,7 +236,7 @@ describe('Expedia Rapid contract: availability', () => {
     const ids = world.listings.supplier_d.slice(0, 80).map((l) => l.supplierStayId);
     const party = { adults: 5, children: 3, childrenAges: null, rooms: 3 };
     let answer = new Map();
-    const [exchange] = await recorded(async () => {
+    const [exchange] = await proxy.recorded(async () => {
       answer = await driver().quote(request(ids, party), AbortSignal.timeout(10_000));
     });
     assertRequest(AVAILABILITY_OP, exchange, 'the request');
@@ -257,7 +253,7 @@ describe('Expedia Rapid contract: availability', () => {
 
   it('`200 []` when none is available; at most 250 ids a call, and the API refuses 251 in its body', async () => {
     const closed = ['99', '98'];
-    const [none] = await recorded(async () => {
+    const [none] = await proxy.recorded(async () => {
       const answer = await driver().quote(request(closed), AbortSignal.timeout(10_000));
       assert.deepEqual([...answer.values()], [{ available: false }, { available: false }]);
     });
@@ -265,8 +261,11 @@ describe('Expedia Rapid contract: availability', () => {
     assert.equal(driver().maxIdsPerQuote, EXPEDIA_RAPID_MAX_IDS_PER_QUOTE);
     assert.equal(EXPEDIA_RAPID_MAX_IDS_PER_QUOTE, 250);
     const many = Array.from({ length: 251 }, (_v, i) => String(i + 1));
-    assert.equal((await recorded(() => assert.rejects(driver().quote(request(many), AbortSignal.timeout(10_000)), RangeError))).length, 0);
-    const full = await recorded(() => driver().quote(request(many.slice(0, 250)), AbortSignal.timeout(10_000)));
+    assert.equal(
+      (await proxy.recorded(() => assert.rejects(driver().quote(request(many), AbortSignal.timeout(10_000)), RangeError))).length,
+      0,
+    );
+    const full = await proxy.recorded(() => driver().quote(request(many.slice(0, 250)), AbortSignal.timeout(10_000)));
     assertRequest(AVAILABILITY_OP, full[0], '250 ids');
     const query = new URLSearchParams(full[0].query);
     query.append('property_id', '251');
@@ -284,7 +283,7 @@ describe('Expedia Rapid contract: authentication and rate limits', () => {
     const wrong = driver({ secret: 'not-the-secret' });
     const id = world.listings.supplier_d[0].supplierStayId;
     for (const run of [() => allPages(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
-      const exchanges = await recorded(() =>
+      const exchanges = await proxy.recorded(() =>
         assert.rejects(run(), (error: unknown) => {
           assert.ok(error instanceof SupplierError, String(error));
           assert.equal(error.kind, 'auth');
@@ -308,7 +307,7 @@ describe('Expedia Rapid contract: authentication and rate limits', () => {
   it("a 429 without Retry-After is waited out by the driver's own backoff, then sent again, signed anew", async () => {
     proxy.rateLimit(1, RAPID_TOO_MANY_REQUESTS);
     const id = world.listings.supplier_d[0].supplierStayId;
-    const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
+    const exchanges = await proxy.recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.deepEqual(
       exchanges.map((e) => e.status),
       [429, 200],
@@ -321,7 +320,7 @@ describe('Expedia Rapid contract: authentication and rate limits', () => {
 
   it('a 429 in the middle of a content pull is waited out too, and the pull goes on', async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () =>
+    const exchanges = await proxy.recorded(async () =>
       listings.push(...(await allPages(driver(), (n) => n === 1 && proxy.rateLimit(1, RAPID_TOO_MANY_REQUESTS)))),
     );
     assert.deepEqual(

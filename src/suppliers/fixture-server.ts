@@ -2,6 +2,8 @@
 // over real HTTP (status codes, bodies, timeouts) rather than against a mocked fetch.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Listing } from '../types.ts';
+import type { Supplier } from './supplier.ts';
 
 export interface FixtureResponse {
   status?: number;
@@ -102,4 +104,9 @@ export async function collectPages<T>(pages: AsyncIterable<T[]>): Promise<T[][]>
   const out: T[][] = [];
   for await (const page of pages) out.push(page);
   return out;
+}
+
+/** Every listing of a driver's content, page after page to the end, asking pages of `pageSize`. */
+export async function allListings(supplier: Supplier, pageSize?: number): Promise<Listing[]> {
+  return (await collectPages(supplier.contentPages({ pageSize }))).flat();
 }

@@ -17,6 +17,7 @@ import { hotelbedsSignature } from './hotelbeds-signature.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
+import { allListings } from './fixture-server.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 
@@ -94,19 +95,6 @@ const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest
   ...party,
 });
 
-/** Runs `work` and returns the exchanges it caused. */
-async function recorded(work: () => Promise<unknown>): Promise<Exchange[]> {
-  const start = proxy.exchanges.length;
-  await work();
-  return proxy.exchanges.slice(start);
-}
-
-async function allPages(supplier: Supplier, pageSize?: number): Promise<Listing[]> {
-  const out: Listing[] = [];
-  for await (const page of supplier.contentPages({ pageSize })) out.push(...page);
-  return out;
-}
-
 function assertSigned(exchange: Exchange): void {
   const key = exchange.headers['api-key'];
   assert.equal(key, SIM_CREDENTIALS.hotelbeds.key);
@@ -122,7 +110,7 @@ function assertSigned(exchange: Exchange): void {
 describe('Hotelbeds contract: content', () => {
   it('walks the whole slot in from/to windows to `total`, answers and requests as the spec writes them', async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () => listings.push(...(await allPages(driver(), 400))));
+    const exchanges = await proxy.recorded(async () => listings.push(...(await allListings(driver(), 400))));
     const total = world.listings.supplier_b.length;
     assert.equal(exchanges.length, Math.ceil(total / 400), 'one request per window, to the end');
     exchanges.forEach((exchange, i) => {
@@ -144,8 +132,8 @@ describe('Hotelbeds contract: content', () => {
   });
 
   it('reads stars from categories (half stars too), no guest rating, and pages of at most 1,000', async () => {
-    const exchanges = await recorded(async () => {
-      const listings = await allPages(driver(), 5_000);
+    const exchanges = await proxy.recorded(async () => {
+      const listings = await allListings(driver(), 5_000);
       const stars = new Set(listings.map((l) => l.rating.hotelStars));
       for (const s of [null, 1.5, 3, 4.5, 5]) assert.ok(stars.has(s), `stars ${s} read`);
       assert.ok(
@@ -181,7 +169,7 @@ describe('Hotelbeds contract: availability', () => {
     const ids = world.listings.supplier_b.slice(0, 120).map((l) => l.supplierStayId);
     const unknown = '99';
     let answer = new Map();
-    const [exchange, ...more] = await recorded(async () => {
+    const [exchange, ...more] = await proxy.recorded(async () => {
       answer = await driver().quote(request([...ids, unknown, 'HB1']), AbortSignal.timeout(10_000));
     });
     assert.equal(more.length, 0, 'one call');
@@ -207,7 +195,7 @@ describe('Hotelbeds contract: availability', () => {
     const ids = world.listings.supplier_b.slice(0, 80).map((l) => l.supplierStayId);
     const party = { adults: 5, children: 3, childrenAges: null, rooms: 3 };
     let answer = new Map();
-    const [exchange] = await recorded(async () => {
+    const [exchange] = await proxy.recorded(async () => {
       answer = await driver().quote(request(ids, party), AbortSignal.timeout(10_000));
     });
     assertValid(AVAILABILITY_RQ, exchange.requestBody, 'the request');
@@ -226,9 +214,9 @@ describe('Hotelbeds contract: availability', () => {
     assert.equal(driver().maxIdsPerQuote, HOTELBEDS_MAX_IDS_PER_QUOTE);
     assert.equal(HOTELBEDS_MAX_IDS_PER_QUOTE, 2_000);
     const codes = Array.from({ length: 2_001 }, (_v, i) => String(i + 1));
-    const exchanges = await recorded(() => assert.rejects(driver().quote(request(codes), AbortSignal.timeout(10_000)), RangeError));
+    const exchanges = await proxy.recorded(() => assert.rejects(driver().quote(request(codes), AbortSignal.timeout(10_000)), RangeError));
     assert.equal(exchanges.length, 0, 'no call');
-    const full = await recorded(() => driver().quote(request(codes.slice(0, 2_000)), AbortSignal.timeout(10_000)));
+    const full = await proxy.recorded(() => driver().quote(request(codes.slice(0, 2_000)), AbortSignal.timeout(10_000)));
     assertValid(AVAILABILITY_RQ, full[0].requestBody, '2,000 codes');
     const response = await fetch(`${proxy.url}/hotel-api/1.0/hotels`, {
       method: 'POST',
@@ -248,8 +236,8 @@ describe('Hotelbeds contract: authentication and rate limits', () => {
   it("a wrong secret is an `auth` failure carrying Hotelbeds' own message, for content and quotes", async () => {
     const wrong = driver({ secret: 'not-the-secret' });
     const id = world.listings.supplier_b[0].supplierStayId;
-    for (const run of [() => allPages(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
-      const exchanges = await recorded(() =>
+    for (const run of [() => allListings(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
+      const exchanges = await proxy.recorded(() =>
         assert.rejects(run(), (error: unknown) => {
           assert.ok(error instanceof SupplierError, String(error));
           assert.equal(error.kind, 'auth');
@@ -265,12 +253,12 @@ describe('Hotelbeds contract: authentication and rate limits', () => {
 
   it('a clock far off signs wrongly: `auth` too', async () => {
     const late = driver({ now: () => Date.now() - 3_600_000 });
-    await assert.rejects(allPages(late), (error: unknown) => error instanceof SupplierError && error.kind === 'auth');
+    await assert.rejects(allListings(late), (error: unknown) => error instanceof SupplierError && error.kind === 'auth');
   });
 
   it('a 429 with a Retry-After is waited out as long as it asks, then the request is sent again, signed anew', async () => {
     proxy.rateLimit(1, { retryAfterS: 2 });
-    const exchanges = await recorded(() => allPages(driver(), 5_000));
+    const exchanges = await proxy.recorded(() => allListings(driver(), 5_000));
     assert.equal(exchanges[0].status, 429);
     assert.equal(exchanges[1].status, 200);
     assert.deepEqual([exchanges[0].query.get('from'), exchanges[1].query.get('from')], ['1', '1'], 'the same page again');
@@ -281,7 +269,7 @@ describe('Hotelbeds contract: authentication and rate limits', () => {
   it("a 429 without one is waited out by the driver's own backoff", async () => {
     proxy.rateLimit(1);
     const id = world.listings.supplier_b[0].supplierStayId;
-    const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
+    const exchanges = await proxy.recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.deepEqual(
       exchanges.map((e) => e.status),
       [429, 200],

@@ -14,7 +14,8 @@ import type { Listing } from '../types.ts';
 import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } from './liteapi.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
-import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
+import { startRecordingProxy, type RecordingProxy } from '../test-support/recording-proxy.ts';
+import { allListings } from './fixture-server.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 
@@ -96,26 +97,13 @@ const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest
   ...party,
 });
 
-/** Runs `work` and returns the exchanges it caused. */
-async function recorded(work: () => Promise<unknown>): Promise<Exchange[]> {
-  const start = proxy.exchanges.length;
-  await work();
-  return proxy.exchanges.slice(start);
-}
-
-async function allPages(supplier: Supplier, pageSize?: number): Promise<Listing[]> {
-  const out: Listing[] = [];
-  for await (const page of supplier.contentPages({ pageSize })) out.push(...page);
-  return out;
-}
-
 const byId = (a: { supplierStayId: string }, b: { supplierStayId: string }): number =>
   a.supplierStayId < b.supplierStayId ? -1 : a.supplierStayId > b.supplierStayId ? 1 : 0;
 
 describe('LiteAPI contract: content', () => {
   it("walks the country list and each country's offset/limit pages to its total, answers and requests as the spec writes them", async () => {
     const listings: Listing[] = [];
-    const exchanges = await recorded(async () => listings.push(...(await allPages(driver(), 150))));
+    const exchanges = await proxy.recorded(async () => listings.push(...(await allListings(driver(), 150))));
     const [countries, ...pages] = exchanges;
     assert.equal(countries.path, '/data/countries');
     assertValid(COUNTRIES_RS, countries.responseBody, 'the country list');
@@ -153,8 +141,8 @@ describe('LiteAPI contract: content', () => {
   });
 
   it('reads the guest rating on its own 0-10 scale with its count, stars or null, room sizes, and pages of at most 5,000', async () => {
-    const exchanges = await recorded(async () => {
-      const listings = await allPages(driver(), 9_000);
+    const exchanges = await proxy.recorded(async () => {
+      const listings = await allListings(driver(), 9_000);
       const stars = (values: (number | null)[]) => [...new Set(values)].sort();
       assert.deepEqual(stars(listings.map((l) => l.rating.hotelStars)), stars(world.listings.supplier_c.map((l) => l.rating.hotelStars)));
       assert.ok(
@@ -189,7 +177,7 @@ describe('LiteAPI contract: rates', () => {
   it("prices every asked id at simQuote's total, leaves out what is not available, in the spec's bodies", async () => {
     const ids = world.listings.supplier_c.slice(0, 120).map((l) => l.supplierStayId);
     let answer = new Map<string, Quote>();
-    const [exchange, ...more] = await recorded(async () => {
+    const [exchange, ...more] = await proxy.recorded(async () => {
       answer = await driver().quote(request([...ids, 'lp404']), AbortSignal.timeout(10_000));
     });
     assert.equal(more.length, 0, 'one call');
@@ -214,7 +202,7 @@ describe('LiteAPI contract: rates', () => {
     const ids = world.listings.supplier_c.slice(0, 80).map((l) => l.supplierStayId);
     const party = { adults: 5, children: 3, childrenAges: null, rooms: 3 };
     let answer = new Map<string, Quote>();
-    const [exchange] = await recorded(async () => {
+    const [exchange] = await proxy.recorded(async () => {
       answer = await driver().quote(request(ids, party), AbortSignal.timeout(10_000));
     });
     assertValid(RATES_RQ, exchange.requestBody, 'the request');
@@ -239,7 +227,7 @@ describe('LiteAPI contract: rates', () => {
     assert.ok(soldOut.length > 0, 'the world has sold-out stays for the dates');
     const ids = [...soldOut.slice(0, 3).map((l) => l.supplierStayId), 'lp404'];
     let answer = new Map<string, Quote>();
-    const [exchange] = await recorded(async () => {
+    const [exchange] = await proxy.recorded(async () => {
       answer = await driver().quote(request(ids, { adults: 1 }), AbortSignal.timeout(10_000));
     });
     assert.deepEqual([exchange.status, exchange.responseBody], [204, null]);
@@ -252,9 +240,9 @@ describe('LiteAPI contract: rates', () => {
   it('asks at most 5,000 ids a call: more is a RangeError and no call; 5,000 go in one request with limit 5,000', async () => {
     assert.equal(driver().maxIdsPerQuote, LITEAPI_MAX_IDS_PER_QUOTE);
     const ids = Array.from({ length: 5_001 }, (_v, i) => `lp${i.toString(16)}`);
-    const none = await recorded(() => assert.rejects(driver().quote(request(ids), AbortSignal.timeout(10_000)), RangeError));
+    const none = await proxy.recorded(() => assert.rejects(driver().quote(request(ids), AbortSignal.timeout(10_000)), RangeError));
     assert.equal(none.length, 0, 'no call');
-    const [full] = await recorded(() => driver().quote(request(ids.slice(0, 5_000)), AbortSignal.timeout(10_000)));
+    const [full] = await proxy.recorded(() => driver().quote(request(ids.slice(0, 5_000)), AbortSignal.timeout(10_000)));
     assertValid(RATES_RQ, full.requestBody, '5,000 ids');
     assert.deepEqual([(full.requestBody as any).hotelIds.length, (full.requestBody as any).limit], [5_000, 5_000]);
     assert.equal(full.status, 204, 'none of them sold by the slot');
@@ -265,8 +253,8 @@ describe('LiteAPI contract: authentication and rate limits', () => {
   it("a wrong key is an `auth` failure carrying LiteAPI's own message, for content and rates", async () => {
     const wrong = driver({ key: 'not-the-liteapi-key' });
     const id = world.listings.supplier_c[0].supplierStayId;
-    for (const run of [() => allPages(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
-      const exchanges = await recorded(() =>
+    for (const run of [() => allListings(wrong), () => wrong.quote(request([id]), AbortSignal.timeout(10_000))]) {
+      const exchanges = await proxy.recorded(() =>
         assert.rejects(run(), (error: unknown) => {
           assert.ok(error instanceof SupplierError, String(error));
           assert.equal(error.kind, 'auth');
@@ -283,7 +271,7 @@ describe('LiteAPI contract: authentication and rate limits', () => {
 
   it('a 429 with a Retry-After is waited out as long as it asks, then the request is sent again', async () => {
     proxy.rateLimit(1, { retryAfterS: 2 });
-    const exchanges = await recorded(() => allPages(driver(), 5_000));
+    const exchanges = await proxy.recorded(() => allListings(driver(), 5_000));
     assert.deepEqual(
       exchanges.slice(0, 2).map((e) => [e.path, e.status]),
       [
@@ -297,7 +285,7 @@ describe('LiteAPI contract: authentication and rate limits', () => {
   it("a 429 without one is waited out by the driver's own backoff", async () => {
     proxy.rateLimit(1);
     const id = world.listings.supplier_c[0].supplierStayId;
-    const exchanges = await recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
+    const exchanges = await proxy.recorded(() => driver().quote(request([id]), AbortSignal.timeout(30_000)));
     assert.equal(exchanges[0].status, 429);
     assert.ok([200, 204].includes(exchanges[1].status), `answered ${exchanges[1].status} once waited`);
     const waited = exchanges[1].at - exchanges[0].at;

@@ -18,6 +18,7 @@ import { bookingDemandListing } from '../test-support/booking-demand-listing.ts'
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 import { liteapiListing } from '../test-support/liteapi-listing.ts';
+import { allListings } from './fixture-server.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
   supplier_a: createBookingDemandDriver,
@@ -54,12 +55,6 @@ async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
   assert.fail('expected a rejection');
 }
 
-async function allPages(supplier: Supplier, pageSize: number): Promise<Listing[]> {
-  const out: Listing[] = [];
-  for await (const page of supplier.contentPages({ pageSize })) out.push(...page);
-  return out;
-}
-
 for (const id of SUPPLIER_IDS) {
   describe(`Supplier contract: ${id}`, () => {
     const supplier = () => ADAPTERS[id](testSupplierConfig(id, sim.urls[id]));
@@ -74,7 +69,7 @@ for (const id of SUPPLIER_IDS) {
     });
 
     it('content pages: every listing of the world, exactly, across pages', async () => {
-      const listings = await allPages(supplier(), 37);
+      const listings = await allListings(supplier(), 37);
       assert.equal(listings.length, world.listings[id].length);
       // Hotelbeds, Booking.com, LiteAPI and Rapid carry less than the world knows (their own types, ratings as
       // they have them): what they carry. Booking.com and LiteAPI list country by country, not in the world's order.
@@ -120,7 +115,7 @@ for (const id of SUPPLIER_IDS) {
         await sim.setFault(id, fault);
         try {
           const stayId = world.listings[id][0].supplierStayId;
-          for (const run of [() => allPages(supplier(), 50), () => supplier().quote(request([stayId]), AbortSignal.timeout(10_000))]) {
+          for (const run of [() => allListings(supplier(), 50), () => supplier().quote(request([stayId]), AbortSignal.timeout(10_000))]) {
             const error = await failureOf(run);
             assert.ok(error instanceof SupplierError, `${fault}: ${String(error)}`);
             assert.equal(error.kind, kind);

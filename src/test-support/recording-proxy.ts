@@ -32,6 +32,8 @@ export interface RecordingProxy {
   rateLimit(count: number, answer?: RateLimitAnswer): void;
   /** Called with each exchange before it is forwarded (a test moves the world on). */
   onRequest: ((exchange: Exchange) => void) | null;
+  /** Runs `work` and returns the exchanges it caused. */
+  recorded(work: () => Promise<unknown>): Promise<Exchange[]>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,11 @@ export async function startRecordingProxy(target: string, forwarded: readonly st
       limited = { count, answer };
     },
     onRequest: null,
+    async recorded(work) {
+      const start = proxy.exchanges.length;
+      await work();
+      return proxy.exchanges.slice(start);
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
