@@ -293,7 +293,10 @@ describe("GET /v1/reporting/summary: the partner's map tokens (docs/decisions.md
   before(async () => {
     const stores = await t.openStores();
     try {
-      const admin = createKeyAdmin(stores.keys);
+      // A clock a second further at each record: the tokens are listed by creation time (then by
+      // token), and two made within one millisecond of the real clock came out in either order.
+      let at = Date.parse('2026-11-01T00:00:00Z');
+      const admin = createKeyAdmin(stores.keys, { now: () => new Date((at += 1_000)) });
       tokenA = (await admin.createMapToken({ keyOrId: keyA, origins: ['https://a.example', 'https://*.a.example'] })).token;
       revokedA = (await admin.createMapToken({ keyOrId: keyA2, origins: ['https://old.a.example'] })).token;
       await admin.revokeMapToken(revokedA);
