@@ -149,7 +149,23 @@ if (!stopping && stores !== null) {
   // Said through the gateway's logger, so that in LOG_FORMAT=json every line is one JSON object.
   if (stores.migrated.length > 0)
     running.http.log.info({ migrations: stores.migrated }, `PostgreSQL migrations applied: ${stores.migrated.join(', ')}`);
-  await running.http.listen({ port: config.port, host: config.host });
+  try {
+    await running.http.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A port taken or forbidden is the operator's to fix: said in one line, the simulator stopped, exit 1.
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is in use (another staygate, or another service): stop it or set PORT to a free port'
+        : code === 'EACCES'
+          ? 'needs privileges this user lacks: set PORT to 1024 or above'
+          : (error as Error).message;
+    running.http.log.fatal({ code }, `cannot listen: port ${config.port} on ${config.host} ${why}`);
+    // Nothing was served; what the start wrote is transactional: stop the simulator and go.
+    stopping = true;
+    await stopSimulator();
+    process.exit(1);
+  }
   if (simulator !== null)
     running.http.log.info(
       { controlUrl: simulator.controlUrl },

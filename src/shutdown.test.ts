@@ -30,6 +30,50 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** The gateway as `npm start` runs it, on a port of its own; `ready` says whether it got there or exited first. */
+async function startGateway(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, START.slice(1), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STAYGATE_DATA_DIR: dataDir,
+      STAYGATE_SIM_STAYS: '1500',
+      // Quotes take 700 ms: a dated search is in flight long enough to be caught by the signal.
+      STAYGATE_SIM_LATENCY_MS: '700',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const watchers: (() => void)[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk: Buffer) => {
+      log += chunk;
+      for (const watch of watchers) watch();
+    });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  /** Resolves once the log says `pattern`; rejects, with the log, when the gateway exits first. */
+  const seen = (pattern: RegExp) =>
+    Promise.race([
+      new Promise<void>((resolve) => {
+        const check = () => pattern.test(log) && resolve();
+        watchers.push(check);
+        check();
+      }),
+      exited.then((code) => {
+        // The exit event can come before the last output: read what is there, then decide.
+        if (!pattern.test(log)) throw new Error(`the gateway exited (${code}) before logging ${pattern}:\n${log}`);
+      }),
+    ]);
+  const ready = seen(/"msg":"ready in/).then(
+    () => true,
+    () => false,
+  );
+  return { child, port, exited, seen, ready, log: () => log };
+}
+
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(
     `${signal} lets the request in flight finish, stops the simulator and exits 0 with the port free`,
@@ -38,39 +82,16 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     },
     async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-shutdown-'));
-      const port = await freePort();
-      const child = spawn(process.execPath, START.slice(1), {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          STAYGATE_DATA_DIR: dataDir,
-          STAYGATE_SIM_STAYS: '1500',
-          // Quotes take 700 ms: a dated search is in flight long enough to be caught by the signal.
-          STAYGATE_SIM_LATENCY_MS: '700',
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let log = '';
-      const lines: ((line: string) => void)[] = [];
-      child.stdout.on('data', (chunk: Buffer) => {
-        log += chunk;
-        for (const watch of lines) watch(String(chunk));
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        log += chunk;
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      const seen = (pattern: RegExp) =>
-        new Promise<void>((resolve) => {
-          if (pattern.test(log)) return resolve();
-          lines.push(() => {
-            if (pattern.test(log)) resolve();
-          });
-        });
+      let gateway = await startGateway(dataDir);
+      // freePort's port can be taken by another process before the gateway binds it (a loaded
+      // suite): the gateway then says so and exits 1, and the test takes another port.
+      for (let attempt = 1; !(await gateway.ready); attempt++) {
+        assert.ok(attempt < 3 && /is in use/.test(gateway.log()), `the gateway exited before it was ready:\n${gateway.log()}`);
+        gateway = await startGateway(dataDir);
+      }
+      const { child, port, exited, seen } = gateway;
+      const log = gateway.log;
       try {
-        await seen(/"msg":"ready in/);
         const base = `http://127.0.0.1:${port}`;
         assert.equal((await fetch(`${base}/health`)).status, 200);
         const simulator = JSON.parse(readFileSync(path.join(dataDir, 'simulator.json'), 'utf8')) as { controlUrl: string };
@@ -85,8 +106,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         const res = await inFlight;
         assert.equal(res.status, 200, 'the request in flight got its answer');
         assert.equal(await exited, 0);
-        assert.match(log, new RegExp(`${signal} received: shutting down`));
-        assert.match(log, /shut down in \d+ ms/);
+        assert.match(log(), new RegExp(`${signal} received: shutting down`));
+        assert.match(log(), /shut down in \d+ ms/);
         // Nothing of the tree outlives it: the port is free, the simulator's control server gone.
         await new Promise<void>((resolve, reject) => {
           const server = net
@@ -103,6 +124,35 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     },
   );
 }
+
+test('a port already taken: one line saying so, exit 1, no stack trace, no simulator left', { timeout: 180_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-port-taken-'));
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const child = spawn(process.execPath, START.slice(1), {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), STAYGATE_DATA_DIR: dataDir, STAYGATE_SIM_STAYS: '300', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (log += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exit) => resolve(exit)));
+    assert.equal(code, 1, log);
+    assert.match(
+      log,
+      new RegExp(`"msg":"cannot listen: port ${port} on 127\\.0\\.0\\.1 is in use \\(another staygate, or another service\\)`),
+    );
+    assert.doesNotMatch(log, /\n\s+at |node:net/, 'no stack trace');
+    // The simulator had started before the listen: it is gone too.
+    const simulator = JSON.parse(readFileSync(path.join(dataDir, 'simulator.json'), 'utf8')) as { controlUrl: string };
+    await assert.rejects(fetch(`${simulator.controlUrl}/faults`));
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 /** The pids of a process's children, from /proc (Linux, where the gateway runs; every thread's: a child belongs to the thread that forked it). */
 function childrenOf(pid: number): number[] {
