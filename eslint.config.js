@@ -90,7 +90,7 @@ export default tseslint.config(
         'error',
         {
           srcDir: 'src',
-          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'simulator-address.ts', 'supplier-slots.ts'],
+          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'compose/'],
         },
       ],
     },

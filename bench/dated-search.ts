@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createBenchKey } from './bench-key.ts';
 import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
-import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
+import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { Supplier } from '../src/suppliers/supplier.ts';
 import type { SupplierId } from '../src/types.ts';
 

@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { App, AppOptions } from '../src/app.ts';
-import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
+import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { simulatedSlots, type SimulatedSlot } from '../src/supplier-slots.ts';
+import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 import { watchStalls, type Stall } from './loop-stalls.ts';

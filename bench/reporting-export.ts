@@ -17,10 +17,10 @@ import Database from 'better-sqlite3';
 import { stringify } from 'csv-stringify';
 import pg from 'pg';
 import { createKeyAdmin } from '../src/auth/key-admin.ts';
-import { openStores } from '../src/open-stores.ts';
+import { openStores } from '../src/compose/open-stores.ts';
 import { CSV_HEADER, escapeFormula } from '../src/reporting/transaction-csv.ts';
 import { TRANSACTION_FIELDS, toRecord, type TransactionRow } from '../src/reporting/transaction.ts';
-import { simulatedSlots } from '../src/supplier-slots.ts';
+import { simulatedSlots } from '../src/compose/supplier-slots.ts';
 import { SUPPLIER_IDS } from '../src/types.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);

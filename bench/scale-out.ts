@@ -43,7 +43,7 @@ async function prepare(): Promise<void> {
     if ((await Promise.all(stores.map((s) => s.inventoryVersion()))).every((v) => v !== null)) return;
     const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
     const { createSuppliers } = await import('../src/app.ts');
-    const { simulatedSlots } = await import('../src/supplier-slots.ts');
+    const { simulatedSlots } = await import('../src/compose/supplier-slots.ts');
     const sim = await startSimSuppliers({ world: generateWorld({ seed: defaults.simSeed, stays: defaults.simStays }), latencyMs: 0 });
     try {
       // Same seed, same feeds, same stays in both (ingest.ts): one world, two engines.

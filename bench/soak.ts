@@ -29,7 +29,7 @@ import Database from 'better-sqlite3';
 import { BOOKING_PAGES, SIM_CLICK_TIME_PARAM } from '@staygate/sim';
 import { SUPPLIER_IDS, type SupplierId } from '../src/types.ts';
 import { simEnvLines } from '../src/cli/sim-command.ts';
-import type { SimulatedSlot } from '../src/supplier-slots.ts';
+import type { SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import { faultNear, maxInWindow, median, percentile, Violations, type Accepted, type FaultSpan } from './soak-checks.ts';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);

@@ -11,7 +11,7 @@ import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import { createCircuitBreaker } from '../src/suppliers/circuit-breaker.ts';
 import { createQuoteService } from '../src/suppliers/quote-service.ts';
 import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
-import { simulatedSlot } from '../src/supplier-slots.ts';
+import { simulatedSlot } from '../src/compose/supplier-slots.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -13,15 +13,15 @@ import { createRedisRateLimiter, redactRedisUrl } from './auth/redis-rate-limite
 import { createBookingPage } from './clicks/booking-page.ts';
 import { createHttpApp } from './http/create-http-app.ts';
 import { createMetrics } from './metrics/create-metrics.ts';
-import type { Tracking } from './http/go-routes.ts';
-import { createClickReplay } from './http/replay-clicks.ts';
+import type { Tracking } from './http/partner/go-routes.ts';
+import { createClickReplay } from './http/partner/replay-clicks.ts';
 import type { Services } from './http/route-context.ts';
 import { createContentService } from './inventory/content-service.ts';
 import { createContentWorker } from './inventory/content-worker-client.ts';
 import { createStayCache } from './inventory/stay-cache.ts';
 import { suppliersWithoutStays } from './inventory/stay-index.ts';
 import { createPartnerSummaries } from './reporting/partner-summary.ts';
-import type { HealthReport } from './http/health-routes.ts';
+import type { HealthReport } from './http/ops/health-routes.ts';
 import { startDemoSeeding } from './reporting/seed-demo.ts';
 import { createMapSearchCounter } from './auth/map-search-counter.ts';
 import { describeNoReport, describeSync } from './reporting/describe-sync.ts';
@@ -30,14 +30,14 @@ import { createTransactionSync, type TransactionSync } from './reporting/sync-tr
 import { createSearch, type ClusteringSettings } from './search/search.ts';
 import { createWorkSlicer } from './search/work-slicer.ts';
 import { keepLease, withLease, type KeptLease } from './store/hold-lease.ts';
-import { openSqliteStores, type Stores } from './open-stores.ts';
+import { openSqliteStores, type Stores } from './compose/open-stores.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import { createQuoteService } from './suppliers/quote-service.ts';
 import type { Supplier } from './suppliers/supplier.ts';
 import { createRedisQuoteCache } from './suppliers/redis-quote-cache.ts';
 import { createSupplierAuth } from './suppliers/supplier-auth.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
-import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
+import { supplierConfig, type SupplierSlot } from './compose/supplier-slots.ts';
 
 export interface AppOptions {
   dataDir: string;
@@ -385,7 +385,7 @@ export function createApp(options: AppOptions): App {
     const log = (message: string) => http.log.info(message);
     await content.start(abort.signal);
     if (options.demo) {
-      // Through a private instance of the /go routes with a clock of its own (http/replay-clicks.ts).
+      // Through a private instance of the /go routes with a clock of its own (http/partner/replay-clicks.ts).
       // The first start waits for it unless it must wait for a supplier: then it ends on its own,
       // without a restart (docs/decisions.md 82).
       const replay = createClickReplay({ services: () => services, tracking });

@@ -184,7 +184,7 @@ describe('LOG_FORMAT=pretty', () => {
   it('writes lines for people (pino-pretty), not JSON', async () => {
     const script = `
       import { createHttpApp } from './src/http/create-http-app.ts';
-      import { logOptions } from './src/log-options.ts';
+      import { logOptions } from './src/config.ts';
       const app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: logOptions('info', process.argv[1]) });
       await app.inject('/v3/accommodations?lat=1&lng=1');
       await app.close();`;

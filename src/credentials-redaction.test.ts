@@ -13,8 +13,8 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App } from './app.ts';
-import { simulatedSlots } from './supplier-slots.ts';
-import { forwardTo, startFixtureServer, type FixtureServer } from './suppliers/fixture-server.ts';
+import { simulatedSlots } from './compose/supplier-slots.ts';
+import { forwardTo, startFixtureServer, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
 
 const KEY = 'KEY-recognisable-5f2c81d7e4';

@@ -171,7 +171,7 @@ export const defaults = {
    */
   quoteCacheMaxEntries: 100_000,
 
-  // API keys, rate limits and tracked deeplinks (auth/, clicks/, http/access-control.ts, http/go-routes.ts).
+  // API keys, rate limits and tracked deeplinks (auth/, clicks/, http/access/access-control.ts, http/partner/go-routes.ts).
   /** Keyless (demo) requests per endpoint per client IP per window (spec, Limits: 5 per minute). */
   keylessPerMinute: 5,
   /** Keyed requests per endpoint per key per window, unless the key carries its own limit (spec: 150). */
@@ -314,7 +314,7 @@ export const defaults = {
   /** Each slot's check (a content page, then a quote) must be done within this; a hung API fails its slot. */
   supplierCheckTimeoutMs: 30_000,
 
-  // Partner reporting (reporting/, http/reporting-routes.ts).
+  // Partner reporting (reporting/, http/partner/reporting-routes.ts).
   /** Rows per page of `GET /v1/reporting/transactions` when `limit` is not given, and its maximum (spec: 1 to 500, default 500). */
   reportingLimit: 500,
   /**

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App, type AppOptions } from './app.ts';
-import { simulatedSlots } from './supplier-slots.ts';
-import { forwardTo, startFixtureServer, type FixtureResponse, type FixtureServer } from './suppliers/fixture-server.ts';
+import { simulatedSlots } from './compose/supplier-slots.ts';
+import { forwardTo, startFixtureServer, type FixtureResponse, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
 
 /** What the fixture in front of supplier_b does with the next requests. */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openStores } from './open-stores.ts';
+import { openStores } from './compose/open-stores.ts';
 import { startTestApp } from './test-support/start-test-app.ts';
 
 /** Waits for a condition the gateway reaches by itself (its lease timer), with no wall-clock budget. */

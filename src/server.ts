@@ -3,12 +3,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createApp, type App } from './app.ts';
-import { readConfig } from './config.ts';
+import { logOptions, readConfig } from './config.ts';
 import { defaults } from './defaults.ts';
-import { logOptions } from './log-options.ts';
-import { openStores } from './open-stores.ts';
-import { readSimulatorAddress, writeSimulatorAddress } from './simulator-address.ts';
-import { bookingPageProblem, needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './supplier-slots.ts';
+import { openStores } from './compose/open-stores.ts';
+import { readSimulatorAddress, writeSimulatorAddress } from './compose/simulator-address.ts';
+import { bookingPageProblem, needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './compose/supplier-slots.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
 const config = readConfig();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createMemoryRateLimiter } from './memory-rate-limiter.ts';
-import { runRateLimiterContract } from './rate-limiter-contract.ts';
+import { runRateLimiterContract } from '../test-support/contracts/rate-limiter-contract.ts';
 
 runRateLimiterContract('memory', async ({ windowMs, clock }) => createMemoryRateLimiter({ windowMs, clock }));
 

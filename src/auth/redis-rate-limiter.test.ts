@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { createFallbackRateLimiter } from './fallback-rate-limiter.ts';
 import { createMemoryRateLimiter } from './memory-rate-limiter.ts';
 import { createRedisRateLimiter, redactRedisUrl, type RedisRateLimiter } from './redis-rate-limiter.ts';
-import { runRateLimiterContract } from './rate-limiter-contract.ts';
+import { runRateLimiterContract } from '../test-support/contracts/rate-limiter-contract.ts';
 import {
   closedRedisUrl,
   deleteRedisKeys,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import { generateApiKey } from './api-key.ts';
-import { runKeyStoreContract } from './key-store-contract.ts';
+import { runKeyStoreContract } from '../test-support/contracts/key-store-contract.ts';
 import { createSqliteKeyStore } from './sqlite-key-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-keys-'));

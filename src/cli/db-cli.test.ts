@@ -9,7 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createTestSchema, skipWithoutPostgres, TEST_DATABASE_URL, type TestSchema } from '../test-support/pg.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
+import { main } from './main.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
 

@@ -8,13 +8,13 @@ import { createKeyAdmin, KeyAdminError, type KeyAdmin } from '../auth/key-admin.
 import type { ApiKeyRecord } from '../auth/key-store.ts';
 import { readConfig, type Config } from '../config.ts';
 import { defaults } from '../defaults.ts';
-import { openStores, sqliteLocation, type RecordStores } from '../open-stores.ts';
-import { count } from '../plural.ts';
+import { openStores, sqliteLocation, type RecordStores } from '../compose/open-stores.ts';
+import { count } from '../text/plural.ts';
 import { describeSync } from '../reporting/describe-sync.ts';
 import { describeLastImport } from '../reporting/import-transactions.ts';
 import { createTransactionSync, type SupplierSyncResult } from '../reporting/sync-transactions.ts';
-import { readSimulatorAddress } from '../simulator-address.ts';
-import { needsSimulator, resolveSupplierSlots, supplierConfig, type SupplierSlot } from '../supplier-slots.ts';
+import { readSimulatorAddress } from '../compose/simulator-address.ts';
+import { needsSimulator, resolveSupplierSlots, supplierConfig, type SupplierSlot } from '../compose/supplier-slots.ts';
 import { createContentWorker } from '../inventory/content-worker-client.ts';
 import { withLease } from '../store/hold-lease.ts';
 import { migratePg } from '../store/pg-migrate.ts';
@@ -24,6 +24,7 @@ import type { SupplierId } from '../types.ts';
 import { runMcpCommand } from './mcp-command.ts';
 import { IMPORT_HELP, parseImportArgs, runTransactionsImport, type ImportInvocation } from './transactions-import-command.ts';
 import { UsageError } from './usage-error.ts';
+import { STD_IO, type CliIo } from './cli-io.ts';
 import { runSuppliersCheck } from './suppliers-command.ts';
 
 const { version: VERSION } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -212,13 +213,6 @@ function helpFor(argv: string[]): string | null {
   }
   return USAGE;
 }
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const STD_IO: CliIo = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
 
 function describe(record: ApiKeyRecord): string {
   const limit = record.limitPerMinute === null ? `${defaults.keyedPerMinute}/min (default)` : `${record.limitPerMinute}/min`;

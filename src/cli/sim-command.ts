@@ -4,8 +4,8 @@
 // rest goes to stderr. It runs until SIGTERM or SIGINT, then closes every server and exits 0.
 import path from 'node:path';
 import { simSettingsFromEnv, startSimulator, SUPPLIER_IDS, type SimSuppliers, type SupplierId } from '@staygate/sim';
-import { count } from '../plural.ts';
-import type { CliIo } from './main.ts';
+import { count } from '../text/plural.ts';
+import type { CliIo } from './cli-io.ts';
 
 /** Suppliers a..d listen on port..port+3, the control server on port+4. */
 export const SIM_PORTS = SUPPLIER_IDS.length + 1;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateWorld, startSimSuppliers, SUPPLIER_IDS, type SimSuppliers } from '@staygate/sim';
-import { writeSimulatorAddress } from '../simulator-address.ts';
+import { writeSimulatorAddress } from '../compose/simulator-address.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
 

@@ -6,13 +6,13 @@
 import { createSuppliers } from '../app.ts';
 import type { Config } from '../config.ts';
 import { defaults } from '../defaults.ts';
-import { count } from '../plural.ts';
-import { readSimulatorAddress } from '../simulator-address.ts';
+import { count } from '../text/plural.ts';
+import { readSimulatorAddress } from '../compose/simulator-address.ts';
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import { needsBookingUrl } from '../clicks/booking-page.ts';
-import { bookingPageProblem, needsSimulator, resolveSupplierSlot, type SupplierSlot } from '../supplier-slots.ts';
+import { bookingPageProblem, needsSimulator, resolveSupplierSlot, type SupplierSlot } from '../compose/supplier-slots.ts';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
 
 export interface SuppliersCheckOptions {
   settings: Config['suppliers'];

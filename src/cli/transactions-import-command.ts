@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RecordStores } from '../open-stores.ts';
-import { count } from '../plural.ts';
+import type { RecordStores } from '../compose/open-stores.ts';
+import { count } from '../text/plural.ts';
 import { bookingStatusNamed, importColumn, readImportMapping } from '../reporting/import-mapping.ts';
 import { describeImport, importTransactionsCsv } from '../reporting/import-transactions.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type ImportColumn,
 } from '../reporting/read-transactions-csv.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './cli-io.ts';
 import { UsageError } from './usage-error.ts';
 
 export const IMPORT_HELP = `Usage: staygate transactions import --supplier <id> [options] FILE.csv

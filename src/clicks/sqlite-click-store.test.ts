@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { runClickStoreContract } from './click-store-contract.ts';
+import { runClickStoreContract } from '../test-support/contracts/click-store-contract.ts';
 import { createSqliteClickStore } from './sqlite-click-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-clicks-'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { distanceMeters } from './distance.ts';
 import { CITY_ALIASES, COUNTRY_ALIASES, createGazetteerGeocoder } from './gazetteer-geocoder.ts';
-import { runGeocoderContract } from './geocoder-contract.ts';
+import { runGeocoderContract } from '../test-support/contracts/geocoder-contract.ts';
 
 runGeocoderContract('gazetteer', async () => {
   const geocoder = createGazetteerGeocoder();

@@ -48,7 +48,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../text/fold-text.ts';
 import { distanceMeters } from './distance.ts';
 import type { GeocodedPlace, Geocoder } from './geocoder.ts';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../text/fold-text.ts';
 import { GeocoderError } from './geocoder-error.ts';
-import { runGeocoderContract } from './geocoder-contract.ts';
+import { runGeocoderContract } from '../test-support/contracts/geocoder-contract.ts';
 import { createHttpGeocoder } from './http-geocoder.ts';
 
 /** What the fake Nominatim answers, switched per test. */

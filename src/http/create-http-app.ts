@@ -5,25 +5,25 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { jsonSafeUrl } from '../json-safe-url.ts';
+import { jsonSafeUrl } from '../text/json-safe-url.ts';
 import { BROTLI_OPTIONS, createEncodedBodies } from './encoded-bodies.ts';
 import { errorBody, toApiError } from './error-body.ts';
-import { isKeyParamName } from './key-param.ts';
+import { isKeyParamName } from './access/key-param.ts';
 import { isValidHost } from './host-header.ts';
 import { requestIdOf } from './request-id.ts';
-import { registerAccessControl, type AccessControl } from './access-control.ts';
-import { registerGoRoutes, type Tracking } from './go-routes.ts';
-import { registerPageRoutes, type Pages } from './page-routes.ts';
-import type { MapSearchAccess } from './map-search.ts';
-import { registerReportingRoutes, type Reporting } from './reporting-routes.ts';
-import { KEYLESS, type RequestAuth } from './request-auth.ts';
+import { registerAccessControl, type AccessControl } from './access/access-control.ts';
+import { registerGoRoutes, type Tracking } from './partner/go-routes.ts';
+import { registerPageRoutes, type Pages } from './ops/page-routes.ts';
+import type { MapSearchAccess } from './search/map-search.ts';
+import { registerReportingRoutes, type Reporting } from './partner/reporting-routes.ts';
+import { KEYLESS, type RequestAuth } from './access/request-auth.ts';
 import type { RouteContext, Services } from './route-context.ts';
-import { registerDocsRoutes } from './docs-routes.ts';
-import { registerMetrics, registerMetricsRoute, type MetricsOptions } from './metrics-route.ts';
+import { registerDocsRoutes } from './ops/docs-routes.ts';
+import { registerMetrics, registerMetricsRoute, type MetricsOptions } from './ops/metrics-route.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
-import { registerAgentSkillRoute } from './agent-skill-route.ts';
-import { registerOpenApi, registerOpenApiRoute } from './openapi.ts';
-import { registerHealthRoutes, type HealthReport } from './health-routes.ts';
+import { registerAgentSkillRoute } from './ops/agent-skill-route.ts';
+import { registerOpenApi, registerOpenApiRoute } from './ops/openapi.ts';
+import { registerHealthRoutes, type HealthReport } from './ops/health-routes.ts';
 import { registerV1Routes } from './v1/v1-routes.ts';
 import { registerV2Routes } from './v2/v2-routes.ts';
 import { registerV3Routes } from './v3/v3-routes.ts';
@@ -55,7 +55,7 @@ export interface HttpAppOptions {
   metrics?: MetricsOptions;
 }
 
-/** The map search's access check (http/map-search.ts), from the app's access control and the pages' settings. */
+/** The map search's access check (http/search/map-search.ts), from the app's access control and the pages' settings. */
 function mapSearchAccess(options: HttpAppOptions): MapSearchAccess | null {
   const { access, pages } = options;
   if (access === undefined || pages === undefined) return null;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
-import { parseCalendarDate } from './search-params.ts';
+import { parseCalendarDate } from './query/search-params.ts';
 
 let t: TestApp;
 before(async () => {

@@ -20,7 +20,7 @@ import {
 } from '../test-support/redis.ts';
 import { startTestApp, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
-import { simulatedSlot } from '../supplier-slots.ts';
+import { simulatedSlot } from '../compose/supplier-slots.ts';
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
 /** A dated search for two nights from `day` days after 2027-04-01: each day is a quote of its own. */

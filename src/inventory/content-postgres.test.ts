@@ -19,7 +19,7 @@ import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { createContentService, type ContentService } from './content-service.ts';
 import { createContentWorker, type ContentWorker } from './content-worker-client.ts';
 import { createStayCache } from './stay-cache.ts';
-import { simulatedSlots, supplierConfig, type SimulatedSlot } from '../supplier-slots.ts';
+import { simulatedSlots, supplierConfig, type SimulatedSlot } from '../compose/supplier-slots.ts';
 
 /** One gateway's content side: its own store handle and worker on the database, what it serves, and its search. */
 interface Gateway {

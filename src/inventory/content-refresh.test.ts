@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main as cli } from '../cli/main.ts';
 import { defaults } from '../defaults.ts';
-import { writeSimulatorAddress } from '../simulator-address.ts';
+import { writeSimulatorAddress } from '../compose/simulator-address.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type Stay, type SupplierId } from '../types.ts';

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.ts';
-import { jsonSafeUrl } from '../json-safe-url.ts';
+import { jsonSafeUrl } from '../text/json-safe-url.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing } from '../types.ts';
 import { buildStays } from './build-stays.ts';

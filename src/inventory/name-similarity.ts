@@ -1,4 +1,4 @@
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../text/fold-text.ts';
 
 /**
  * Words that do not tell two property names apart: suppliers add or drop them at will

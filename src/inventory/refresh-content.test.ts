@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import { fetchJson } from '../suppliers/fetch-json.ts';
-import { startFixtureServer, type FixtureServer } from '../suppliers/fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../test-support/fixture-server.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { describeRefresh, refreshContent } from './refresh-content.ts';

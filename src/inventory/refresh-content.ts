@@ -4,7 +4,7 @@
 // copying 200k listings' pages is seconds of CPU and hundreds of MB of short-lived objects, which on
 // the gateway's own thread held its event loop for up to ~250 ms at a time (docs/decisions.md 67).
 // Used by the gateway's schedule and by `staygate content refresh`, both through content-worker-client.ts.
-import { jsonSafeUrl } from '../json-safe-url.ts';
+import { jsonSafeUrl } from '../text/json-safe-url.ts';
 import type { Store } from '../store/store.ts';
 import { observeCalls } from '../suppliers/call-observer.ts';
 import { SupplierError } from '../suppliers/supplier-error.ts';

@@ -1,6 +1,6 @@
 // One line per supplier pull, for the CLI's output and the gateway's log alike: what was read and
 // applied, and for a reconciliation what it found that the incremental pulls had missed.
-import { count } from '../plural.ts';
+import { count } from '../text/plural.ts';
 import type { SupplierId } from '../types.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 

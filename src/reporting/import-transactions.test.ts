@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { expectedCommissionUsdCents, type SimBooking } from '@staygate/sim';
 import { createSuppliers } from '../app.ts';
 import type { Click } from '../clicks/click-store.ts';
-import { simulatedSlots } from '../supplier-slots.ts';
+import { simulatedSlots } from '../compose/supplier-slots.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test-app.ts';
 import { REPORTED_SLOTS } from '../test-support/supplier-config.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';

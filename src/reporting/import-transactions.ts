@@ -5,7 +5,7 @@
 // then unowned transactions of an aid given to its new owner. Importing a file twice changes nothing.
 import type { KeyStore } from '../auth/key-store.ts';
 import type { ClickStore } from '../clicks/click-store.ts';
-import { count } from '../plural.ts';
+import { count } from '../text/plural.ts';
 import type { CommissionRecord } from '../suppliers/supplier.ts';
 import type { SupplierId } from '../types.ts';
 import { readTransactionsCsv, type CsvReading } from './read-transactions-csv.ts';

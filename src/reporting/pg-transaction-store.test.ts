@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMigratedSchema, freshPgStore, skipWithoutPostgres, twoPgStores } from '../test-support/pg.ts';
 import { createPgTransactionStore } from './pg-transaction-store.ts';
-import { row, runTransactionStoreContract } from './transaction-store-contract.ts';
+import { row, runTransactionStoreContract } from '../test-support/contracts/transaction-store-contract.ts';
 import type { TransactionQuery, TransactionStore } from './transaction-store.ts';
 
 // Each store on a schema of its own in the test database, dropped when it closes.

@@ -15,7 +15,7 @@ import { startTestApp, TEST_NOW, type TestApp } from '../test-support/start-test
 import { SUPPLIER_IDS } from '../types.ts';
 import { seedDemoPartner, SIM_CLICK_TIME_PARAM, type DemoClicks } from './seed-demo.ts';
 import type { TransactionRecord } from './transaction.ts';
-import { simulatedSlots } from '../supplier-slots.ts';
+import { simulatedSlots } from '../compose/supplier-slots.ts';
 
 const CLICKS = 400;
 let t: TestApp;

@@ -16,7 +16,7 @@ import type { SupplierId } from '../types.ts';
 import type { ImportTransactionsResult } from './import-transactions.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 
-/** What the seeding needs of the HTTP layer (http/replay-clicks.ts). */
+/** What the seeding needs of the HTTP layer (http/partner/replay-clicks.ts). */
 export interface DemoClicks {
   links(query: string): Promise<string[]>;
   click(link: string, at: Date, userAgent: string): Promise<string>;

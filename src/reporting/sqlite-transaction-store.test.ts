@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
-import { row, runTransactionStoreContract } from './transaction-store-contract.ts';
+import { row, runTransactionStoreContract } from '../test-support/contracts/transaction-store-contract.ts';
 import type { TransactionStore } from './transaction-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-transactions-'));

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { csvLine, escapeFormula, unescapeFormula } from './transaction-csv.ts';
 import { toRecord } from './transaction.ts';
-import { row } from './transaction-store-contract.ts';
+import { row } from '../test-support/contracts/transaction-store-contract.ts';
 
 // What a spreadsheet may run as a formula: the ASCII starters, tab, CR and LF, and the fullwidth
 // forms of = + - @, which some spreadsheets (Excel in East Asian locales) read as the ASCII ones.

@@ -27,7 +27,7 @@ export async function viewGroups(deps: SearchDeps, query: SearchQuery, view: Bou
 
 /**
  * The dense cells whose expand link lists exactly their stays; the others' stays stay sparse.
- * The link names one cell, the finer of the `cell` filter's and the cluster's (http/links.ts),
+ * The link names one cell, the finer of the `cell` filter's and the cluster's (http/search/links.ts),
  * and H3 cells do not nest: a filter cell finer than the clusters can straddle two of them, and
  * a cluster finer than the filter cell can straddle its edge. So with a `cell` filter, a finer
  * filter cell is one cluster or none, and a finer cluster is one only when none of its stays in

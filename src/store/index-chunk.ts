@@ -2,7 +2,7 @@
 // million rows to the boot-time index build in tens of reads instead of a million. Shared by the
 // store implementations (SQLite BLOB, PostgreSQL bytea).
 import { endianness } from 'node:os';
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../text/fold-text.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
 import type { IndexRow, ListingRating, RankedStay } from './store.ts';
 

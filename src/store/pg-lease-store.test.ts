@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMigratedSchema, skipWithoutPostgres, twoPgStores } from '../test-support/pg.ts';
-import { runLeaseStoreContract } from './lease-store-contract.ts';
+import { runLeaseStoreContract } from '../test-support/contracts/lease-store-contract.ts';
 import { createPgLeaseStore } from './pg-lease-store.ts';
 
 describe('PostgreSQL lease store', { skip: await skipWithoutPostgres() }, () => {

@@ -4,7 +4,7 @@ import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-
 import { migratePg } from './pg-migrate.ts';
 import { openPgPool, type PgPool } from './pg-pool.ts';
 import { createPgStore } from './pg-store.ts';
-import { runStoreContract } from './store-contract.ts';
+import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 
 const skip = await skipWithoutPostgres();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { runLeaseStoreContract } from './lease-store-contract.ts';
+import { runLeaseStoreContract } from '../test-support/contracts/lease-store-contract.ts';
 import { createSqliteLeaseStore } from './sqlite-lease-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-leases-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createSqliteStore } from './sqlite-store.ts';
-import { runStoreContract } from './store-contract.ts';
+import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-sqlite-'));

@@ -59,7 +59,7 @@ export interface VersionReader {
 /**
  * Where the gateway keeps what it ingested. SQLite is the embedded default; PostgreSQL joins it
  * for scale-out, so every method is async even where SQLite would not need it. Each
- * implementation runs the same contract suite (store/store-contract.ts).
+ * implementation runs the same contract suite (test-support/contracts/store-contract.ts).
  */
 export interface Store {
   /** Version label of the ingested inventory, or null when nothing was ingested yet. */

@@ -19,7 +19,7 @@ import { BOOKING_BACKOFF_MS, BOOKING_MAX_IDS_PER_QUOTE, createBookingDemandDrive
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
-import { allListings } from './fixture-server.ts';
+import { allListings } from '../test-support/fixture-server.ts';
 
 // --- the published spec, read in place ---------------------------------------------------------
 

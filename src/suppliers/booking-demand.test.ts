@@ -9,8 +9,8 @@ import { BOOKING_ACCOMMODATION_TYPES } from './booking-demand-types.ts';
 import { BOOKING_BACKOFF_MS, BOOKING_DEFAULT_CHILD_AGE, BOOKING_MAX_IDS_PER_QUOTE, createBookingDemandDriver } from './booking-demand.ts';
 import { BOOKING_MAX_RESTARTS } from './booking-demand-pages.ts';
 import { orderWindows } from './booking-demand-orders.ts';
-import { expectSupplierError } from './expect-supplier-error.ts';
-import { collectPages, startFixtureServer, type FixtureResponse } from './fixture-server.ts';
+import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
+import { collectPages, startFixtureServer, type FixtureResponse } from '../test-support/fixture-server.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
 
 const KEY = 'test-booking-bearer-token';

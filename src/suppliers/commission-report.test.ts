@@ -4,7 +4,7 @@
 // and commission units, normalised to one CommissionRecord.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../test-support/fixture-server.ts';
 import { createBookingDemandDriver } from './booking-demand.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { CommissionRecord, Supplier } from './supplier.ts';

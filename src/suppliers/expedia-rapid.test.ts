@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import type { Listing } from '../types.ts';
-import { expectSupplierError } from './expect-supplier-error.ts';
+import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
 import {
   createExpediaRapidDriver,
   EXPEDIA_RAPID_BACKOFF_MS,
@@ -17,7 +17,7 @@ import { decodeExpediaRapidProperty, nextLink, rapidGuestRating, rapidStars } fr
 import { expediaRapidOccupancies, expediaRapidPropertyTotal } from './expedia-rapid-rates.ts';
 import { expediaRapidAuthHeaders, expediaRapidSignature } from './expedia-rapid-signature.ts';
 import { FeedRecord } from './feed-record.ts';
-import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
+import { startFixtureServer, type FixtureResponse, type FixtureServer } from '../test-support/fixture-server.ts';
 import type { QuoteRequest } from './supplier.ts';
 
 const record = (value: unknown) => FeedRecord.of('supplier_d', 'test', value);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { observeCalls } from './call-observer.ts';
 import { deadlineSignal } from './deadline-signal.ts';
 import { fetchJson, fetchJsonResponse, fetchText, retryAfterMs, supplierMessage, supplierUrl } from './fetch-json.ts';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { startFixtureServer, type FixtureServer } from '../test-support/fixture-server.ts';
 import { SupplierError } from './supplier-error.ts';
 
 describe('fetchJson', () => {

@@ -17,7 +17,7 @@ import { hotelbedsSignature } from './hotelbeds-signature.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
-import { allListings } from './fixture-server.ts';
+import { allListings } from '../test-support/fixture-server.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 

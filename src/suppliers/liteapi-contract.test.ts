@@ -15,7 +15,7 @@ import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } fr
 import { SupplierError } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type RecordingProxy } from '../test-support/recording-proxy.ts';
-import { allListings } from './fixture-server.ts';
+import { allListings } from '../test-support/fixture-server.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 

@@ -5,9 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
-import { expectSupplierError } from './expect-supplier-error.ts';
+import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
 import { FeedRecord } from './feed-record.ts';
-import { collectPages, startFixtureServer, type FixtureRequest, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
+import {
+  collectPages,
+  startFixtureServer,
+  type FixtureRequest,
+  type FixtureResponse,
+  type FixtureServer,
+} from '../test-support/fixture-server.ts';
 import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } from './liteapi.ts';
 import { decodeLiteapiHotel, liteapiHotelType } from './liteapi-content.ts';
 import { hotelTotal, LITEAPI_DEFAULT_CHILD_AGE, liteapiOccupancies } from './liteapi-rates.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createQuoteCache } from './quote-cache.ts';
-import { runQuoteCacheContract } from './quote-cache-contract.ts';
+import { runQuoteCacheContract } from '../test-support/contracts/quote-cache-contract.ts';
 import type { QuoteRequest } from './supplier.ts';
 
 const REQUEST: QuoteRequest = {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SupplierId } from '../types.ts';
 import { createCircuitBreaker } from './circuit-breaker.ts';
 import { fetchJson } from './fetch-json.ts';
-import { startFixtureServer, type FixtureResponse, type FixtureServer } from './fixture-server.ts';
+import { startFixtureServer, type FixtureResponse, type FixtureServer } from '../test-support/fixture-server.ts';
 import { createQuoteService } from './quote-service.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { closedRedisUrl, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
 import { quoteKeyPrefix } from './quote-cache.ts';
-import { runQuoteCacheContract } from './quote-cache-contract.ts';
+import { runQuoteCacheContract } from '../test-support/contracts/quote-cache-contract.ts';
 import { createRedisQuoteCache, type RedisQuoteCache, type RedisQuoteCacheOptions } from './redis-quote-cache.ts';
 import type { QuoteRequest } from './supplier.ts';
 

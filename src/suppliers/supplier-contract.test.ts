@@ -18,7 +18,7 @@ import { bookingDemandListing } from '../test-support/booking-demand-listing.ts'
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 import { liteapiListing } from '../test-support/liteapi-listing.ts';
-import { allListings } from './fixture-server.ts';
+import { allListings } from '../test-support/fixture-server.ts';
 
 const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
   supplier_a: createBookingDemandDriver,

@@ -3,7 +3,7 @@
 // served once the gateway has picked it up. For listings no simulated supplier sends (a guest
 // rating the API lacks), without a supplier of the test's own.
 import { buildStays } from '../inventory/build-stays.ts';
-import { sqliteLocation } from '../open-stores.ts';
+import { sqliteLocation } from '../compose/open-stores.ts';
 import { openContentStore } from '../store/open-content-store.ts';
 import type { Listing } from '../types.ts';
 import type { TestApp } from './start-test-app.ts';

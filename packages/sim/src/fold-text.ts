@@ -1,5 +1,5 @@
 // Text folding, for telling two property names of a city apart (name-property.ts). The same function
-// as the gateway's src/fold-text.ts (the package never imports the gateway): the generator keeps
+// as the gateway's src/text/fold-text.ts (the package never imports the gateway): the generator keeps
 // names distinct exactly as the gateway will compare them.
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;

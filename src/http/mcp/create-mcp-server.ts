@@ -5,10 +5,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Type, type TSchema } from 'typebox';
-import { NULL_PRICE_MEANING } from '../null-price.ts';
-import { NULL_RATING_MEANING } from '../null-rating.ts';
-import { reportingJsonSchema, reportingQuerySchema } from '../reporting-routes.ts';
-import { unifiedQuerySchema } from '../unified-query-schema.ts';
+import { NULL_PRICE_MEANING } from '../search/null-price.ts';
+import { NULL_RATING_MEANING } from '../search/null-rating.ts';
+import { reportingJsonSchema, reportingQuerySchema } from '../partner/reporting-routes.ts';
+import { unifiedQuerySchema } from '../query/unified-query-schema.ts';
 import { v3AccommodationSchema, v3ResponseSchema } from '../v3/v3-response-schema.ts';
 
 /** A REST answer as a tool needs it: the status and the parsed JSON body. */

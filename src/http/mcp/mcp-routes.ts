@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.ts';
-import { presentedKey } from '../access-control.ts';
+import { presentedKey } from '../access/access-control.ts';
 import { Type } from 'typebox';
 import { errorBody } from '../error-body.ts';
 import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';

@@ -2,8 +2,8 @@ import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
-import type { Deeplinks, Href } from '../links.ts';
-import { displayType } from '../paged-response.ts';
+import type { Deeplinks, Href } from '../search/links.ts';
+import { displayType } from '../search/paged-response.ts';
 import type { V1Accommodation, V1Response } from './v1-response-schema.ts';
 
 /**

@@ -11,7 +11,7 @@ import {
   parseStayDates,
   listItems,
   requireLocation,
-} from '../search-params.ts';
+} from '../query/search-params.ts';
 import type { v1QuerySchema } from './v1-query-schema.ts';
 
 type V1Params = Partial<Static<typeof v1QuerySchema>>;

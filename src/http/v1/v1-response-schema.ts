@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ratingSchema } from '../rating-schema.ts';
+import { ratingSchema } from '../search/rating-schema.ts';
 
 // The v1 200 body: every field required, one supplier per result.
 const latLng = Type.Object({ lat: Type.Number(), lng: Type.Number() });

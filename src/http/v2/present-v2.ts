@@ -2,8 +2,8 @@ import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { SupplierId } from '../../types.ts';
-import type { Deeplinks, PageLinks } from '../links.ts';
-import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../paged-response.ts';
+import type { Deeplinks, PageLinks } from '../search/links.ts';
+import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../search/paged-response.ts';
 import type { V2Accommodation, V2Response, V2SupplierEntry } from './v2-response-schema.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
-import { NULL_PRICE_MEANING } from '../null-price.ts';
-import { ratingSchema } from '../rating-schema.ts';
-import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
+import { NULL_PRICE_MEANING } from '../search/null-price.ts';
+import { ratingSchema } from '../search/rating-schema.ts';
+import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../search/paged-response.ts';
 
 // The v2 200 body: rating, policies and media at the accommodation level; supplier entries carry
 // only link, media.logoSquare and price. Fastify serialises with it.

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/api-error.ts';
-import { deeplinks, expandLink, pageLinks } from '../links.ts';
+import { deeplinks, expandLink, pageLinks } from '../search/links.ts';
 import type { RouteContext } from '../route-context.ts';
-import { registerUnifiedSearch } from '../unified-search-route.ts';
+import { registerUnifiedSearch } from '../search/unified-search-route.ts';
 import { presentV2 } from './present-v2.ts';
 import { v2ResponseSchema } from './v2-response-schema.ts';
 

@@ -5,7 +5,7 @@ import type { Offers } from '../../search/price-stays.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts';
-import { deeplinks, pageLinks } from '../links.ts';
+import { deeplinks, pageLinks } from '../search/links.ts';
 import { renderV3 } from './render-v3.ts';
 import { v3ResponseSchema } from './v3-response-schema.ts';
 

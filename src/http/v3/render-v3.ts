@@ -2,8 +2,8 @@ import type { IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
 import type { Listing, Stay, SupplierId } from '../../types.ts';
-import type { Deeplinks, PageLinks } from '../links.ts';
-import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../paged-response.ts';
+import type { Deeplinks, PageLinks } from '../search/links.ts';
+import { displayType, pageMeta, presentClusters, priceOf, shownListings } from '../search/paged-response.ts';
 
 /**
  * The v3 200 body (v3-response-schema.ts says its shape), written as JSON text. Why not an object

@@ -5,7 +5,7 @@ import { defaults } from '../../defaults.ts';
 import { distanceMeters } from '../../geo/distance.ts';
 import { chooseResolution } from '../../search/choose-resolution.ts';
 import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts';
-import { expandLink } from '../links.ts';
+import { expandLink } from '../search/links.ts';
 
 // The test world has 8,000 stays around real cities (seed 7).
 const V3 = '/v3/accommodations';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { bySupplier, jsonSafeString, nullableNumber, nullableObject } from '../json-schema.ts';
-import { NULL_PRICE_MEANING } from '../null-price.ts';
-import { ratingSchema } from '../rating-schema.ts';
-import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../paged-response.ts';
+import { NULL_PRICE_MEANING } from '../search/null-price.ts';
+import { ratingSchema } from '../search/rating-schema.ts';
+import { clusterSchema, pageLinksSchema, pageMetaSchema } from '../search/paged-response.ts';
 
 // The v3 200 body. render-v3.ts writes it as text (stays' own parts written once and kept);
 // render-v3.test.ts holds every body to this schema, closed to other fields, in its key order.

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { deeplinks, expandLink, pageLinks } from '../links.ts';
+import { deeplinks, expandLink, pageLinks } from '../search/links.ts';
 import type { RouteContext } from '../route-context.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
-import { registerUnifiedSearch, type PresentContext } from '../unified-search-route.ts';
-import type { MapSearchAccess } from '../map-search.ts';
+import { registerUnifiedSearch, type PresentContext } from '../search/unified-search-route.ts';
+import type { MapSearchAccess } from '../search/map-search.ts';
 import { renderV3 } from './render-v3.ts';
 import { v3ResponseSchema } from './v3-response-schema.ts';
 
@@ -13,7 +13,7 @@ export const MAP_SEARCH_PATH = '/map/v3/accommodations';
 
 /**
  * `/v3/accommodations`, and, when `map` is given, the map's search at MAP_SEARCH_PATH
- * (http/map-search.ts: what the map draws, the map token's allowance or the keyless one).
+ * (http/search/map-search.ts: what the map draws, the map token's allowance or the keyless one).
  */
 export function registerV3Routes(
   app: FastifyInstance,
