@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { compileBookingTemplate } from './clicks/booking-url.ts';
 import { defaults } from './defaults.ts';
-import { DEFAULT_SUPPLIER_APIS, isSupplierApi, SUPPLIER_APIS, SUPPLIER_IDS, type SupplierApi, type SupplierId } from './types.ts';
+import {
+  DEFAULT_SUPPLIER_APIS,
+  isSupplierApi,
+  SUPPLIER_APIS,
+  SUPPLIER_IDS,
+  type Settings,
+  type SupplierApi,
+  type SupplierId,
+} from './types.ts';
 
 export interface Config {
   port: number;
@@ -47,6 +55,8 @@ export interface Config {
   contentRetryMs: number;
   /** A feed shrinking by more than this share is held back (STAYGATE_FEED_SHRINK_LIMIT, 0..1). */
   feedShrinkLimit: number;
+  /** Every tunable figure, defaults.ts overlaid with the variables above: what modules are given. */
+  settings: Settings;
 }
 
 /** One supplier slot's STAYGATE_SUPPLIER_<X>_* variables. */
@@ -164,7 +174,7 @@ function logFormat(text: string | undefined): 'json' | 'pretty' {
  * real API; a slot without _URL is served by the built-in simulator.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return {
+  const config: Omit<Config, 'settings'> = {
     port: int(env, 'PORT', defaults.port),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.STAYGATE_DATA_DIR || defaults.dataDir),
@@ -192,6 +202,23 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contentRetryMs: int(env, 'STAYGATE_CONTENT_RETRY_MS', defaults.contentRetryMs),
     feedShrinkLimit: share(env, 'STAYGATE_FEED_SHRINK_LIMIT', defaults.feedShrinkLimit),
   };
+  const settings: Settings = {
+    ...defaults,
+    port: config.port,
+    dataDir: config.dataDir,
+    simSeed: config.sim.seed,
+    simStays: config.sim.stays,
+    reportSyncIntervalMs: config.reportSyncIntervalMs,
+    reportSyncOverlapMs: config.reportSyncOverlapMs,
+    reportReconcileIntervalMs: config.reportReconcileIntervalMs,
+    reportReconcileDays: config.reportReconcileDays,
+    corsOrigins: config.corsOrigins,
+    metricsAllow: config.metricsAllow,
+    contentRefreshMs: config.contentRefreshMs,
+    contentRetryMs: config.contentRetryMs,
+    feedShrinkLimit: config.feedShrinkLimit,
+  };
+  return { ...config, settings };
 }
 
 // The logger settings of a real server (server.ts), here so that a test can start a gateway

@@ -1,4 +1,5 @@
 // Domain types shared by every layer. Imports nothing; everything may import it.
+import type { defaults } from './defaults.ts';
 
 export const SUPPLIER_IDS = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'] as const;
 export type SupplierId = (typeof SUPPLIER_IDS)[number];
@@ -151,3 +152,23 @@ export interface HotelIdRef {
   supplier: SupplierId | null;
   id: string;
 }
+
+type Widen<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : T extends readonly (infer U)[]
+        ? readonly Widen<U>[]
+        : T extends object
+          ? { readonly [K in keyof T]: Widen<T[K]> }
+          : T;
+
+/**
+ * The service's tunable figures: defaults.ts overlaid with the environment, resolved once by
+ * config.ts (`Config.settings`) and passed down. A module never reads defaults.ts: it takes the
+ * slice it uses as a parameter, `settings: Pick<Settings, 'feedPageSize' | 'feedPageTimeoutMs'>`,
+ * and its caller hands on the whole `config.settings`.
+ */
+export type Settings = Widen<typeof defaults>;

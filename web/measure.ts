@@ -3,7 +3,7 @@
 // each page transfers. Not a test: its numbers depend on the machine.
 //   npx tsx web/measure.ts http://127.0.0.1:3000 [runs=5]
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from './test-support/browser.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:3000';
 const runs = Number(process.argv[3] ?? 5);

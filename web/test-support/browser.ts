@@ -2,42 +2,17 @@
 // Debian's Chromium driven by playwright-core (installed by .ci/run when missing). Every page is
 // watched: a console error, an uncaught exception or a request to a host off this machine fails
 // the test (requests off the machine are also blocked, so none ever leaves).
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../src/test-support/start-test-app.ts';
 import { buildWeb } from '../build.ts';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../chromium.ts';
 
-export const CHROMIUM = process.env.STAYGATE_CHROMIUM ?? '/usr/bin/chromium';
+export { assertChromium, CHROMIUM, CHROMIUM_ARGS };
 
-/**
- * Throws, with what to do, when `executable` is not a program this process may run. Checked before
- * anything starts: a gateway (and its simulator child) started first and never closed kept the
- * test process alive, so a machine without Chromium hung instead of failing.
- */
-export function assertChromium(executable: string = CHROMIUM): void {
-  try {
-    accessSync(executable, constants.X_OK);
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'cannot be run';
-    throw new Error(
-      `Chromium ${why} at ${executable}: the browser tests need it. Install it (apt-get install -y chromium; .ci/run does) ` +
-        'or point STAYGATE_CHROMIUM at a Chromium binary.',
-      { cause: error },
-    );
-  }
-}
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Screenshots of the tests (git-ignored): look at them. */
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../.screenshots');
 
