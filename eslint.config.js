@@ -95,12 +95,4 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Production code never imports test code (lint/folder-imports.js, no-test-code).
-    // write-openapi.ts is the one left: it boots a test gateway for the document (issue 23 retires it).
-    files: ['**/*.ts'],
-    ignores: ['packages/client/scripts/write-openapi.ts'],
-    plugins: { staygate },
-    rules: { 'staygate/no-test-code': 'error' },
-  },
 );

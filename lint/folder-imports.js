@@ -89,7 +89,8 @@ export const folderImportsRule = {
     const folder = relative.split(path.sep)[0];
     const entries = rulesFor(srcDir).get(folder);
     const readme = `src/${folder}/README.md`;
-    const isTest = isTestCode(file);
+    // Test code: a test file, or anything in a test-support/ folder (the contract suites among it).
+    const isTest = /\.test\.ts$/.test(file) || relative.split(path.sep).includes('test-support');
     const extra = isTest ? (options.testsMayImport ?? []).map((name) => ({ name, typesOnly: false })) : [];
     let reportedMissing = false;
     function check(node, source, typeOnly) {
@@ -127,37 +128,4 @@ export const folderImportsRule = {
   },
 };
 
-/** Test code: a test file, or anything in a `test-support/` folder (src/test-support, web/test-support). */
-export function isTestCode(file) {
-  return /\.test\.ts$/.test(file) || file.split(/[\\/]/).includes('test-support');
-}
-
-/**
- * Production code never imports test code (issue 23): a file that is not test code may not import
- * a test file or anything in a `test-support/` folder, wherever either lives (src, web, bench,
- * ops, packages). Tests sit above the product; an import the other way is an arrow back up.
- */
-export const noTestCodeRule = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'production code never imports test code (test files, test-support/)' },
-    schema: [],
-    messages: { testCode: '{{source}} is test code: production code may not import it (lint/README.md)' },
-  },
-  create(context) {
-    if (isTestCode(context.filename)) return {};
-    function check(node, source) {
-      if (typeof source !== 'string' || !source.startsWith('.')) return;
-      if (isTestCode(path.resolve(path.dirname(context.filename), source)))
-        context.report({ node, messageId: 'testCode', data: { source } });
-    }
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-    };
-  },
-};
-
-export default { rules: { 'folder-imports': folderImportsRule, 'no-test-code': noTestCodeRule } };
+export default { rules: { 'folder-imports': folderImportsRule } };

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 // @ts-expect-error: a plain-JS ESLint plugin without type declarations
-import { folderImportsRule, noTestCodeRule, parseMayImport, readFolderRules } from './folder-imports.js';
+import { folderImportsRule, parseMayImport, readFolderRules } from './folder-imports.js';
 
 RuleTester.describe = describe;
 RuleTester.it = it;
@@ -105,28 +105,6 @@ describe('folder-imports rule', () => {
         errors: [{ messageId: 'forbidden' }],
       },
       { filename: file('bare/a.ts'), code: "import { x } from '../low/x.ts';", options: [{ srcDir }], errors: [{ messageId: 'noRules' }] },
-    ],
-  });
-});
-
-describe('no-test-code rule', () => {
-  const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never } });
-  tester.run('no-test-code', noTestCodeRule, {
-    valid: [
-      { filename: '/repo/src/auth/a.ts', code: "import { x } from '../store/x.ts'; import { y } from 'test-support-pkg';" },
-      { filename: '/repo/src/auth/a.test.ts', code: "import { s } from '../test-support/s.ts';" },
-      { filename: '/repo/src/test-support/contracts/c.ts', code: "import { s } from '../pg.ts'; import { t } from './t.test.ts';" },
-      { filename: '/repo/web/test-support/browser.ts', code: "import { a } from '../../src/test-support/start-test-app.ts';" },
-    ],
-    invalid: [
-      { filename: '/repo/src/auth/a.ts', code: "import { s } from '../test-support/pg.ts';", errors: [{ messageId: 'testCode' }] },
-      { filename: '/repo/web/measure.ts', code: "import { s } from './test-support/browser.ts';", errors: [{ messageId: 'testCode' }] },
-      {
-        filename: '/repo/packages/client/scripts/w.ts',
-        code: "export { s } from '../../../src/test-support/x.ts';",
-        errors: [{ messageId: 'testCode' }],
-      },
-      { filename: '/repo/bench/b.ts', code: "const m = await import('../src/auth/a.test.ts');", errors: [{ messageId: 'testCode' }] },
     ],
   });
 });
