@@ -21,7 +21,9 @@ function staysSoldBy(...sellers: SupplierId[][]): Stay[] {
 
 /** Each supplier's quote per listing id. */
 function services(answers: Partial<Record<SupplierId, Record<string, Quote | null>>>): Map<SupplierId, FakeQuoteService> {
-  return new Map(Object.entries(answers).map(([s, byId]) => [s as SupplierId, fakeQuoteService(s as SupplierId, (id) => byId![id] ?? null)]));
+  return new Map(
+    Object.entries(answers).map(([s, byId]) => [s as SupplierId, fakeQuoteService(s as SupplierId, (id) => byId![id] ?? null)]),
+  );
 }
 
 const usd = (total: number): Quote => ({ available: true, total, currency: 'USD' });
@@ -64,7 +66,7 @@ describe('pricing rules', () => {
     assert.deepEqual(offersOf(await price(stays, svc)), [[1, [['supplier_b', 80]]]]);
   });
 
-  it("keeps a stay with a null price when a supplier fails, even when price bounds exclude every known price", async () => {
+  it('keeps a stay with a null price when a supplier fails, even when price bounds exclude every known price', async () => {
     const stays = staysSoldBy(['supplier_a', 'supplier_b'], ['supplier_a']);
     const svc = new Map<SupplierId, FakeQuoteService>([
       ['supplier_a', fakeQuoteService('supplier_a', () => usd(1_000))],
@@ -93,7 +95,7 @@ describe('pricing rules', () => {
     const kept = async (minPrice: number | null, maxPrice: number | null) =>
       (await price(stays, svc, { minPrice, maxPrice })).priced.map((p) => p.stay.idx);
     assert.deepEqual(await kept(150, 150), [0], 'bounds are inclusive');
-    assert.deepEqual(await kept(90, 110), [1], "stay 1 through its supplier_b price, converted to USD");
+    assert.deepEqual(await kept(90, 110), [1], 'stay 1 through its supplier_b price, converted to USD');
     assert.deepEqual(await kept(151, null), [1], 'stay 1 at 400 a night at supplier_a');
     assert.deepEqual(await kept(null, 99), []);
     assert.deepEqual(await kept(null, null), [0, 1]);
