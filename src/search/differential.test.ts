@@ -18,8 +18,8 @@ import {
   supplierStayId,
   WORLD_TYPES,
   type SearchWorld,
+  worldStays,
 } from '../test-support/search-world.ts';
-import { worldStays } from '../test-support/search-world.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type SupplierId } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 import { createSearch } from './search.ts';
