@@ -335,6 +335,8 @@ async function renderAtReadTime(): Promise<number> {
   return bytes > 0 ? ms : NaN;
 }
 
+// The benchmark's script in the order it prints its figures (seed or reuse, each export format
+// and engine, the ratios): one function so that the printed report and the code read alike.
 async function drive(): Promise<void> {
   const seeded = await seed();
   console.log(

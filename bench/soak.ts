@@ -671,6 +671,9 @@ interface RssSample {
   mb: number;
 }
 
+// The soak's script, in the order it happens (start Redis, the simulator, the gateways; drive load;
+// kill and restart one; drain; check): long because each step waits on the one before and cleans
+// up after itself in the one finally, which a split would spread over several functions.
 async function main(): Promise<number> {
   log(`temporary folder ${tmp}; ${SECONDS} s at ~${RATE} req/s, ${STAYS} stays`);
   redis = new OwnRedis(await freePort());
@@ -838,6 +841,9 @@ interface Outcome {
   syncOut: string;
 }
 
+// One long function on purpose: the report reads top to bottom in the order it prints (each block a
+// section of the output with the checks it makes), and every block uses the same outcome, clock
+// and list of violations; split, the sections would pass those around without saying more.
 function report(o: Outcome): number {
   const v = new Violations();
   const at = (t: number) => `${((t - startedAt) / 1000).toFixed(1)} s`;
