@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { defaults } from '../../defaults.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { GeocodedPlace } from '../../geo/geocoder.ts';
 import { Type } from 'typebox';
 import { errorResponses, textResponse } from '../route-schemas.ts';
 import type { MapSearchCounter } from '../../auth/map-search-counter.ts';
+import type { Settings } from '../../types.ts';
 import { MAP_SEARCH_PATH } from '../v3/v3-routes.ts';
 
 export interface Pages {
@@ -24,7 +24,7 @@ export interface Pages {
   tilesAttribution: string | null;
   /** Keyless requests per IP per minute on the pages, and a traveller's map searches per minute with a map token. */
   keylessPerMinute: number;
-  /** Map searches per minute of a whole map token without its own limit; default defaults.mapTokenPerMinute. */
+  /** Map searches per minute of a whole map token without its own limit; absent = the settings' `mapTokenPerMinute`. */
   mapTokenPerMinute?: number;
   /** Counts each map search made with a token, for the partner's hub. */
   mapSearches?: MapSearchCounter;
@@ -154,7 +154,7 @@ const mapQuerySchema = Type.Object({
   provider: Type.Optional(Type.String({ description: 'Suppliers shown, as the search reads them.', examples: ['supplier_a'] })),
 });
 
-export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
+export function registerPageRoutes(app: FastifyInstance, pages: Pages, settings: Pick<Settings, 'pricedCandidates'>): void {
   const assets = assetsOf(pages.dir);
   const streetTiles = streetTilesOf(pages.dir);
   const config = { rateLimit: { keyless: pages.keylessPerMinute } };
@@ -186,15 +186,15 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
       if (place === null) message = `No place called "${q.address.slice(0, 200)}" was found.`;
       else view = { lat: place.lat, lng: place.lng, zoom: zoom ?? 12, label: place.label };
     }
-    const settings = {
+    const mapConfig = {
       view,
       message,
       searchPath: MAP_SEARCH_PATH,
       tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
-      pricedCandidates: defaults.pricedCandidates,
+      pricedCandidates: settings.pricedCandidates,
     };
     // The placeholder is matched byte for byte (page-routes.test.ts checks the template has it).
-    const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));
+    const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(mapConfig));
     reply.header(
       'Content-Security-Policy',
       "default-src 'self'; img-src * data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors *",
