@@ -53,7 +53,7 @@ const request = (overrides: Partial<ClickRequest>): ClickRequest => ({
 describe('trackClick', () => {
   it("sends the named supplier's booking page the link's fields and the click id, and records the click", async () => {
     const outcome = await trackClick(sinks, request({ supplier: 'supplier_b' }), SETTINGS);
-    assert.ok('location' in outcome);
+    assert.ok('location' in outcome, 'a booking page to send the traveller to');
     assert.equal(outcome.supplier, 'supplier_b');
     const page = new URL(outcome.location);
     assert.equal(page.origin + page.pathname, 'https://supplier_b.example/book/supplier_b-9');
@@ -83,25 +83,25 @@ describe('trackClick', () => {
       }),
       SETTINGS,
     );
-    assert.ok('location' in priced);
+    assert.ok('location' in priced, 'a booking page to send the traveller to');
     assert.equal(priced.supplier, 'supplier_b');
     const first = await trackClick(sinks, request({}), SETTINGS);
-    assert.ok('location' in first);
+    assert.ok('location' in first, 'a booking page to send the traveller to');
     assert.equal(first.supplier, 'supplier_a');
   });
 
   it("a dated link opens on its dates with its party, or with the search's defaults when it names none", async () => {
     const dated = { ...UNDATED, checkin: '2026-12-01', checkout: '2026-12-04' };
     const defaulted = await trackClick(sinks, request({ supplier: 'supplier_a', link: dated }), SETTINGS);
-    assert.ok('location' in defaulted);
+    assert.ok('location' in defaulted, 'a booking page to send the traveller to');
     const params = new URL(defaulted.location).searchParams;
     assert.deepEqual([params.get('in'), params.get('out'), params.get('a'), params.get('r')], ['2026-12-01', '2026-12-04', '2', '1']);
     const own = await trackClick(sinks, request({ supplier: 'supplier_a', link: { ...dated, adults: 3, rooms: 2 } }), SETTINGS);
-    assert.ok('location' in own);
+    assert.ok('location' in own, 'a booking page to send the traveller to');
     assert.deepEqual([new URL(own.location).searchParams.get('a'), new URL(own.location).searchParams.get('r')], ['3', '2']);
     // An undated link that names no party names none: the page gets no party either.
     const undated = await trackClick(sinks, request({ supplier: 'supplier_a' }), SETTINGS);
-    assert.ok('location' in undated);
+    assert.ok('location' in undated, 'a booking page to send the traveller to');
     assert.equal(new URL(undated.location).searchParams.has('a'), false);
   });
 
@@ -114,7 +114,7 @@ describe('trackClick', () => {
 
   it('a click that only checks the link (HEAD) gets the page, but is not counted', async () => {
     const outcome = await trackClick(sinks, request({ supplier: 'supplier_a', record: false }), SETTINGS);
-    assert.ok('location' in outcome);
+    assert.ok('location' in outcome, 'a booking page to send the traveller to');
     assert.deepEqual(await clicks.recent(5), []);
   });
 
@@ -122,7 +122,7 @@ describe('trackClick', () => {
     const ids = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const outcome = await trackClick(sinks, request({ supplier: 'supplier_a' }), SETTINGS);
-      assert.ok('clickId' in outcome);
+      assert.ok('clickId' in outcome, 'a booking page to send the traveller to');
       assert.match(outcome.clickId, /^[A-Za-z0-9_-]{22}$/);
       ids.add(outcome.clickId);
     }

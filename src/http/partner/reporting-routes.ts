@@ -308,11 +308,14 @@ function readSummaryRequest(
 }
 
 export function registerReportingRoutes(app: FastifyInstance, context: RouteContext, reporting: Reporting): void {
-  const settings: ReportingSettings = context.settings;
-  const transactionsQuery = reportingQuerySchema(settings);
+  registerTransactionsRoute(app, context, reporting.transactions);
+  registerSummaryRoute(app, context, reporting.summary);
+}
+
+function registerTransactionsRoute(app: FastifyInstance, context: RouteContext, transactions: TransactionStore): void {
+  const { reportingLimit } = context.settings;
+  const transactionsQuery = reportingQuerySchema({ reportingLimit });
   const parseTransactionsQuery = compileQuery(transactionsQuery);
-  const summaryQuery = summaryQuerySchema(settings);
-  const parseSummaryQuery = compileQuery(summaryQuery);
 
   // The key may come in X-API-KEY (the spec's way) or `key=` (spreadsheets importing the CSV from
   // a URL cannot set a header); `key=` is redacted from the logs either way.
@@ -348,12 +351,12 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
       const auth = requireKey(request);
       const v = new Violations();
       const params = parseTransactionsQuery(request.query as RawQuery, v);
-      const { query, format, ignored } = readRequest(params, v, auth.thirdParties, auth.partnerId, context.now(), settings.reportingLimit);
+      const { query, format, ignored } = readRequest(params, v, auth.thirdParties, auth.partnerId, context.now(), reportingLimit);
       // Figures about money: no cache between the partner and us keeps them.
       reply.header('Cache-Control', 'private, no-store');
 
       if (format === 'json') {
-        const { records, hasMore } = await reporting.transactions.query(query);
+        const { records, hasMore } = await transactions.query(query);
         return reply.type('application/json; charset=utf-8').send({
           statusCode: 200,
           partnerId: auth.partnerId,
@@ -376,14 +379,20 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
       // gateway a fifth of its CPU per page, and held the database while a slow client read. A
       // failure to read it is the spec's error body, not a download cut short.
       let csv = CSV_HEADER;
-      for await (const lines of reporting.transactions.csvPage(query)) csv += lines;
+      for await (const lines of transactions.csvPage(query)) csv += lines;
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="transactions-${query.startDate}-${query.endDate}-page-${query.page}.csv"`)
         .send(csv);
     },
   );
+}
 
+/** The summary the hub charts (docs/decisions.md 41). */
+function registerSummaryRoute(app: FastifyInstance, context: RouteContext, summaries: PartnerSummaries): void {
+  const settings: ReportingSettings = context.settings;
+  const summaryQuery = summaryQuerySchema(settings);
+  const parseSummaryQuery = compileQuery(summaryQuery);
   // JSON only: the hub charts it. Same key rules and limits as the transactions route; the key's
   // partner is the only one whose figures can be read (no parameter names a partner).
   app.get(
@@ -406,7 +415,7 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
       const v = new Violations();
       const params = parseSummaryQuery(request.query as RawQuery, v);
       const query = readSummaryRequest(params, v, auth.partnerId, context.now(), settings);
-      const summary = await reporting.summary.summarize(query);
+      const summary = await summaries.summarize(query);
       reply.header('Cache-Control', 'private, no-store');
       return reply.type('application/json; charset=utf-8').send({ statusCode: 200, ...summary, thirdParties: auth.thirdParties });
     },
