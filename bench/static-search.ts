@@ -27,14 +27,14 @@ async function serve(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
   // The same route behind @fastify/compress with the gateway's options, compressing every answer.
   const { default: compress } = await import('@fastify/compress');
-  const { BROTLI_OPTIONS } = await import('../src/http/encoded-bodies.ts');
+  const { brotliOptions } = await import('../src/http/encoded-bodies.ts');
   const { defaults } = await import('../src/defaults.ts');
   const compressed = Fastify();
   await compressed.register(compress, {
     encodings: ['br', 'gzip'],
     threshold: defaults.compressThresholdBytes,
     syncThreshold: defaults.compressSyncMaxBytes,
-    brotliOptions: BROTLI_OPTIONS,
+    brotliOptions: brotliOptions(defaults.brotliQuality),
   });
   compressed.get('/v3/accommodations', async () => body);
   await compressed.listen({ port: 0, host: '127.0.0.1' });

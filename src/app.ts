@@ -313,6 +313,8 @@ export function createApp(options: AppOptions): App {
     flushMs: options.mapCountFlushMs ?? defaults.mapCountFlushMs,
     onError: (error) => http.log.error({ err: error }, 'storing the map search counts failed; they are kept for the next try'),
   });
+  // The HTTP app's figures: the defaults, CORS origins as configured (http/route-context.ts HttpSettings).
+  const httpSettings = { ...defaults, corsOrigins: options.corsOrigins ?? defaults.corsOrigins };
   const tracking: Tracking = { clicks, bookingPages, keylessPerMinute: options.rateLimits?.goKeyless ?? defaults.goKeylessPerMinute };
 
   const http = createHttpApp({
@@ -335,7 +337,7 @@ export function createApp(options: AppOptions): App {
       windowMs,
       onRefused: (endpoint) => metrics.rateLimited(endpoint),
     },
-    corsOrigins: options.corsOrigins,
+    settings: httpSettings,
     metrics: { metrics, allow: options.metricsAllow ?? defaults.metricsAllow },
     tracking,
     reporting: { transactions, summary: createPartnerSummaries({ clicks, transactions, keys: keyStore }) },
@@ -388,7 +390,7 @@ export function createApp(options: AppOptions): App {
       // Through a private instance of the /go routes with a clock of its own (http/partner/replay-clicks.ts).
       // The first start waits for it unless it must wait for a supplier: then it ends on its own,
       // without a restart (docs/decisions.md 82).
-      const replay = createClickReplay({ services: () => services, tracking });
+      const replay = createClickReplay({ services: () => services, tracking, settings: httpSettings });
       const seeding = startDemoSeeding({
         dataDir: options.dataDir,
         keys: keyStore,

@@ -185,7 +185,8 @@ describe('LOG_FORMAT=pretty', () => {
     const script = `
       import { createHttpApp } from './src/http/create-http-app.ts';
       import { logOptions } from './src/config.ts';
-      const app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: logOptions('info', process.argv[1]) });
+      import { defaults } from './src/defaults.ts';
+      const app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: logOptions('info', process.argv[1]), settings: defaults });
       await app.inject('/v3/accommodations?lat=1&lng=1');
       await app.close();`;
     const run = (format: string) =>

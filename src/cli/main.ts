@@ -544,7 +544,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       const url = values.url ?? env.STAYGATE_URL ?? `http://localhost:${defaults.port}`;
       if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, not "${url}"`);
       const key = values.key ?? env.STAYGATE_API_KEY ?? null;
-      await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION });
+      await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION, settings: defaults });
       return 0;
     }
     if (group === 'sim') {

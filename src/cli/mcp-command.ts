@@ -3,12 +3,14 @@
 // request over HTTP to a running gateway, with the partner's key, so limits and links are the
 // gateway's. Stdout carries the protocol only: nothing else may be printed there.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, type RestCall } from '../http/mcp/create-mcp-server.ts';
+import { createMcpServer, type McpSettings, type RestCall } from '../http/mcp/create-mcp-server.ts';
 
 export interface McpCommandOptions {
   url: string;
   key: string | null;
   version: string;
+  /** The figures the tools' argument schemas name (the gateway's settings). */
+  settings: McpSettings;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
@@ -35,7 +37,7 @@ export function restOverHttp(url: string, key: string | null): RestCall {
 
 /** Serves MCP on stdin/stdout until stdin ends (the agent closed the connection). */
 export async function runMcpCommand(options: McpCommandOptions): Promise<void> {
-  const server = createMcpServer(restOverHttp(options.url, options.key), options.version);
+  const server = createMcpServer(restOverHttp(options.url, options.key), options.version, options.settings);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as never, (options.stdout ?? process.stdout) as never);
   const ended = new Promise<void>((resolve) => {

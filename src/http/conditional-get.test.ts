@@ -4,6 +4,7 @@ import { createHttpApp } from './create-http-app.ts';
 import { ifNoneMatchHits } from './etag.ts';
 import type { Services } from './route-context.ts';
 import type { SearchResult } from '../search/search-result.ts';
+import { defaults } from '../defaults.ts';
 
 const EMPTY: SearchResult = {
   hits: [],
@@ -37,7 +38,13 @@ test('a static 304 costs no search; a new inventory version changes the tag', as
     },
     inventory: { stays: 0, version },
   });
-  const app = createHttpApp({ services, now: () => new Date('2026-11-21T00:00:00Z'), publicUrl: 'http://gw.test', logger: false });
+  const app = createHttpApp({
+    settings: defaults,
+    services,
+    now: () => new Date('2026-11-21T00:00:00Z'),
+    publicUrl: 'http://gw.test',
+    logger: false,
+  });
   for (const path of ['/v2/accommodations', '/v3/accommodations']) {
     searches = 0;
     version = 'inventory-1';
@@ -57,7 +64,13 @@ test('a static 304 costs no search; a new inventory version changes the tag', as
 });
 
 test('v2 never answers 503: a gateway still loading is a 502 with Retry-After on v2, a 503 on v3', async () => {
-  const app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: false });
+  const app = createHttpApp({
+    settings: defaults,
+    services: () => null,
+    now: () => new Date(),
+    publicUrl: null,
+    logger: false,
+  });
   const v2 = await app.inject('/v2/accommodations?lat=48.85&lng=2.35');
   assert.equal(v2.statusCode, 502);
   assert.equal(v2.json().code, 'BAD_GATEWAY');

@@ -1,12 +1,19 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { defaults } from '../defaults.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { jsonSafeUrl } from '../text/json-safe-url.ts';
-import { BROTLI_OPTIONS, createEncodedBodies } from './encoded-bodies.ts';
+import { brotliOptions, createEncodedBodies } from './encoded-bodies.ts';
 import { errorBody, toApiError } from './error-body.ts';
 import { isKeyParamName } from './access/key-param.ts';
 import { isValidHost } from './host-header.ts';
@@ -17,7 +24,7 @@ import { registerPageRoutes, type Pages } from './ops/page-routes.ts';
 import type { MapSearchAccess } from './search/map-search.ts';
 import { registerReportingRoutes, type Reporting } from './partner/reporting-routes.ts';
 import { KEYLESS, type RequestAuth } from './access/request-auth.ts';
-import type { RouteContext, Services } from './route-context.ts';
+import type { HttpSettings, RouteContext, Services } from './route-context.ts';
 import { registerDocsRoutes } from './ops/docs-routes.ts';
 import { registerMetrics, registerMetricsRoute, type MetricsOptions } from './ops/metrics-route.ts';
 import { registerMcpRoutes } from './mcp/mcp-routes.ts';
@@ -35,6 +42,8 @@ export interface HttpAppOptions {
   /** Public base URL for links (e.g. https://api.example.com); by default the request's own host. */
   publicUrl: string | null;
   logger: FastifyServerOptions['logger'];
+  /** The figures of the routes and web conventions (CORS origins, compression, page sizes...): the resolved `Config.settings`. */
+  settings: HttpSettings;
   /** API keys and rate limits; absent = every request keyless and unlimited (unit tests of other things). */
   access?: AccessControl;
   /** Tracked deeplinks (`/go/...`); absent = no such routes. */
@@ -49,8 +58,6 @@ export interface HttpAppOptions {
   health?: () => HealthReport;
   /** How long a client may take to send its headers (Node's default, 60 s, when absent; tests set less). */
   headersTimeoutMs?: number;
-  /** Origins a browser may call from (`*` = any); default defaults.corsOrigins. */
-  corsOrigins?: readonly string[];
   /** GET /metrics and the request timings; absent = no metrics. */
   metrics?: MetricsOptions;
 }
@@ -64,8 +71,8 @@ function mapSearchAccess(options: HttpAppOptions): MapSearchAccess | null {
     limiter: access.limiter,
     keylessPerMinute: access.limits.keyless,
     travellerPerMinute: pages.keylessPerMinute,
-    tokenPerMinute: pages.mapTokenPerMinute ?? defaults.mapTokenPerMinute,
-    windowSeconds: Math.round((access.windowMs ?? defaults.rateWindowMs) / 1_000),
+    tokenPerMinute: pages.mapTokenPerMinute ?? options.settings.mapTokenPerMinute,
+    windowSeconds: Math.round(access.windowMs / 1_000),
     counter: pages.mapSearches,
     now: options.now,
     onRefused: access.onRefused,
@@ -158,8 +165,9 @@ class ProbeAwareLogController extends LogController {
   }
 }
 
-export function createHttpApp(options: HttpAppOptions): FastifyInstance {
-  const app = Fastify({
+/** Fastify's own options: the request log, request ids, timeouts, proxies, and errors before routing. */
+function serverOptions(options: HttpAppOptions): FastifyHttpOptions<Server> {
+  return {
     logger:
       options.logger === false
         ? false
@@ -201,41 +209,34 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       if (!socket.writable) return;
       answerOnSocket(socket, clientError(error.code));
     },
-  });
-  // CONNECT (a proxy tunnel) never reaches routing: Node would drop the socket without a word.
-  app.server.on('connect', (_request: unknown, socket: Socket) => {
-    answerOnSocket(socket, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here; use GET', { headers: { Allow: 'GET, HEAD' } }));
-  });
+  };
+}
 
-  // Every GET route gets a 405 sibling for the other methods (registered below, after the routes).
-  const getRoutes: string[] = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('GET')) getRoutes.push(route.url);
-  });
-
-  // Query strings are parsed by compile-query.ts (every failure in one 400, numbers read as people
-  // write them); the route schemas name them for the OpenAPI document, not for Fastify to check.
-  app.setValidatorCompiler(() => () => true);
-  registerOpenApi(app);
-  // gzip or brotli when the client asks (Accept-Encoding), for JSON, CSV and the docs' text.
+/** Compression (gzip or brotli when the client asks, for JSON, CSV and the docs' text) and CORS. */
+function registerWebConventions(
+  app: FastifyInstance,
+  settings: Pick<HttpSettings, 'compressThresholdBytes' | 'compressSyncMaxBytes' | 'brotliQuality' | 'corsOrigins' | 'corsMaxAgeSeconds'>,
+): void {
   void app.register(compress, {
     encodings: ['br', 'gzip'],
-    threshold: defaults.compressThresholdBytes,
-    syncThreshold: defaults.compressSyncMaxBytes,
-    brotliOptions: BROTLI_OPTIONS,
+    threshold: settings.compressThresholdBytes,
+    syncThreshold: settings.compressSyncMaxBytes,
+    brotliOptions: brotliOptions(settings.brotliQuality),
   });
-  const origins = options.corsOrigins ?? defaults.corsOrigins;
+  const origins = settings.corsOrigins;
   void app.register(cors, {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'HEAD'],
     allowedHeaders: ['X-API-KEY', 'If-None-Match', 'Accept'],
     exposedHeaders: EXPOSED_HEADERS,
-    maxAge: defaults.corsMaxAgeSeconds,
+    maxAge: settings.corsMaxAgeSeconds,
     // An OPTIONS that is no preflight (no Origin) gets the same 204, not a plain-text 400.
     strictPreflight: false,
   });
+}
 
+/** What every request gets before its route: a request id, private caching, the keyless auth, and a Host check. */
+function registerRequestFrame(app: FastifyInstance): void {
   app.decorateRequest('auth', null as unknown as RequestAuth);
   // Callback style, not async: a hook on every request should not cost a promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -254,9 +255,10 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     }
     done();
   });
-  if (options.access !== undefined) registerAccessControl(app, options.access);
-  if (options.metrics !== undefined) registerMetrics(app, options.metrics);
+}
 
+/** The spec's error body for every failure a route throws, and for a path no route serves. */
+function registerErrorAnswers(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.statusCode >= 500 && apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
@@ -267,8 +269,11 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
     const error = new ApiError('NOT_FOUND', `No route for ${request.method} ${redactUrl(request.url.split('?')[0])}`);
     reply.code(404).send(errorBody(error, request.id));
   });
+}
 
-  const context: RouteContext = {
+/** What the route modules share: the services (503 while loading), the clock, links' URLs, settings, encoded bodies. */
+function routeContext(options: HttpAppOptions): RouteContext {
+  return {
     services() {
       const services = options.services();
       if (services === null)
@@ -276,7 +281,8 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       return services;
     },
     now: options.now,
-    encodedBodies: createEncodedBodies(),
+    settings: options.settings,
+    encodedBodies: createEncodedBodies(options.settings.encodedBodiesMaxBytes),
     urlOf(request) {
       const q = request.url.indexOf('?');
       // JSON-safe because links built on them are written into bodies unscanned (json-schema.ts).
@@ -287,45 +293,85 @@ export function createHttpApp(options: HttpAppOptions): FastifyInstance {
       };
     },
   };
+}
 
+/** What `/health` reports when the app is given no report of its own: ok once services exist (tests of other things). */
+function servicesHealth(options: HttpAppOptions): () => HealthReport {
+  return () => {
+    const services = options.services();
+    return services === null
+      ? { status: 'starting', inventory: null, suppliers: {} }
+      : { status: 'ok', inventory: { ...services.inventory, builtAt: '', storeBytes: null }, suppliers: {} };
+  };
+}
+
+/** Every route, each surface given what it needs of the options; the optional surfaces only when configured. */
+function registerRoutes(api: FastifyInstance, options: HttpAppOptions, context: RouteContext): void {
+  const { settings } = options;
+  registerHealthRoutes(api, options.health ?? servicesHealth(options));
+  registerOpenApiRoute(api, settings);
+  if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
+  registerDocsRoutes(api, settings);
+  registerV1Routes(api, context);
+  registerV2Routes(api, context);
+  registerV3Routes(api, context, { map: options.pages === undefined ? undefined : { access: mapSearchAccess(options) } });
+  if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
+  if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
+  if (options.pages !== undefined) registerPageRoutes(api, options.pages, settings);
+  registerMcpRoutes(api, settings);
+  registerAgentSkillRoute(api, settings);
+}
+
+/** The GET routes as they are added, for their 405 siblings (registerMethodNotAllowed). */
+function collectGetRoutes(app: FastifyInstance): string[] {
+  const getRoutes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.push(route.url);
+  });
+  return getRoutes;
+}
+
+/** Every GET route's other methods: a 405 with an Allow header (a path with a POST, /mcp, answers its other methods itself). */
+function registerMethodNotAllowed(api: FastifyInstance, getRoutes: string[]): void {
+  for (const url of getRoutes.splice(0)) {
+    if (api.hasRoute({ method: 'POST', url })) continue;
+    api.route({
+      method: [...OTHER_METHODS],
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
+        return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
+      },
+    });
+  }
+}
+
+export function createHttpApp(options: HttpAppOptions): FastifyInstance {
+  const app = Fastify(serverOptions(options));
+  // CONNECT (a proxy tunnel) never reaches routing: Node would drop the socket without a word.
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    answerOnSocket(socket, new ApiError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here; use GET', { headers: { Allow: 'GET, HEAD' } }));
+  });
+  const getRoutes = collectGetRoutes(app);
+
+  // Query strings are parsed by compile-query.ts (every failure in one 400, numbers read as people
+  // write them); the route schemas name them for the OpenAPI document, not for Fastify to check.
+  app.setValidatorCompiler(() => () => true);
+  registerOpenApi(app);
+  registerWebConventions(app, options.settings);
+  registerRequestFrame(app);
+  if (options.access !== undefined) registerAccessControl(app, options.access);
+  if (options.metrics !== undefined) registerMetrics(app, options.metrics);
+  registerErrorAnswers(app);
+
+  const context = routeContext(options);
   // Routes in a plugin of their own, registered after the plugins above have loaded: the OpenAPI
   // generator sees each route as it is added.
   void app.register(async (api) => {
-    registerHealthRoutes(
-      api,
-      options.health ??
-        (() => {
-          const services = options.services();
-          return services === null
-            ? { status: 'starting', inventory: null, suppliers: {} }
-            : { status: 'ok', inventory: { ...services.inventory, builtAt: '', storeBytes: null }, suppliers: {} };
-        }),
-    );
-    registerOpenApiRoute(api);
-    if (options.metrics !== undefined) registerMetricsRoute(api, options.metrics);
-    registerDocsRoutes(api);
-    registerV1Routes(api, context);
-    registerV2Routes(api, context);
-    registerV3Routes(api, context, { map: options.pages === undefined ? undefined : { access: mapSearchAccess(options) } });
-    if (options.tracking !== undefined) registerGoRoutes(api, context, options.tracking);
-    if (options.reporting !== undefined) registerReportingRoutes(api, context, options.reporting);
-    if (options.pages !== undefined) registerPageRoutes(api, options.pages);
-    registerMcpRoutes(api);
-    registerAgentSkillRoute(api);
-
-    for (const url of getRoutes.splice(0)) {
-      // A path with a POST (/mcp) answers its other methods itself.
-      if (api.hasRoute({ method: 'POST', url })) continue;
-      api.route({
-        method: [...OTHER_METHODS],
-        url,
-        schema: { hide: true },
-        handler: async (request, reply) => {
-          const error = new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`);
-          return reply.code(405).header('Allow', 'GET, HEAD').send(errorBody(error, request.id));
-        },
-      });
-    }
+    registerRoutes(api, options, context);
+    registerMethodNotAllowed(api, getRoutes);
   });
   return app;
 }

@@ -8,6 +8,7 @@ import { createHttpApp } from './create-http-app.ts';
 import { createEncodedBodies, encodeBody, negotiateEncoding } from './encoded-bodies.ts';
 import type { Services } from './route-context.ts';
 import type { SearchResult } from '../search/search-result.ts';
+import { defaults } from '../defaults.ts';
 
 const EMPTY: SearchResult = {
   hits: [],
@@ -39,16 +40,16 @@ describe('encoded static answers', () => {
   });
 
   it('encode as the plugin does: nothing below its threshold, gzip and brotli that decode to the text', () => {
-    const small = encodeBody('{"a":1}', 'gzip');
+    const small = encodeBody('{"a":1}', 'gzip', defaults);
     assert.deepEqual([small.contentEncoding, small.bytes.toString()], [null, '{"a":1}']);
     const text = JSON.stringify({ results: Array.from({ length: 200 }, (_, i) => ({ id: `stay-${i}`, name: 'Hôtel du Parc' })) });
-    const gzip = encodeBody(text, 'gzip');
+    const gzip = encodeBody(text, 'gzip', defaults);
     assert.equal(gzip.contentEncoding, 'gzip');
     assert.equal(gunzipSync(gzip.bytes).toString(), text);
-    const br = encodeBody(text, 'br');
+    const br = encodeBody(text, 'br', defaults);
     assert.equal(br.contentEncoding, 'br');
     assert.equal(brotliDecompressSync(br.bytes).toString(), text);
-    assert.equal(encodeBody(text, 'identity').bytes.toString(), text);
+    assert.equal(encodeBody(text, 'identity', defaults).bytes.toString(), text);
   });
 
   it('hold no more bytes than their bound, the least recently used going first', () => {
@@ -77,7 +78,13 @@ describe('encoded static answers', () => {
       },
       inventory: { stays: 0, version },
     });
-    const app = createHttpApp({ services, now: () => new Date('2026-11-21T00:00:00Z'), publicUrl: 'http://gw.test', logger: false });
+    const app = createHttpApp({
+      settings: defaults,
+      services,
+      now: () => new Date('2026-11-21T00:00:00Z'),
+      publicUrl: 'http://gw.test',
+      logger: false,
+    });
     try {
       for (const path of ['/v2/accommodations', '/v3/accommodations']) {
         const url = `${path}?lat=48.85&lng=2.35`;

@@ -6,7 +6,7 @@
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
-import { defaults } from '../defaults.ts';
+import type { Settings } from '../types.ts';
 
 /** What a body is sent in: the encodings @fastify/compress offers (create-http-app.ts), in its order of preference. */
 export type BodyEncoding = 'br' | 'gzip' | 'identity';
@@ -33,19 +33,26 @@ export interface EncodedBody {
   contentEncoding: 'br' | 'gzip' | null;
 }
 
-/** Brotli as the compress plugin and this cache both run it: text mode, `defaults.brotliQuality`. */
-export const BROTLI_OPTIONS = {
-  params: {
-    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    [zlib.constants.BROTLI_PARAM_QUALITY]: defaults.brotliQuality,
-  },
-};
+/** Brotli as the compress plugin and this cache both run it: text mode, at `brotliQuality`. */
+export function brotliOptions(brotliQuality: number): zlib.BrotliOptions {
+  return {
+    params: {
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+    },
+  };
+}
 
-/** The text encoded as the compress plugin would: below its threshold, as it is. */
-export function encodeBody(text: string, encoding: BodyEncoding): EncodedBody {
+/** The text encoded as the compress plugin would (its threshold, its brotli quality): below the threshold, as it is. */
+export function encodeBody(
+  text: string,
+  encoding: BodyEncoding,
+  settings: Pick<Settings, 'compressThresholdBytes' | 'brotliQuality'>,
+): EncodedBody {
   const bytes = Buffer.from(text);
-  if (encoding === 'identity' || bytes.length < defaults.compressThresholdBytes) return { bytes, contentEncoding: null };
-  return { bytes: encoding === 'br' ? zlib.brotliCompressSync(bytes, BROTLI_OPTIONS) : zlib.gzipSync(bytes), contentEncoding: encoding };
+  if (encoding === 'identity' || bytes.length < settings.compressThresholdBytes) return { bytes, contentEncoding: null };
+  const encoded = encoding === 'br' ? zlib.brotliCompressSync(bytes, brotliOptions(settings.brotliQuality)) : zlib.gzipSync(bytes);
+  return { bytes: encoded, contentEncoding: encoding };
 }
 
 export interface EncodedBodies {
@@ -53,8 +60,8 @@ export interface EncodedBodies {
   set(etag: string, encoding: BodyEncoding, body: EncodedBody): void;
 }
 
-/** An LRU of encoded bodies bounded by their bytes (`maxBytes`, default defaults.encodedBodiesMaxBytes). */
-export function createEncodedBodies(maxBytes: number = defaults.encodedBodiesMaxBytes): EncodedBodies {
+/** An LRU of encoded bodies bounded by their bytes (`maxBytes`: the app gives `encodedBodiesMaxBytes`). */
+export function createEncodedBodies(maxBytes: number): EncodedBodies {
   const cache = new LRUCache<string, EncodedBody>({ maxSize: maxBytes, sizeCalculation: (body) => body.bytes.length + 64 });
   return {
     get: (etag, encoding) => cache.get(`${encoding} ${etag}`),

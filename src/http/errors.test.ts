@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { createHttpApp } from './create-http-app.ts';
 import type { Services } from './route-context.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
+import { defaults } from '../defaults.ts';
 
 let t: TestApp;
 before(async () => {
@@ -83,7 +84,13 @@ test('malformed URLs and oversized or broken requests get the JSON error body ov
 
 test('/health is 503 until the index is built, then 200', async () => {
   let services: Services | null = null;
-  const app = createHttpApp({ services: () => services, now: () => new Date(), publicUrl: null, logger: false });
+  const app = createHttpApp({
+    settings: defaults,
+    services: () => services,
+    now: () => new Date(),
+    publicUrl: null,
+    logger: false,
+  });
   const before = await app.inject('/health');
   assert.equal(before.statusCode, 503);
   assert.equal(before.json().code, 'NOT_READY');
@@ -112,6 +119,7 @@ test('/health is 503 until the index is built, then 200', async () => {
 test('a public URL holding what JSON escapes still gives a JSON body, its links percent-encoded', async () => {
   // (A Host header cannot: it must be a valid host[:port], hostile-requests.test.ts.)
   const app = createHttpApp({
+    settings: defaults,
     services: () => ({
       search: async () => ({
         hits: [],
@@ -138,6 +146,7 @@ test('a public URL holding what JSON escapes still gives a JSON body, its links 
 
 test('a failure inside the service is a 500 error body without internals', async () => {
   const app = createHttpApp({
+    settings: defaults,
     services: () => ({
       search: async () => {
         throw new Error('secret internal detail');

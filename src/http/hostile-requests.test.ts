@@ -9,6 +9,7 @@ import { createHttpApp } from './create-http-app.ts';
 import type { Services } from './route-context.ts';
 import type { SearchResult } from '../search/search-result.ts';
 import type { Stay } from '../types.ts';
+import { defaults } from '../defaults.ts';
 
 const stay: Stay = {
   idx: 0,
@@ -62,13 +63,20 @@ const logStream = new Writable({
   },
 });
 const app = createHttpApp({
+  settings: defaults,
   services: () => services,
   now: () => new Date(),
   publicUrl: null,
   logger: { level: 'info', stream: logStream },
   headersTimeoutMs: 200,
 });
-const pinned = createHttpApp({ services: () => services, now: () => new Date(), publicUrl: 'https://api.staygate.example', logger: false });
+const pinned = createHttpApp({
+  settings: defaults,
+  services: () => services,
+  now: () => new Date(),
+  publicUrl: 'https://api.staygate.example',
+  logger: false,
+});
 after(async () => {
   await Promise.all([app.close(), pinned.close()]);
 });

@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts
 import { requireKey, type AccessControl } from './access-control.ts';
 import { createHttpApp } from '../create-http-app.ts';
 import type { Services } from '../route-context.ts';
+import { defaults } from '../../defaults.ts';
 
 const SEARCH = '/v3/accommodations?lat=48.8566&lng=2.3522&pageSize=3';
 let t: TestApp;
@@ -294,8 +295,10 @@ function bareApp(
     keys: createKeyVerifier({ store, maxAgeMs: 0 }),
     limiter: createMemoryRateLimiter({ windowMs: 60_000 }),
     limits: options.limits ?? { keyless: 2, keyed: 3 },
+    windowMs: 60_000,
   };
   const app = createHttpApp({
+    settings: defaults,
     services: () => ({ search: options.search ?? (async () => emptyResult), inventory: { stays: 0, version: 'v' } }),
     now: () => new Date('2026-11-21T10:00:00Z'),
     publicUrl: null,

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyVerifier, VerifiedKey } from '../../auth/key-verifier.ts';
 import type { RateLimiter } from '../../auth/rate-limiter.ts';
-import { defaults } from '../../defaults.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { RequestAuth } from './request-auth.ts';
 
@@ -23,8 +22,8 @@ export interface AccessControl {
   limits: RateLimits;
   /** Milliseconds clock of the limiter's windows (default monotonic): when a guessing IP's keys are checked again. */
   clock?: () => number;
-  /** The limiter's window, for the RateLimit-Policy header's `w` (seconds); default defaults.rateWindowMs. */
-  windowMs?: number;
+  /** The limiter's window (the one it was made with), for the RateLimit-Policy header's `w` (seconds). */
+  windowMs: number;
   /** Told of every 429, by endpoint (the metrics' rate-limit refusals). */
   onRefused?: (endpoint: string) => void;
 }
@@ -115,7 +114,7 @@ export function registerAccessControl(app: FastifyInstance, access: AccessContro
   const guessing = new Map<string, number>();
   const clock = access.clock ?? (() => performance.now());
 
-  const windowSeconds = Math.round((access.windowMs ?? defaults.rateWindowMs) / 1_000);
+  const windowSeconds = Math.round(access.windowMs / 1_000);
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config ?? {};
     // Unlimited routes (health checks) take no key at all: checking one there would be an

@@ -8,7 +8,8 @@ import { Type, type TSchema } from 'typebox';
 import { NULL_PRICE_MEANING } from '../search/null-price.ts';
 import { NULL_RATING_MEANING } from '../search/null-rating.ts';
 import { reportingJsonSchema, reportingQuerySchema } from '../partner/reporting-routes.ts';
-import { unifiedQuerySchema } from '../query/unified-query-schema.ts';
+import { unifiedQuery, type UnifiedQuerySettings } from '../query/unified-query-schema.ts';
+import type { Settings } from '../../types.ts';
 import { v3AccommodationSchema, v3ResponseSchema } from '../v3/v3-response-schema.ts';
 
 /** A REST answer as a tool needs it: the status and the parsed JSON body. */
@@ -22,6 +23,9 @@ export type RestCall = (path: string, query: URLSearchParams) => Promise<RestAns
 
 export const SEARCH_PATH = '/v3/accommodations';
 export const TRANSACTIONS_PATH = '/v1/reporting/transactions';
+
+/** The figures the tools' argument schemas name: the REST routes' own (the search's and the transactions'). */
+export type McpSettings = UnifiedQuerySettings & Pick<Settings, 'reportingLimit'>;
 
 /** Parameters an agent never passes: the key comes with the connection, the format is always JSON. */
 const NOT_ARGUMENTS = new Set(['key', 'format']);
@@ -53,15 +57,18 @@ const TRIP_ARGUMENTS = [
   'aid',
   'campaign',
 ] as const;
-const unifiedProperties = (unifiedQuerySchema as unknown as { properties: Record<string, TSchema> }).properties;
 
-const getAccommodationSchema = Type.Object({
-  id: Type.String({
-    maxLength: 200,
-    description: "The stay: its `id` from a search result, or a supplier's own id as `<supplier>:<id>` (e.g. `supplier_a:A100234`).",
-  }),
-  ...Object.fromEntries(TRIP_ARGUMENTS.map((name) => [name, Type.Optional(unifiedProperties[name])])),
-});
+/** get_accommodation's arguments: the stay's id, and the search's own trip parameters. */
+function getAccommodationSchema(unifiedSchema: TSchema) {
+  const unifiedProperties = (unifiedSchema as unknown as { properties: Record<string, TSchema> }).properties;
+  return Type.Object({
+    id: Type.String({
+      maxLength: 200,
+      description: "The stay: its `id` from a search result, or a supplier's own id as `<supplier>:<id>` (e.g. `supplier_a:A100234`).",
+    }),
+    ...Object.fromEntries(TRIP_ARGUMENTS.map((name) => [name, Type.Optional(unifiedProperties[name])])),
+  });
+}
 
 const SEARCH_DESCRIPTION = `Search accommodations (hotels and rentals) across every supplier; the same parameters as GET ${SEARCH_PATH}.
 Location (one is required unless hotelids is given): address (a place in any language, e.g. "Paris"), or lat+lng (+ radius in metres), or a box: all four of nelat, nelng, swlat, swlng (the north-east and south-west corners of a map viewport).
@@ -77,32 +84,49 @@ ${NULL_RATING_MEANING}`;
 const TRANSACTIONS_DESCRIPTION = `Your commission transactions (bookings made through your links), newest data as the suppliers report it; needs an API key, and thirdParty (the platform registered for the key).
 Same parameters as GET ${TRANSACTIONS_PATH}: startDate and endDate (YYYY-MM-DD) on the dateFilter date, limit per page, zero-indexed page; while meta.hasMore, call again with page+1.`;
 
-const TOOLS: Tool[] = [
-  {
-    name: 'search_accommodations',
-    title: 'Search accommodations',
-    description: SEARCH_DESCRIPTION,
-    inputSchema: jsonSchemaOf(unifiedQuerySchema, { omit: true }),
-    outputSchema: jsonSchemaOf(v3ResponseSchema),
-    annotations: { readOnlyHint: true, openWorldHint: true },
-  },
-  {
-    name: 'get_accommodation',
-    title: 'Get one accommodation',
-    description: GET_DESCRIPTION,
-    inputSchema: jsonSchemaOf(getAccommodationSchema),
-    outputSchema: jsonSchemaOf(v3AccommodationSchema),
-    annotations: { readOnlyHint: true, openWorldHint: true },
-  },
-  {
-    name: 'list_transactions',
-    title: 'List commission transactions',
-    description: TRANSACTIONS_DESCRIPTION,
-    inputSchema: jsonSchemaOf(reportingQuerySchema, { omit: true }),
-    outputSchema: jsonSchemaOf(reportingJsonSchema),
-    annotations: { readOnlyHint: true },
-  },
-];
+const TOOL_NAMES = ['search_accommodations', 'get_accommodation', 'list_transactions'] as const;
+
+function toolsOf(settings: McpSettings): Tool[] {
+  const unifiedSchema = unifiedQuery(settings).schema;
+  return [
+    {
+      name: 'search_accommodations',
+      title: 'Search accommodations',
+      description: SEARCH_DESCRIPTION,
+      inputSchema: jsonSchemaOf(unifiedSchema, { omit: true }),
+      outputSchema: jsonSchemaOf(v3ResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    {
+      name: 'get_accommodation',
+      title: 'Get one accommodation',
+      description: GET_DESCRIPTION,
+      inputSchema: jsonSchemaOf(getAccommodationSchema(unifiedSchema)),
+      outputSchema: jsonSchemaOf(v3AccommodationSchema),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    {
+      name: 'list_transactions',
+      title: 'List commission transactions',
+      description: TRANSACTIONS_DESCRIPTION,
+      inputSchema: jsonSchemaOf(reportingQuerySchema(settings), { omit: true }),
+      outputSchema: jsonSchemaOf(reportingJsonSchema),
+      annotations: { readOnlyHint: true },
+    },
+  ];
+}
+
+const tools = new WeakMap<McpSettings, Tool[]>();
+
+/** The tool list of these settings, built once per settings object (`/mcp` makes a server per request). */
+function cachedToolsOf(settings: McpSettings): Tool[] {
+  let list = tools.get(settings);
+  if (list === undefined) {
+    list = toolsOf(settings);
+    tools.set(settings, list);
+  }
+  return list;
+}
 
 function failure(message: string, body?: unknown): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: message }];
@@ -167,12 +191,12 @@ async function callTool(rest: RestCall, name: string, args: Record<string, unkno
       return answer.status === 200 ? success(answer.body as Record<string, unknown>) : restFailure(answer);
     }
     default:
-      return failure(`Unknown tool "${name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+      return failure(`Unknown tool "${name}"; the tools are ${TOOL_NAMES.join(', ')}`);
   }
 }
 
 /** An MCP server with the gateway's tools, each call made through `rest`. One per connection (stateless HTTP: one per request). */
-export function createMcpServer(rest: RestCall, version: string): Server {
+export function createMcpServer(rest: RestCall, version: string, settings: McpSettings): Server {
   const server = new Server(
     { name: 'staygate', title: 'staygate accommodation search', version },
     {
@@ -182,7 +206,7 @@ export function createMcpServer(rest: RestCall, version: string): Server {
         "and, with an API key, list your commission transactions with list_transactions. Give users the suppliers' links as they are: they are tracked.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: cachedToolsOf(settings) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(rest, request.params.name, request.params.arguments ?? {}));
   return server;
 }

@@ -11,7 +11,7 @@ import { presentedKey } from '../access/access-control.ts';
 import { Type } from 'typebox';
 import { errorBody } from '../error-body.ts';
 import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';
-import { createMcpServer, type RestCall } from './create-mcp-server.ts';
+import { createMcpServer, type McpSettings, type RestCall } from './create-mcp-server.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -87,7 +87,7 @@ function invalidRequest(body: unknown): string | null {
 
 const isJson = (contentType: string | undefined) => /^application\/json\s*(;|$)/i.test(contentType ?? '');
 
-export function registerMcpRoutes(app: FastifyInstance): void {
+export function registerMcpRoutes(app: FastifyInstance, settings: McpSettings): void {
   // The key is checked on every request (a refused key is a 401 before any protocol); the request
   // itself spends no allowance: its tool calls do, as the REST requests they are.
   const config = { rateLimit: 'key-only' as const };
@@ -134,7 +134,7 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       // (Another media type is left to the transport, which answers it 415 in JSON-RPC.)
       const invalid = isJson(request.headers['content-type']) ? invalidRequest(request.body) : null;
       if (invalid !== null) return sendJsonRpcError(reply, 400, ErrorCode.InvalidRequest, invalid);
-      const server = createMcpServer(restCallOf(app, request), VERSION);
+      const server = createMcpServer(restCallOf(app, request), VERSION, settings);
       // JSON answers, not an SSE stream: every tool answers at once, and proxies handle JSON better.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();

@@ -3,14 +3,14 @@
 // not a search's: an agent reads it once before it searches.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { defaults } from '../../defaults.ts';
+import type { Settings } from '../../types.ts';
 import { errorResponses, textResponse } from '../route-schemas.ts';
 
 export const AGENT_SKILL_PATH = '/.well-known/agent-skills/accommodation-search/SKILL.md';
 
 const SKILL = readFileSync(new URL('../../../docs/agent-skills/accommodation-search/SKILL.md', import.meta.url), 'utf8');
 
-export function registerAgentSkillRoute(app: FastifyInstance): void {
+export function registerAgentSkillRoute(app: FastifyInstance, settings: Pick<Settings, 'docsKeylessPerMinute'>): void {
   app.get(
     AGENT_SKILL_PATH,
     {
@@ -20,7 +20,7 @@ export function registerAgentSkillRoute(app: FastifyInstance): void {
         description: 'Teaches an AI agent the MCP tools and the REST search: parameters, paging, limits, prices, deeplinks and errors.',
         response: { 200: textResponse('The skill, SKILL.md.', 'text/markdown'), ...errorResponses(429) },
       },
-      config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
+      config: { rateLimit: { keyless: settings.docsKeylessPerMinute } },
     },
     async (_request, reply) => reply.type('text/markdown; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(SKILL),
   );

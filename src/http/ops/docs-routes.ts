@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { marked } from 'marked';
-import { defaults } from '../../defaults.ts';
+import type { Settings } from '../../types.ts';
 import { OPENAPI_PATH } from './openapi.ts';
 import { errorResponses, textResponse } from '../route-schemas.ts';
 
@@ -81,10 +81,10 @@ function wantsMarkdown(request: FastifyRequest): boolean {
   return md >= 0 && (html < 0 || md < html);
 }
 
-export function registerDocsRoutes(app: FastifyInstance): void {
+export function registerDocsRoutes(app: FastifyInstance, settings: Pick<Settings, 'docsKeylessPerMinute'>): void {
   // Pages are read by people following a link and by tools: their own allowance, never the
   // 5-per-minute search allowance (docs/decisions.md 16).
-  const pageConfig = { rateLimit: { keyless: defaults.docsKeylessPerMinute } };
+  const pageConfig = { rateLimit: { keyless: settings.docsKeylessPerMinute } };
   // Static files a browser fetches with every page: not limited (a page must not half-load).
   const assetConfig = { rateLimit: false as const };
   // Static files are left out of the OpenAPI document: they serve the pages, no client calls them.

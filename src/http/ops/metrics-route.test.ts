@@ -7,6 +7,7 @@ import { createHttpApp } from '../create-http-app.ts';
 import { createMetrics } from '../../metrics/create-metrics.ts';
 import { startTestApp, type TestApp } from '../../test-support/start-test-app.ts';
 import { createAddressAllowList } from '../access/address-allow-list.ts';
+import { defaults } from '../../defaults.ts';
 
 let t: TestApp;
 
@@ -124,6 +125,7 @@ describe('request logs', () => {
       },
     });
     const app = createHttpApp({
+      settings: defaults,
       services: () => ({
         search: async () => {
           throw new Error('unused');

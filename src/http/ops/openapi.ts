@@ -5,7 +5,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { defaults } from '../../defaults.ts';
+import type { Settings } from '../../types.ts';
 import { Type } from 'typebox';
 import { ERROR_BODY_ID, errorBodySchema, errorResponses } from '../route-schemas.ts';
 
@@ -62,7 +62,7 @@ export function registerOpenApi(app: FastifyInstance): void {
  * GET /openapi.json. Registered with the other routes, after the generator has loaded: a route
  * registered before it (on the root instance, as this one was) is left out of the document.
  */
-export function registerOpenApiRoute(app: FastifyInstance): void {
+export function registerOpenApiRoute(app: FastifyInstance, settings: Pick<Settings, 'docsKeylessPerMinute'>): void {
   let document: string | undefined;
   app.get(
     OPENAPI_PATH,
@@ -76,7 +76,7 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
         },
       },
       // Read by tools and the docs page, not by a partner's searches: the documentation allowance.
-      config: { rateLimit: { keyless: defaults.docsKeylessPerMinute } },
+      config: { rateLimit: { keyless: settings.docsKeylessPerMinute } },
     },
     async (_request, reply) => {
       document ??= JSON.stringify(app.swagger());

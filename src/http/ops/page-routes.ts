@@ -5,13 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { defaults } from '../../defaults.ts';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/api-error.ts';
 import type { GeocodedPlace } from '../../geo/geocoder.ts';
 import { Type } from 'typebox';
 import { errorResponses, textResponse } from '../route-schemas.ts';
 import type { MapSearchCounter } from '../../auth/map-search-counter.ts';
+import type { Settings } from '../../types.ts';
 import { MAP_SEARCH_PATH } from '../v3/v3-routes.ts';
 
 export interface Pages {
@@ -24,7 +24,7 @@ export interface Pages {
   tilesAttribution: string | null;
   /** Keyless requests per IP per minute on the pages, and a traveller's map searches per minute with a map token. */
   keylessPerMinute: number;
-  /** Map searches per minute of a whole map token without its own limit; default defaults.mapTokenPerMinute. */
+  /** Map searches per minute of a whole map token without its own limit; absent = the settings' `mapTokenPerMinute`. */
   mapTokenPerMinute?: number;
   /** Counts each map search made with a token, for the partner's hub. */
   mapSearches?: MapSearchCounter;
@@ -154,16 +154,32 @@ const mapQuerySchema = Type.Object({
   provider: Type.Optional(Type.String({ description: 'Suppliers shown, as the search reads them.', examples: ['supplier_a'] })),
 });
 
-export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
+/** The built assets of `dir`, and one page of them (a 503 until the build has run). */
+type Built = { assets: () => Map<string, Asset>; page: (name: string) => Asset };
+
+export function registerPageRoutes(app: FastifyInstance, pages: Pages, settings: Pick<Settings, 'pricedCandidates'>): void {
   const assets = assetsOf(pages.dir);
-  const streetTiles = streetTilesOf(pages.dir);
-  const config = { rateLimit: { keyless: pages.keylessPerMinute } };
   const page = (name: string) => {
     const asset = assets().get(name);
     if (asset === undefined) throw new ApiError('NOT_READY', `The pages are not built (no ${name}): run npm run build`);
     return asset;
   };
+  const built: Built = { assets, page };
+  const config = { rateLimit: { keyless: pages.keylessPerMinute } };
+  registerMapPage(app, pages, built, config, settings);
+  registerHubPage(app, built, config);
+  registerStreetTiles(app, streetTilesOf(pages.dir));
+  registerAssets(app, built);
+}
 
+/** `/map`: the map page with its start view, tile source and search settings written into it. */
+function registerMapPage(
+  app: FastifyInstance,
+  pages: Pages,
+  { page }: Built,
+  config: FastifyContextConfig,
+  settings: Pick<Settings, 'pricedCandidates'>,
+): void {
   // The map is meant to be framed by partners' sites (frame-ancestors *). Its scripts, styles and
   // searches come from here only; pictures may come from any supplier's host.
   const mapSchema = {
@@ -186,15 +202,15 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
       if (place === null) message = `No place called "${q.address.slice(0, 200)}" was found.`;
       else view = { lat: place.lat, lng: place.lng, zoom: zoom ?? 12, label: place.label };
     }
-    const settings = {
+    const mapConfig = {
       view,
       message,
       searchPath: MAP_SEARCH_PATH,
       tiles: pages.tilesUrl === null ? null : { url: pages.tilesUrl, attribution: pages.tilesAttribution ?? '' },
-      pricedCandidates: defaults.pricedCandidates,
+      pricedCandidates: settings.pricedCandidates,
     };
     // The placeholder is matched byte for byte (page-routes.test.ts checks the template has it).
-    const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(settings));
+    const html = page('map.html').body.toString('utf8').replace('{"config":"here"}', scriptJson(mapConfig));
     reply.header(
       'Content-Security-Policy',
       "default-src 'self'; img-src * data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors *",
@@ -202,7 +218,10 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     reply.header('Cache-Control', 'no-cache');
     return send(request, reply, page('map.html'), Buffer.from(html));
   });
+}
 
+/** `/hub`: the partner hub, which holds a partner's key. */
+function registerHubPage(app: FastifyInstance, { page }: Built, config: FastifyContextConfig): void {
   // The hub holds a partner's key: never framed (clickjacking), never leaking its URL elsewhere.
   const hubSchema = {
     tags: ['pages'],
@@ -220,7 +239,10 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     reply.header('Cache-Control', 'no-cache');
     return send(request, reply, page('hub.html'));
   });
+}
 
+/** The offline street tiles of the map's basemap. */
+function registerStreetTiles(app: FastifyInstance, streetTiles: ReturnType<typeof streetTilesOf>): void {
   // The offline street tiles: /assets/basemap/{version}/{z}/{x}/{y}.mvt, immutable under their version.
   app.get('/assets/basemap/:version/:z/:x/:tile', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
     const { version, z, x, tile } = request.params as Record<string, string>;
@@ -246,7 +268,10 @@ export function registerPageRoutes(app: FastifyInstance, pages: Pages): void {
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(found.gzip);
     return reply.send(found.body);
   });
+}
 
+/** `/assets/:name`: the pages' scripts, styles and pictures. */
+function registerAssets(app: FastifyInstance, { assets }: Built): void {
   // Static and small: not rate limited (a page load asks for five or six of them at once). Not in
   // the OpenAPI document: the pages load them, no client calls them.
   app.get('/assets/:name', { config: { rateLimit: false }, schema: { hide: true } }, async (request, reply) => {

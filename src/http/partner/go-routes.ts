@@ -1,65 +1,42 @@
 // Tracked deeplinks (docs/decisions.md 7): every `link` and `url` of a search result points here.
-// A click is recorded, then the traveller is redirected to the supplier's booking page (the slot's
-// template, or the stay's own page where the API gives one: clicks/booking-page.ts), carrying the
-// affiliate id and the click id, and the link's dates and party.
-import { randomBytes } from 'node:crypto';
+// The route reads the link and finds its stay; clicks/track-click.ts chooses the supplier, builds
+// its booking page and records the click; the answer is the redirect (or why there is none).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BookingPage } from '../../clicks/booking-page.ts';
-import { chooseSupplier } from '../../clicks/choose-supplier.ts';
-import type { ClickStore } from '../../clicks/click-store.ts';
-import { deviceClass } from '../../clicks/device-class.ts';
-import { defaults } from '../../defaults.ts';
+import { trackClick, type ClickLink, type ClickSinks } from '../../clicks/track-click.ts';
 import { ApiError, Violations } from '../../errors/api-error.ts';
 import type { SearchHit } from '../../search/search-result.ts';
-import { isSupplierId, type Stay, type SupplierId } from '../../types.ts';
-import { compileQuery, type RawQuery } from '../query/compile-query.ts';
+import { isSupplierId, type Offers, type Stay, type SupplierId } from '../../types.ts';
+import type { RawQuery } from '../query/compile-query.ts';
 import { effectiveLinkParams } from '../access/request-auth.ts';
 import type { RouteContext, Services } from '../route-context.ts';
 import { parseStayDates, TRIP_PARAMS, toSearchQuery } from '../query/search-params.ts';
 import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';
-import { unifiedQuerySchema } from '../query/unified-query-schema.ts';
+import { unifiedQuery, type UnifiedQuery } from '../query/unified-query-schema.ts';
 import { Type, type TSchema } from 'typebox';
 
-export interface Tracking {
-  clicks: ClickStore;
-  /** Each slot's booking page for a listing (clicks/booking-page.ts). */
-  bookingPages: Record<SupplierId, BookingPage>;
+/** Where clicks go (clicks/track-click.ts), and the routes' keyless allowance. */
+export interface Tracking extends ClickSinks {
   /** Keyless clicks allowed per IP per minute on each of the two routes. */
   keylessPerMinute: number;
 }
 
-const parseQuery = compileQuery(unifiedQuerySchema);
-
 /** What a deeplink carries: the affiliate parameters, and on dated searches the stay priced. */
-const goQuerySchema = Type.Pick(unifiedQuerySchema, [
-  'aid',
-  'campaign',
-  'checkin',
-  'checkout',
-  'adults',
-  'children',
-  'childrenAges',
-  'rooms',
-]);
+const goQuerySchema = (query: UnifiedQuery) =>
+  Type.Pick(query.schema, ['aid', 'campaign', 'checkin', 'checkout', 'adults', 'children', 'childrenAges', 'rooms']);
 const redirectResponse = Type.Null({
   description: "Found: `Location` is the supplier's booking page, carrying the affiliate id and the click id. A HEAD counts no click.",
 });
 
-function goSchema(summary: string, description: string, params: TSchema) {
+function goSchema(query: UnifiedQuery, summary: string, description: string, params: TSchema) {
   return {
     tags: ['deeplinks'],
     summary,
     description,
     security: OPTIONAL_KEY,
     params,
-    querystring: goQuerySchema,
+    querystring: goQuerySchema(query),
     response: { 302: redirectResponse, ...errorResponses(400, 404, 429, 503) },
   };
-}
-
-/** 128 random bits, URL-safe: unguessable, so a click id in a report cannot be forged for another click. */
-export function newClickId(): string {
-  return randomBytes(16).toString('base64url');
 }
 
 function notFound(message: string): ApiError {
@@ -69,84 +46,59 @@ function notFound(message: string): ApiError {
 /** The stays a `hotelids` entry names, or null when the entry is not one the search accepts. */
 async function lookup(services: Services, context: RouteContext, raw: RawQuery): Promise<SearchHit[] | null> {
   const violations = new Violations();
-  const query = toSearchQuery(parseQuery({ ...raw, pageSize: '100' }, violations), context.now(), violations);
+  const params = unifiedQuery(context.settings).parse({ ...raw, pageSize: '100' }, violations);
+  const query = toSearchQuery(params, context.now(), violations, context.settings);
   if (violations.list.length > 0) return null;
   return (await services.search(query)).hits;
 }
 
+/**
+ * The link's own parameters: `aid` (the key's, when a key is presented) and `campaign`, and the
+ * stay it was priced for: its dates while they still make a valid stay, and its party (`adults`,
+ * `rooms`) while the search would accept it. A malformed or repeated aid or campaign is a 400.
+ */
+function linkOf(request: FastifyRequest, query: UnifiedQuery, now: Date): ClickLink {
+  const raw = request.query as RawQuery;
+  const violations = new Violations();
+  // A repeated parameter is refused as on a search: which of the two did the link mean?
+  const params = query.parse({ aid: raw.aid, campaign: raw.campaign, checkin: raw.checkin, checkout: raw.checkout }, violations);
+  violations.throwIfAny();
+  // The booking page gets the link's dates only while they still make a valid stay.
+  const { checkin, checkout } = params;
+  const dateViolations = new Violations();
+  const parsed = checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, now, dateViolations) : null;
+  const dates = dateViolations.list.length === 0 ? parsed : null;
+  // A party the search would refuse is ignored as stale dates are: the link still leads to the stay.
+  const partyViolations = new Violations();
+  const party = query.parse({ adults: raw.adults, rooms: raw.rooms }, partyViolations);
+  const valid = partyViolations.list.length === 0;
+  return {
+    ...effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null }),
+    checkin: dates?.checkin ?? null,
+    checkout: dates?.checkout ?? null,
+    adults: (valid ? party.adults : undefined) ?? null,
+    rooms: (valid ? party.rooms : undefined) ?? null,
+  };
+}
+
 export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tracking: Tracking): void {
   const config = { rateLimit: { keyless: tracking.keylessPerMinute } };
+  const query = unifiedQuery(context.settings);
 
-  /**
-   * The link's own parameters: `aid` (the key's, when a key is presented) and `campaign`, and the
-   * stay it was priced for: its dates while they still make a valid stay, and its party (`adults`,
-   * `rooms`; on a dated link that names none, the search's defaults it was priced with).
-   */
-  function linkOf(request: FastifyRequest) {
-    const query = request.query as RawQuery;
-    const violations = new Violations();
-    // A repeated parameter is refused as on a search: which of the two did the link mean?
-    const params = parseQuery({ aid: query.aid, campaign: query.campaign, checkin: query.checkin, checkout: query.checkout }, violations);
-    violations.throwIfAny();
-    // The booking page gets the link's dates only while they still make a valid stay.
-    const { checkin, checkout } = params;
-    const dateViolations = new Violations();
-    const parsed =
-      checkin !== undefined && checkout !== undefined ? parseStayDates(checkin, checkout, context.now(), dateViolations) : null;
-    const dates = dateViolations.list.length === 0 ? parsed : null;
-    // A party the search would refuse is ignored as stale dates are: the link still leads to the stay.
-    const partyViolations = new Violations();
-    const party = parseQuery({ adults: query.adults, rooms: query.rooms }, partyViolations);
-    const valid = partyViolations.list.length === 0;
-    return {
-      ...effectiveLinkParams(request, { aid: params.aid ?? null, campaign: params.campaign ?? null }),
-      checkin: dates?.checkin ?? null,
-      checkout: dates?.checkout ?? null,
-      adults: (valid ? party.adults : undefined) ?? (dates === null ? null : defaults.adults),
-      rooms: (valid ? party.rooms : undefined) ?? (dates === null ? null : defaults.rooms),
-    };
-  }
-
-  async function redirect(request: FastifyRequest, reply: FastifyReply, stay: Stay, supplier: SupplierId) {
-    const link = linkOf(request);
-    const listing = stay.listings.find((l) => l.supplier === supplier)!;
-    const clickId = newClickId();
+  /** The click through clicks/track-click.ts: a 302 to the booking page, or a 503 when the slot has none for the stay. */
+  async function redirect(request: FastifyRequest, reply: FastifyReply, stay: Stay, supplier: SupplierId | null, offers: Offers | null) {
     const now = context.now();
-    const location = tracking.bookingPages[supplier](listing, {
-      aid: link.aid,
-      campaign: link.campaign,
-      clickId,
-      checkin: link.checkin,
-      checkout: link.checkout,
-      adults: link.adults,
-      rooms: link.rooms,
-      today: now.toISOString().slice(0, 10),
-    });
-    // No page to send the traveller to (a Booking.com stay stored before its content carried its
-    // page): said plainly, and no click is counted for a redirect that did not happen.
-    if (location === null)
+    const click = { stay, supplier, offers, link: linkOf(request, query, now), userAgent: request.headers['user-agent'], now };
+    // A HEAD checks a link, it does not follow it: answered alike, but not counted as a click.
+    const outcome = await trackClick(tracking, { ...click, record: request.method !== 'HEAD' }, context.settings);
+    if ('unavailable' in outcome)
       throw new ApiError(
         'SERVICE_UNAVAILABLE',
-        `${supplier} has no booking page for this stay yet; try again after the next content refresh`,
-        {
-          provider: supplier,
-        },
+        `${outcome.unavailable} has no booking page for this stay yet; try again after the next content refresh`,
+        { provider: outcome.unavailable },
       );
-    // A HEAD checks a link, it does not follow it: answered alike, but not counted as a click.
-    if (request.method !== 'HEAD') {
-      await tracking.clicks.record({
-        id: clickId,
-        at: now.toISOString(),
-        aid: link.aid,
-        campaign: link.campaign,
-        stayId: stay.id,
-        supplier,
-        supplierStayId: listing.supplierStayId,
-        device: deviceClass(request.headers['user-agent']),
-      });
-    }
     // Every click must reach us: nothing may cache the redirect.
-    return reply.code(302).headers({ Location: location, 'Cache-Control': 'no-store' }).send();
+    return reply.code(302).headers({ Location: outcome.location, 'Cache-Control': 'no-store' }).send();
   }
 
   app.get(
@@ -154,6 +106,7 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     {
       config,
       schema: goSchema(
+        query,
         'Book with one supplier',
         "Records a click and redirects to this supplier's booking page for the stay (a result's `suppliers.<supplier>.link`).",
         Type.Object({
@@ -164,13 +117,13 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     },
     async (request, reply) => {
       const services = context.services();
-      linkOf(request); // a malformed aid or campaign is a 400 before anything is looked up
+      linkOf(request, query, context.now()); // a malformed aid or campaign is a 400 before anything is looked up
       const { supplier, supplierStayId } = request.params as { supplier: string; supplierStayId: string };
       if (!isSupplierId(supplier)) throw notFound(`Unknown supplier "${supplier}"`);
       const hits = supplierStayId.includes(',') ? null : await lookup(services, context, { hotelids: `${supplier}:${supplierStayId}` });
       const stay = hits?.find((h) => h.stay.listings.some((l) => l.supplier === supplier && l.supplierStayId === supplierStayId))?.stay;
       if (stay === undefined) throw notFound(`${supplier} sells no stay with id "${supplierStayId}"`);
-      return redirect(request, reply, stay, supplier);
+      return redirect(request, reply, stay, supplier, null);
     },
   );
 
@@ -179,6 +132,7 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     {
       config,
       schema: goSchema(
+        query,
         'Book a stay',
         "Records a click and redirects to the best supplier: with valid dates on the link, the lowest price; otherwise the stay's first supplier (a result's `url`).",
         Type.Object({
@@ -188,22 +142,22 @@ export function registerGoRoutes(app: FastifyInstance, context: RouteContext, tr
     },
     async (request, reply) => {
       const services = context.services();
-      linkOf(request);
+      linkOf(request, query, context.now());
       const { id } = request.params as { id: string };
-      const query = request.query as RawQuery;
+      const raw = request.query as RawQuery;
       const bad = id.includes(',') || id.includes(':');
       // With the link's dates (and party), the best-priced supplier. Dates that no longer make a
       // valid stay (the link is older than its check-in) are ignored rather than refused.
       let hit: SearchHit | undefined;
-      if (!bad && query.checkin !== undefined && query.checkout !== undefined) {
+      if (!bad && raw.checkin !== undefined && raw.checkout !== undefined) {
         const trip: RawQuery = {};
-        for (const name of TRIP_PARAMS) trip[name] = query[name];
+        for (const name of TRIP_PARAMS) trip[name] = raw[name];
         hit = (await lookup(services, context, { ...trip, hotelids: id }))?.find((h) => h.stay.id === id);
       }
       // Without dates, or sold out everywhere for them: the stay's first supplier.
       hit ??= bad ? undefined : (await lookup(services, context, { hotelids: id }))?.find((h) => h.stay.id === id);
       if (hit === undefined) throw notFound(`No stay with id "${id}"`);
-      return redirect(request, reply, hit.stay, chooseSupplier(hit.stay, hit.offers));
+      return redirect(request, reply, hit.stay, null, hit.offers);
     },
   );
 }

@@ -4,7 +4,7 @@
 // clicks come from the gateway itself.
 import type { Tracking } from './go-routes.ts';
 import { createHttpApp } from '../create-http-app.ts';
-import type { Services } from '../route-context.ts';
+import type { HttpSettings, Services } from '../route-context.ts';
 
 export interface ClickReplay {
   /** The supplier deeplinks (path and query) of a static v3 search with this query string. */
@@ -14,7 +14,7 @@ export interface ClickReplay {
   close(): Promise<void>;
 }
 
-export function createClickReplay(options: { services: () => Services | null; tracking: Tracking }): ClickReplay {
+export function createClickReplay(options: { services: () => Services | null; tracking: Tracking; settings: HttpSettings }): ClickReplay {
   let clock = new Date();
   const app = createHttpApp({
     services: options.services,
@@ -22,6 +22,7 @@ export function createClickReplay(options: { services: () => Services | null; tr
     publicUrl: 'http://replay.invalid',
     logger: false,
     tracking: options.tracking,
+    settings: options.settings,
   });
   return {
     async links(query) {

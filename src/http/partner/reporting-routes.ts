@@ -1,9 +1,8 @@
 // GET /v1/reporting/transactions: a partner's commission transactions, as CSV or JSON
 // (spec: reporting endpoint; docs/decisions.md 8). The key says who the partner is; `thirdParty` must
 // be one of the platforms registered for the key. Every rule broken is listed in one 400.
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { defaults } from '../../defaults.ts';
 import { Violations, type IgnoredParam } from '../../errors/api-error.ts';
 import { isCalendarDay, utcDay } from '../../reporting/calendar-day.ts';
 import { CSV_HEADER } from '../../reporting/transaction-csv.ts';
@@ -14,6 +13,7 @@ import { requireKey } from '../access/access-control.ts';
 import { errorResponses, REQUIRED_KEY } from '../route-schemas.ts';
 import { compileQuery, type RawQuery } from '../query/compile-query.ts';
 import type { RouteContext } from '../route-context.ts';
+import type { Settings } from '../../types.ts';
 
 export interface Reporting {
   transactions: TransactionStore;
@@ -24,56 +24,64 @@ export interface Reporting {
 export const REPORTING_PATH = '/v1/reporting/transactions';
 export const SUMMARY_PATH = '/v1/reporting/summary';
 
-export const reportingQuerySchema = Type.Partial(
-  Type.Object({
-    thirdParty: Type.String({
-      maxLength: 64,
-      expected: 'a platform name of at most 64 characters',
-      description: 'Required: the platform registered for the key (`staygate keys create --third-party`); another one is 400.',
-      examples: ['demo-platform'],
+/** The reporting routes' page size, the summary's bounds and defaults, and the map token default its schema names. */
+export type ReportingSettings = Pick<
+  Settings,
+  'reportingLimit' | 'summaryTop' | 'summaryMaxTop' | 'summaryLatest' | 'summaryMaxDays' | 'mapTokenPerMinute'
+>;
+
+export function reportingQuerySchema(settings: Pick<Settings, 'reportingLimit'>) {
+  return Type.Partial(
+    Type.Object({
+      thirdParty: Type.String({
+        maxLength: 64,
+        expected: 'a platform name of at most 64 characters',
+        description: 'Required: the platform registered for the key (`staygate keys create --third-party`); another one is 400.',
+        examples: ['demo-platform'],
+      }),
+      startDate: Type.String({
+        description: 'First day `YYYY-MM-DD` (UTC, included) of the range on the `dateFilter` date. Default a year before today.',
+        examples: ['2026-01-01'],
+      }),
+      endDate: Type.String({
+        description: 'Last day `YYYY-MM-DD` (UTC, included). Default today. Before `startDate`: 400.',
+        examples: ['2026-06-30'],
+      }),
+      dateFilter: Type.Union(
+        DATE_FILTERS.map((f) => Type.Literal(f)),
+        {
+          expected: `one of ${DATE_FILTERS.join(', ')}`,
+          description:
+            'Which date the range applies to: `bookedDate`, `startDate` (check-in), `endDate` (check-out) or `lastUpdatedDate` (default).',
+          examples: ['bookedDate'],
+        },
+      ),
+      limit: Type.Integer({
+        minimum: 1,
+        maximum: settings.reportingLimit,
+        expected: `an integer from 1 to ${settings.reportingLimit}`,
+        description: `Records per page, 1 to ${settings.reportingLimit}. Default ${settings.reportingLimit}.`,
+        examples: [100],
+      }),
+      page: Type.Integer({
+        minimum: 0,
+        maximum: 10_000_000,
+        expected: 'a zero-indexed page number: an integer of at least 0',
+        description: 'Zero-indexed page. Default 0. A page with fewer than `limit` records is the last (JSON: `meta.hasMore`).',
+        examples: [0],
+      }),
+      format: Type.Union(
+        REPORT_FORMATS.map((f) => Type.Literal(f)),
+        {
+          expected: `one of ${REPORT_FORMATS.join(', ')}`,
+          description: '`csv` (text/csv, default) or `json`.',
+          examples: ['json'],
+        },
+      ),
+      key: Type.String({ description: 'API key, for spreadsheets that import a CSV from a URL and cannot set the `X-API-KEY` header.' }),
     }),
-    startDate: Type.String({
-      description: 'First day `YYYY-MM-DD` (UTC, included) of the range on the `dateFilter` date. Default a year before today.',
-      examples: ['2026-01-01'],
-    }),
-    endDate: Type.String({
-      description: 'Last day `YYYY-MM-DD` (UTC, included). Default today. Before `startDate`: 400.',
-      examples: ['2026-06-30'],
-    }),
-    dateFilter: Type.Union(
-      DATE_FILTERS.map((f) => Type.Literal(f)),
-      {
-        expected: `one of ${DATE_FILTERS.join(', ')}`,
-        description:
-          'Which date the range applies to: `bookedDate`, `startDate` (check-in), `endDate` (check-out) or `lastUpdatedDate` (default).',
-        examples: ['bookedDate'],
-      },
-    ),
-    limit: Type.Integer({
-      minimum: 1,
-      maximum: defaults.reportingLimit,
-      expected: `an integer from 1 to ${defaults.reportingLimit}`,
-      description: `Records per page, 1 to ${defaults.reportingLimit}. Default ${defaults.reportingLimit}.`,
-      examples: [100],
-    }),
-    page: Type.Integer({
-      minimum: 0,
-      maximum: 10_000_000,
-      expected: 'a zero-indexed page number: an integer of at least 0',
-      description: 'Zero-indexed page. Default 0. A page with fewer than `limit` records is the last (JSON: `meta.hasMore`).',
-      examples: [0],
-    }),
-    format: Type.Union(
-      REPORT_FORMATS.map((f) => Type.Literal(f)),
-      {
-        expected: `one of ${REPORT_FORMATS.join(', ')}`,
-        description: '`csv` (text/csv, default) or `json`.',
-        examples: ['json'],
-      },
-    ),
-    key: Type.String({ description: 'API key, for spreadsheets that import a CSV from a URL and cannot set the `X-API-KEY` header.' }),
-  }),
-);
+  );
+}
 
 const str = (description: string, example: string) => Type.String({ description, examples: [example] });
 
@@ -129,18 +137,17 @@ export const reportingJsonSchema = Type.Object(
   { additionalProperties: true },
 );
 
-const parseQuery = compileQuery(reportingQuerySchema);
+type TransactionsParams = Partial<Static<ReturnType<typeof reportingQuerySchema>>>;
 
 /** The request as a store query and a format, or every violation in one 400. */
 function readRequest(
-  raw: RawQuery,
+  p: TransactionsParams,
+  v: Violations,
   thirdParties: readonly string[],
   partnerId: string,
   now: Date,
+  reportingLimit: number,
 ): { query: TransactionQuery; format: ReportFormat; ignored: IgnoredParam[] } {
-  const v = new Violations();
-  const p = parseQuery(raw, v);
-
   if (p.thirdParty === undefined) {
     if (!v.has('thirdParty')) v.add('thirdParty', 'thirdParty is required: the platform name registered for your key');
   } else if (!thirdParties.includes(p.thirdParty)) {
@@ -162,7 +169,7 @@ function readRequest(
       dateFilter: (p.dateFilter ?? 'lastUpdatedDate') as DateFilter,
       startDate: start!,
       endDate: end!,
-      limit: p.limit ?? defaults.reportingLimit,
+      limit: p.limit ?? reportingLimit,
       page: p.page ?? 0,
     },
     format: (p.format ?? 'csv') as ReportFormat,
@@ -170,28 +177,30 @@ function readRequest(
   };
 }
 
-export const summaryQuerySchema = Type.Partial(
-  Type.Object({
-    startDate: Type.String({
-      description: 'First day of the period, YYYY-MM-DD (UTC, included). Default a year before today.',
-      examples: ['2026-01-01'],
+export function summaryQuerySchema(settings: Pick<Settings, 'summaryTop' | 'summaryMaxTop' | 'summaryMaxDays'>) {
+  return Type.Partial(
+    Type.Object({
+      startDate: Type.String({
+        description: 'First day of the period, YYYY-MM-DD (UTC, included). Default a year before today.',
+        examples: ['2026-01-01'],
+      }),
+      endDate: Type.String({
+        description: `Last day of the period, YYYY-MM-DD (UTC, included); at most ${settings.summaryMaxDays} days after startDate. Default today.`,
+        examples: ['2026-11-21'],
+      }),
+      top: Type.Integer({
+        minimum: 1,
+        maximum: settings.summaryMaxTop,
+        expected: `an integer from 1 to ${settings.summaryMaxTop}`,
+        description: `How many of the best campaigns to list, 1 to ${settings.summaryMaxTop}. Default ${settings.summaryTop}.`,
+        examples: [10],
+      }),
+      key: Type.String({
+        description: 'API key, for clients that cannot set the `X-API-KEY` header (the header wins). Never copied into links.',
+      }),
     }),
-    endDate: Type.String({
-      description: `Last day of the period, YYYY-MM-DD (UTC, included); at most ${defaults.summaryMaxDays} days after startDate. Default today.`,
-      examples: ['2026-11-21'],
-    }),
-    top: Type.Integer({
-      minimum: 1,
-      maximum: defaults.summaryMaxTop,
-      expected: `an integer from 1 to ${defaults.summaryMaxTop}`,
-      description: `How many of the best campaigns to list, 1 to ${defaults.summaryMaxTop}. Default ${defaults.summaryTop}.`,
-      examples: [10],
-    }),
-    key: Type.String({
-      description: 'API key, for clients that cannot set the `X-API-KEY` header (the header wins). Never copied into links.',
-    }),
-  }),
-);
+  );
+}
 
 /** One group's figures in a summary (reporting/partner-summary.ts `Figures`). */
 const byStatus = <T extends TSchema>(value: T) => Type.Object({ Pending: value, Approved: value, Canceled: value });
@@ -205,52 +214,55 @@ const figures = {
 };
 const group = (name: string, description: string) => Type.Array(Type.Object({ [name]: Type.String({ description }), ...figures }));
 
-/** The summary's JSON (the hub charts it). */
-export const summaryJsonSchema = Type.Object(
-  {
-    statusCode: Type.Integer({ examples: [200] }),
-    partnerId: Type.String({ description: "The key's partner." }),
-    aids: Type.Array(Type.String(), { description: "The affiliate ids whose clicks and bookings are the partner's (those of its keys)." }),
-    startDate: Type.String(),
-    endDate: Type.String(),
-    currency: Type.Literal('USD'),
-    totals: Type.Object(figures),
-    months: group('month', 'YYYY-MM; every month of the period, oldest first, empty ones included.'),
-    campaigns: group('campaign', 'The best campaigns; empty for links without one.'),
-    devices: group('device', 'desktop, mobile, tablet or unknown.'),
-    suppliers: group('supplier', 'The supplier booked.'),
-    latest: Type.Array(transactionSchema, { description: 'The latest transactions of the period.' }),
-    thirdParties: Type.Array(Type.String(), { description: 'The platforms registered for the key (for the CSV export).' }),
-    mapTokens: Type.Array(
-      Type.Object({
-        token: Type.String({
-          description: 'The publishable map token (public by design: the embed snippet carries it).',
-          examples: ['sgmap_…'],
-        }),
-        origins: Type.Array(Type.String(), {
-          description: 'The sites it works on: origins, `https://*.example`, `http://localhost:*`, `self`.',
-          examples: [['https://blog.example']],
-        }),
-        status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-        limitPerMinute: Type.Union([Type.Integer(), Type.Null()], {
-          description: `Searches a minute of the whole token; null = the default (${defaults.mapTokenPerMinute}).`,
-        }),
-        createdAt: Type.String({ description: 'ISO 8601.' }),
-        revokedAt: Type.Union([Type.String(), Type.Null()], { description: 'ISO 8601; null while active.' }),
-        searches: Type.Integer({ description: 'Map searches made with it in the months of the period.' }),
-        months: Type.Array(Type.Object({ month: Type.String({ description: 'YYYY-MM' }), searches: Type.Integer() }), {
-          description: 'Every month of the period, oldest first, empty ones included: searches are counted per UTC month.',
-        }),
+/** The summary's JSON (the hub charts it); `mapTokenPerMinute` is the default its map tokens' limit names. */
+export function summaryJsonSchema(settings: Pick<Settings, 'mapTokenPerMinute'>) {
+  return Type.Object(
+    {
+      statusCode: Type.Integer({ examples: [200] }),
+      partnerId: Type.String({ description: "The key's partner." }),
+      aids: Type.Array(Type.String(), {
+        description: "The affiliate ids whose clicks and bookings are the partner's (those of its keys).",
       }),
-      {
-        description:
-          "The partner's map tokens (staygate keys map-token), oldest first, revoked ones included, with the map searches counted for each; never another partner's.",
-      },
-    ),
-  },
-  { additionalProperties: true },
-);
-const parseSummaryQuery = compileQuery(summaryQuerySchema);
+      startDate: Type.String(),
+      endDate: Type.String(),
+      currency: Type.Literal('USD'),
+      totals: Type.Object(figures),
+      months: group('month', 'YYYY-MM; every month of the period, oldest first, empty ones included.'),
+      campaigns: group('campaign', 'The best campaigns; empty for links without one.'),
+      devices: group('device', 'desktop, mobile, tablet or unknown.'),
+      suppliers: group('supplier', 'The supplier booked.'),
+      latest: Type.Array(transactionSchema, { description: 'The latest transactions of the period.' }),
+      thirdParties: Type.Array(Type.String(), { description: 'The platforms registered for the key (for the CSV export).' }),
+      mapTokens: Type.Array(
+        Type.Object({
+          token: Type.String({
+            description: 'The publishable map token (public by design: the embed snippet carries it).',
+            examples: ['sgmap_…'],
+          }),
+          origins: Type.Array(Type.String(), {
+            description: 'The sites it works on: origins, `https://*.example`, `http://localhost:*`, `self`.',
+            examples: [['https://blog.example']],
+          }),
+          status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+          limitPerMinute: Type.Union([Type.Integer(), Type.Null()], {
+            description: `Searches a minute of the whole token; null = the default (${settings.mapTokenPerMinute}).`,
+          }),
+          createdAt: Type.String({ description: 'ISO 8601.' }),
+          revokedAt: Type.Union([Type.String(), Type.Null()], { description: 'ISO 8601; null while active.' }),
+          searches: Type.Integer({ description: 'Map searches made with it in the months of the period.' }),
+          months: Type.Array(Type.Object({ month: Type.String({ description: 'YYYY-MM' }), searches: Type.Integer() }), {
+            description: 'Every month of the period, oldest first, empty ones included: searches are counted per UTC month.',
+          }),
+        }),
+        {
+          description:
+            "The partner's map tokens (staygate keys map-token), oldest first, revoked ones included, with the map searches counted for each; never another partner's.",
+        },
+      ),
+    },
+    { additionalProperties: true },
+  );
+}
 
 /** The period of a request (`startDate`, `endDate`: defaults, format and order as the transactions route), violations recorded. */
 function readPeriod(p: { startDate?: string; endDate?: string }, v: Violations, now: Date): { start: string | null; end: string | null } {
@@ -273,23 +285,38 @@ function readPeriod(p: { startDate?: string; endDate?: string }, v: Violations, 
   return { start, end };
 }
 
+type SummaryParams = Partial<Static<ReturnType<typeof summaryQuerySchema>>>;
+
 /** A summary request, or every violation in one 400 (docs/decisions.md 41). */
-function readSummaryRequest(raw: RawQuery, partnerId: string, now: Date): SummaryQuery {
-  const v = new Violations();
-  const p = parseSummaryQuery(raw, v);
+function readSummaryRequest(
+  p: SummaryParams,
+  v: Violations,
+  partnerId: string,
+  now: Date,
+  settings: Pick<Settings, 'summaryMaxDays' | 'summaryTop' | 'summaryLatest'>,
+): SummaryQuery {
   const { start, end } = readPeriod(p, v, now);
   const days =
     start !== null && end !== null && start <= end
       ? (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000 + 1
       : 0;
-  if (days > defaults.summaryMaxDays) {
-    v.add('endDate', `the period is ${days} days; a summary covers at most ${defaults.summaryMaxDays} days (two years of months to chart)`);
+  if (days > settings.summaryMaxDays) {
+    v.add('endDate', `the period is ${days} days; a summary covers at most ${settings.summaryMaxDays} days (two years of months to chart)`);
   }
   v.throwIfAny();
-  return { partnerId, startDate: start!, endDate: end!, top: p.top ?? defaults.summaryTop, latest: defaults.summaryLatest };
+  return { partnerId, startDate: start!, endDate: end!, top: p.top ?? settings.summaryTop, latest: settings.summaryLatest };
 }
 
 export function registerReportingRoutes(app: FastifyInstance, context: RouteContext, reporting: Reporting): void {
+  registerTransactionsRoute(app, context, reporting.transactions);
+  registerSummaryRoute(app, context, reporting.summary);
+}
+
+function registerTransactionsRoute(app: FastifyInstance, context: RouteContext, transactions: TransactionStore): void {
+  const { reportingLimit } = context.settings;
+  const transactionsQuery = reportingQuerySchema({ reportingLimit });
+  const parseTransactionsQuery = compileQuery(transactionsQuery);
+
   // The key may come in X-API-KEY (the spec's way) or `key=` (spreadsheets importing the CSV from
   // a URL cannot set a header); `key=` is redacted from the logs either way.
   app.get(
@@ -303,7 +330,7 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
           "Every booking made through one of the partner's deeplinks, as the supplier's commission report states it. " +
           'CSV (default): RFC 4180, a header row, formula-injection escaping. JSON: the envelope below. Needs a key.',
         security: REQUIRED_KEY,
-        querystring: reportingQuerySchema,
+        querystring: transactionsQuery,
         response: {
           200: {
             description: 'A page of transactions.',
@@ -322,12 +349,14 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
     },
     async (request, reply) => {
       const auth = requireKey(request);
-      const { query, format, ignored } = readRequest(request.query as RawQuery, auth.thirdParties, auth.partnerId, context.now());
+      const v = new Violations();
+      const params = parseTransactionsQuery(request.query as RawQuery, v);
+      const { query, format, ignored } = readRequest(params, v, auth.thirdParties, auth.partnerId, context.now(), reportingLimit);
       // Figures about money: no cache between the partner and us keeps them.
       reply.header('Cache-Control', 'private, no-store');
 
       if (format === 'json') {
-        const { records, hasMore } = await reporting.transactions.query(query);
+        const { records, hasMore } = await transactions.query(query);
         return reply.type('application/json; charset=utf-8').send({
           statusCode: 200,
           partnerId: auth.partnerId,
@@ -350,14 +379,20 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
       // gateway a fifth of its CPU per page, and held the database while a slow client read. A
       // failure to read it is the spec's error body, not a download cut short.
       let csv = CSV_HEADER;
-      for await (const lines of reporting.transactions.csvPage(query)) csv += lines;
+      for await (const lines of transactions.csvPage(query)) csv += lines;
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="transactions-${query.startDate}-${query.endDate}-page-${query.page}.csv"`)
         .send(csv);
     },
   );
+}
 
+/** The summary the hub charts (docs/decisions.md 41). */
+function registerSummaryRoute(app: FastifyInstance, context: RouteContext, summaries: PartnerSummaries): void {
+  const settings: ReportingSettings = context.settings;
+  const summaryQuery = summaryQuerySchema(settings);
+  const parseSummaryQuery = compileQuery(summaryQuery);
   // JSON only: the hub charts it. Same key rules and limits as the transactions route; the key's
   // partner is the only one whose figures can be read (no parameter names a partner).
   app.get(
@@ -369,16 +404,18 @@ export function registerReportingRoutes(app: FastifyInstance, context: RouteCont
         summary: "The partner's clicks, bookings and commission by month, campaign, device and supplier",
         description:
           "What the partner hub charts: counted in the database for the key's partner, over a period of at most " +
-          `${defaults.summaryMaxDays} days, with the latest transactions. Needs a key; JSON only.`,
+          `${settings.summaryMaxDays} days, with the latest transactions. Needs a key; JSON only.`,
         security: REQUIRED_KEY,
-        querystring: summaryQuerySchema,
-        response: { 200: summaryJsonSchema, ...errorResponses(400, 401, 429) },
+        querystring: summaryQuery,
+        response: { 200: summaryJsonSchema(settings), ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
       const auth = requireKey(request);
-      const query = readSummaryRequest(request.query as RawQuery, auth.partnerId, context.now());
-      const summary = await reporting.summary.summarize(query);
+      const v = new Violations();
+      const params = parseSummaryQuery(request.query as RawQuery, v);
+      const query = readSummaryRequest(params, v, auth.partnerId, context.now(), settings);
+      const summary = await summaries.summarize(query);
       reply.header('Cache-Control', 'private, no-store');
       return reply.type('application/json; charset=utf-8').send({ statusCode: 200, ...summary, thirdParties: auth.thirdParties });
     },

@@ -1,7 +1,9 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Violations } from '../../errors/api-error.ts';
-import { UNKNOWN_PARAMETER } from '../search/links.ts';
+
+/** Why a parameter in `meta.ignored` is not part of the API: links leave such parameters out (search/links.ts). */
+export const UNKNOWN_PARAMETER = 'unknown parameter';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 

@@ -1,14 +1,13 @@
-import type { Static } from 'typebox';
 import currencyCodes from 'currency-codes';
 import { isValidCell } from 'h3-js';
 import { Violations } from '../../errors/api-error.ts';
 import { foldText } from '../../text/fold-text.ts';
 import type { LocationQuery, SearchQuery, StayDates } from '../../search/search-query.ts';
-import { RENTAL_TYPES, STAY_TYPES, isSupplierId, type HotelIdRef, type StayType, type SupplierId } from '../../types.ts';
-import { defaults } from '../../defaults.ts';
-import type { unifiedQuerySchema } from './unified-query-schema.ts';
+import { RENTAL_TYPES, STAY_TYPES, isSupplierId, type HotelIdRef, type Settings, type StayType, type SupplierId } from '../../types.ts';
+import type { UnifiedParams } from './unified-query-schema.ts';
 
-type UnifiedParams = Partial<Static<typeof unifiedQuerySchema>>;
+/** The figures a unified search takes when the request names none, and its bound on `hotelids`. */
+export type SearchParamsSettings = Pick<Settings, 'maxHotelIds' | 'radiusMeters' | 'pageSize' | 'adults' | 'rooms'>;
 
 /** What a presenter needs besides the search result: the partner's link parameters. */
 export interface LinkParams {
@@ -132,14 +131,17 @@ function parseTypes(text: string | undefined, v: Violations): StayType[] | null 
   return types.size > 0 ? [...types] : null;
 }
 
-function parseHotelIds(text: string | undefined, v: Violations): HotelIdRef[] | null {
+/** The bound on `hotelids` (v1 and the unified search say it alike). */
+export function checkHotelIdCount(count: number, maxHotelIds: number, v: Violations): boolean {
+  if (count <= maxHotelIds) return true;
+  v.add('hotelids', `hotelids holds ${count} entries; at most ${maxHotelIds} are allowed`);
+  return false;
+}
+
+function parseHotelIds(text: string | undefined, maxHotelIds: number, v: Violations): HotelIdRef[] | null {
   if (text === undefined) return null;
   const entries = listItems('hotelids', text, 'id', v);
-  if (entries.length === 0) return null;
-  if (entries.length > defaults.maxHotelIds) {
-    v.add('hotelids', `hotelids holds ${entries.length} entries; at most ${defaults.maxHotelIds} are allowed`);
-    return null;
-  }
+  if (entries.length === 0 || !checkHotelIdCount(entries.length, maxHotelIds, v)) return null;
   const refs: HotelIdRef[] = [];
   for (const raw of entries) {
     const colon = raw.indexOf(':');
@@ -168,9 +170,9 @@ export interface LocationParams {
   swlng?: number;
 }
 
-/** The location method of a request (box, then point, then address); violations for half-given ones. */
-export function parseLocation(p: LocationParams, v: Violations): LocationQuery | null {
-  const radius = p.radius ?? defaults.radiusMeters;
+/** The location method of a request (box, then point, then address; `radiusMeters` when none is given); violations for half-given ones. */
+export function parseLocation(p: LocationParams, radiusMeters: number, v: Violations): LocationQuery | null {
+  const radius = p.radius ?? radiusMeters;
   const boxKeys = ['nelat', 'nelng', 'swlat', 'swlng'] as const;
   const given = boxKeys.filter((k) => p[k] !== undefined || v.has(k));
   if (given.length > 0) {
@@ -253,10 +255,10 @@ function parsePrecision(text: string | undefined): number | null {
  * The unified (v2/v3) parameters as a SearchQuery, adding every rule that a type and a range
  * cannot say. Violations are collected, never thrown here, so one 400 lists them all.
  */
-export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): SearchQuery {
+export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations, settings: SearchParamsSettings): SearchQuery {
   const providers = parseProviders(p.provider, v);
-  const hotelIds = parseHotelIds(p.hotelids, v);
-  const location = parseLocation(p, v);
+  const hotelIds = parseHotelIds(p.hotelids, settings.maxHotelIds, v);
+  const location = parseLocation(p, settings.radiusMeters, v);
   const types = parseTypes(p.type, v);
   const cluster = p.cluster ?? 'false';
 
@@ -309,9 +311,9 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
     minGuestRating: p.minguestrating ?? 0,
     minRatingCount: p.minratingcount ?? 0,
     page: Math.max(1, p.page ?? 1),
-    pageSize: p.pageSize ?? defaults.pageSize,
+    pageSize: p.pageSize ?? settings.pageSize,
     dates,
-    occupancy: { adults: p.adults ?? defaults.adults, children, childrenAges, rooms: p.rooms ?? defaults.rooms },
+    occupancy: { adults: p.adults ?? settings.adults, children, childrenAges, rooms: p.rooms ?? settings.rooms },
     currency,
     minPrice: dates === null ? null : (p.min ?? null),
     maxPrice: dates === null ? null : (p.max ?? null),
@@ -326,11 +328,11 @@ export function toSearchQuery(p: UnifiedParams, now: Date, v: Violations): Searc
  * party, `adults` and `rooms` always (the defaults when the search named none: what the booking
  * page opens with), `children` and `childrenAges` when given.
  */
-export function linkParams(p: UnifiedParams): LinkParams {
+export function linkParams(p: UnifiedParams, settings: Pick<Settings, 'adults' | 'rooms'>): LinkParams {
   const link: LinkParams = { aid: p.aid ?? null, campaign: p.campaign ?? null };
   if (p.checkin !== undefined && p.checkout !== undefined) {
     link.trip = {};
-    const party = { ...p, adults: p.adults ?? defaults.adults, rooms: p.rooms ?? defaults.rooms };
+    const party = { ...p, adults: p.adults ?? settings.adults, rooms: p.rooms ?? settings.rooms };
     for (const name of TRIP_PARAMS) if (party[name] !== undefined) link.trip[name] = String(party[name]);
   }
   return link;

@@ -2,6 +2,7 @@ import { getResolution, isValidCell } from 'h3-js';
 import type { SupplierId } from '../../types.ts';
 import { withoutKeyParams } from '../access/key-param.ts';
 import type { LinkParams } from '../query/search-params.ts';
+import { UNKNOWN_PARAMETER } from '../query/compile-query.ts';
 
 export interface Href {
   href: string;
@@ -13,9 +14,6 @@ export interface PageLinks {
   prev?: Href;
   next?: Href;
 }
-
-/** Why a parameter in `meta.ignored` is not part of the API (compile-query.ts). */
-export const UNKNOWN_PARAMETER = 'unknown parameter';
 
 /**
  * The request's query as links repeat it: without `key` (a link is often logged or shared, a key

@@ -6,7 +6,6 @@ import type { MapSearchCounter } from '../../auth/map-search-counter.ts';
 import { originAllowed, SELF_ORIGIN } from '../../auth/map-token.ts';
 import type { KeyVerifier, VerifiedMapToken } from '../../auth/key-verifier.ts';
 import type { RateLimiter } from '../../auth/rate-limiter.ts';
-import { defaults } from '../../defaults.ts';
 import { ApiError, type Violations } from '../../errors/api-error.ts';
 import { setRateHeaders } from '../access/access-control.ts';
 import type { RawQuery } from '../query/compile-query.ts';
@@ -32,11 +31,11 @@ export const MAP_SEARCH_PARAMS: ReadonlySet<string> = new Set([
 
 /**
  * What the map's search answers: the parameters the map sends, `cluster` only `auto`, `pageSize`
- * at most what the map draws. Anything else is one 400 naming each parameter (a scraper learns the
+ * at most what the map draws (`mapMaxPageSize`). Anything else is one 400 naming each parameter (a scraper learns the
  * endpoint is no copy of the API; a developer learns at once what the map endpoint is for).
  * Returns the query without `token`, which is the map's credential, not a search parameter.
  */
-export function checkMapQuery(raw: RawQuery, violations: Violations): RawQuery {
+export function checkMapQuery(raw: RawQuery, mapMaxPageSize: number, violations: Violations): RawQuery {
   const query: RawQuery = {};
   for (const [name, value] of Object.entries(raw)) {
     if (!MAP_SEARCH_PARAMS.has(name)) {
@@ -54,8 +53,8 @@ export function checkMapQuery(raw: RawQuery, violations: Violations): RawQuery {
   // Read as the search reads numbers (`1e2`, `100.0` and `+100` are 100 there too); what is not a
   // number is the search's own 400.
   const pageSize = Number(typeof query.pageSize === 'string' ? query.pageSize.trim() : NaN);
-  if (Number.isFinite(pageSize) && pageSize > defaults.mapMaxPageSize)
-    violations.add('pageSize', `the map draws at most ${defaults.mapMaxPageSize} stays: pageSize 1 to ${defaults.mapMaxPageSize}`);
+  if (Number.isFinite(pageSize) && pageSize > mapMaxPageSize)
+    violations.add('pageSize', `the map draws at most ${mapMaxPageSize} stays: pageSize 1 to ${mapMaxPageSize}`);
   return query;
 }
 

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../create-http-app.ts';
 import { NULL_PRICE_MEANING } from './null-price.ts';
+import { defaults } from '../../defaults.ts';
 
 /** Markdown wraps lines where it likes: compare with runs of white space as one space. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -18,7 +19,13 @@ describe('the meaning of a null price', () => {
   let app: FastifyInstance;
   let base: string;
   before(async () => {
-    app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: false });
+    app = createHttpApp({
+      settings: defaults,
+      services: () => null,
+      now: () => new Date(),
+      publicUrl: null,
+      logger: false,
+    });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { SUPPLIER_IDS } from '../../types.ts';
 import { createHttpApp } from '../create-http-app.ts';
 import { NULL_RATING_MEANING } from './null-rating.ts';
+import { defaults } from '../../defaults.ts';
 
 /** Markdown wraps lines where it likes: compare with runs of white space as one space. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -24,7 +25,13 @@ describe('the meaning of a null guest rating', () => {
   let app: FastifyInstance;
   let base: string;
   before(async () => {
-    app = createHttpApp({ services: () => null, now: () => new Date(), publicUrl: null, logger: false });
+    app = createHttpApp({
+      settings: defaults,
+      services: () => null,
+      now: () => new Date(),
+      publicUrl: null,
+      logger: false,
+    });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => {

@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import { ApiError, Violations, type IgnoredParam } from '../../errors/api-error.ts';
 import type { SearchQuery } from '../../search/search-query.ts';
 import type { SearchResult } from '../../search/search-result.ts';
-import { compileQuery, type RawQuery } from '../query/compile-query.ts';
+import type { RawQuery } from '../query/compile-query.ts';
 import { encodeBody, negotiateEncoding, type EncodedBody } from '../encoded-bodies.ts';
 import { etagOf, ifNoneMatchHits, resultDigest } from '../etag.ts';
 import { linkQuery, unknownParams } from './links.ts';
@@ -11,7 +11,7 @@ import { effectiveLinkParams } from '../access/request-auth.ts';
 import type { RouteContext } from '../route-context.ts';
 import { linkParams, toSearchQuery, type LinkParams } from '../query/search-params.ts';
 import { errorResponses, OPTIONAL_KEY } from '../route-schemas.ts';
-import { unifiedQuerySchema } from '../query/unified-query-schema.ts';
+import { unifiedQuery } from '../query/unified-query-schema.ts';
 import { checkMapAccess, checkMapQuery, countMapSearch, type MapSearchAccess } from './map-search.ts';
 import type { SupplierId } from '../../types.ts';
 
@@ -55,8 +55,6 @@ export interface UnifiedSearchRoute {
   map?: { access: MapSearchAccess | null };
 }
 
-const parseQuery = compileQuery(unifiedQuerySchema);
-
 /**
  * A static answer's encoded bytes, with the headers the compress plugin would have set (it leaves a
  * body that already names its Content-Encoding alone). Accept-Encoding is added to the answer's
@@ -85,6 +83,8 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
   // The map's search does its own access check: the app-wide hook leaves it alone.
   const config: FastifyContextConfig = route.map === undefined ? {} : { rateLimit: false };
   const mapAccess = route.map?.access ?? null;
+  const { settings } = context;
+  const { schema, parse } = unifiedQuery(settings);
   app.get(
     route.url,
     {
@@ -102,7 +102,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
         description: route.description,
         ...(route.deprecated ? { deprecated: true } : {}),
         security: OPTIONAL_KEY,
-        querystring: unifiedQuerySchema,
+        querystring: schema,
         response: {
           200: route.responseSchema,
           304: Type.Null({ description: 'Not Modified: the `If-None-Match` tag matches; no body.' }),
@@ -115,12 +115,12 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
         const services = context.services();
         const violations = new Violations();
         const raw = request.query as RawQuery;
-        const params = parseQuery(route.map === undefined ? raw : checkMapQuery(raw, violations), violations);
-        const query = toSearchQuery(params, context.now(), violations);
+        const params = parse(route.map === undefined ? raw : checkMapQuery(raw, settings.mapMaxPageSize, violations), violations);
+        const query = toSearchQuery(params, context.now(), violations, settings);
         violations.throwIfAny();
         const { base, path, rawQuery: requestQuery } = context.urlOf(request);
         const rawQuery = linkQuery(requestQuery, unknownParams(violations.ignored));
-        const link = effectiveLinkParams(request, linkParams(params));
+        const link = effectiveLinkParams(request, linkParams(params, settings));
         const requestParts = [route.url, services.inventory.version, base, rawQuery, link.aid ?? '', link.campaign ?? ''];
 
         const staticTag = query.dates === null ? etagOf(requestParts) : null;
@@ -144,7 +144,7 @@ export function registerUnifiedSearch(app: FastifyInstance, context: RouteContex
           contentUnavailable: services.contentUnavailable ?? [],
         });
         if (staticTag !== null && encoding !== null) {
-          const encoded = encodeBody(typeof body === 'string' ? body : String(reply.serialize(body)), encoding);
+          const encoded = encodeBody(typeof body === 'string' ? body : String(reply.serialize(body)), encoding, settings);
           context.encodedBodies.set(staticTag, encoding, encoded);
           return sendEncoded(reply, staticTag, encoded);
         }

@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
 import type { Violations } from '../../errors/api-error.ts';
 import type { SearchQuery, StayDates } from '../../search/search-query.ts';
-import { RENTAL_TYPES, isSupplierId, type SupplierId } from '../../types.ts';
-import { defaults } from '../../defaults.ts';
+import { RENTAL_TYPES, isSupplierId, type Settings, type SupplierId } from '../../types.ts';
 import {
+  checkHotelIdCount,
   checkLang,
   parseCalendarDate,
   parseCurrency,
@@ -16,6 +16,12 @@ import type { v1QuerySchema } from './v1-query-schema.ts';
 
 type V1Params = Partial<Static<typeof v1QuerySchema>>;
 
+/** v1's default stay, price range and party, and the bounds it shares with the unified search. */
+export type V1ParamsSettings = Pick<
+  Settings,
+  'v1Nights' | 'v1CheckinInDays' | 'v1MinPrice' | 'v1MaxPrice' | 'maxHotelIds' | 'radiusMeters' | 'pageSize' | 'adults' | 'rooms'
+>;
+
 const DAY_MS = 86_400_000;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -25,11 +31,11 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * today (UTC); with checkin alone it ends 3 nights later; with checkout alone it starts 3 nights
  * earlier, but not before today.
  */
-function parseV1Dates(p: V1Params, now: Date, v: Violations): StayDates | null {
+function parseV1Dates(p: V1Params, now: Date, v: Violations, settings: Pick<Settings, 'v1Nights' | 'v1CheckinInDays'>): StayDates | null {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const nights = defaults.v1Nights * DAY_MS;
+  const nights = settings.v1Nights * DAY_MS;
   let { checkin, checkout } = p;
-  if (checkin === undefined && checkout === undefined) checkin = isoDay(today + defaults.v1CheckinInDays * DAY_MS);
+  if (checkin === undefined && checkout === undefined) checkin = isoDay(today + settings.v1CheckinInDays * DAY_MS);
   const lone = checkout === undefined ? 'checkin' : checkin === undefined ? 'checkout' : null;
   const loneMs = lone === null ? null : parseCalendarDate(p[lone] ?? checkin!);
   if (lone !== null && loneMs === null) {
@@ -42,7 +48,12 @@ function parseV1Dates(p: V1Params, now: Date, v: Violations): StayDates | null {
 }
 
 /** The v1 parameters as a SearchQuery for the one search core, with v1's own rules and codes. */
-export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQuery & { providers: [SupplierId] } {
+export function toV1SearchQuery(
+  p: V1Params,
+  now: Date,
+  v: Violations,
+  settings: V1ParamsSettings,
+): SearchQuery & { providers: [SupplierId] } {
   let provider: SupplierId = 'supplier_a';
   if (p.provider === undefined) v.add('provider', 'provider is required on v1: one of supplier_a, supplier_b, supplier_c, supplier_d');
   else if (!isSupplierId(p.provider.toLowerCase())) v.add('provider', `unknown provider "${p.provider}"`, 'INVALID_PROVIDER');
@@ -75,20 +86,19 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
   let hotelIds: SearchQuery['hotelIds'] = null;
   if (p.hotelids !== undefined) {
     const ids = listItems('hotelids', p.hotelids, 'id', v);
-    if (ids.length > defaults.maxHotelIds)
-      v.add('hotelids', `hotelids holds ${ids.length} entries; at most ${defaults.maxHotelIds} are allowed`);
-    else if (ids.length > 0) hotelIds = ids.map((id) => ({ raw: id, supplier: provider, id }));
+    if (ids.length > 0 && checkHotelIdCount(ids.length, settings.maxHotelIds, v))
+      hotelIds = ids.map((id) => ({ raw: id, supplier: provider, id }));
   }
 
   const hotelIdsGiven = p.hotelids !== undefined || v.has('hotelids');
-  const location = hotelIdsGiven ? null : parseLocation(p, v);
+  const location = hotelIdsGiven ? null : parseLocation(p, settings.radiusMeters, v);
   if (location === null && !hotelIdsGiven) requireLocation(v, 'or hotelids');
 
-  const dates = parseV1Dates(p, now, v);
+  const dates = parseV1Dates(p, now, v, settings);
   const currency = parseCurrency(p.currency, v);
   checkLang(p.lang, v);
-  const minPrice = p.min ?? defaults.v1MinPrice;
-  const maxPrice = p.max ?? defaults.v1MaxPrice;
+  const minPrice = p.min ?? settings.v1MinPrice;
+  const maxPrice = p.max ?? settings.v1MaxPrice;
   if (minPrice > maxPrice) v.add('min', 'min must not exceed max');
 
   return {
@@ -104,9 +114,9 @@ export function toV1SearchQuery(p: V1Params, now: Date, v: Violations): SearchQu
     minGuestRating: p.minguestrating !== undefined && p.minguestrating <= 10 ? p.minguestrating : 0,
     minRatingCount: 0,
     page: 1,
-    pageSize: p.limit ?? defaults.pageSize,
+    pageSize: p.limit ?? settings.pageSize,
     dates,
-    occupancy: { adults: p.adults ?? defaults.adults, children: p.children ?? 0, childrenAges: null, rooms: p.rooms ?? defaults.rooms },
+    occupancy: { adults: p.adults ?? settings.adults, children: p.children ?? 0, childrenAges: null, rooms: p.rooms ?? settings.rooms },
     currency,
     minPrice,
     maxPrice,

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, Violations } from '../../errors/api-error.ts';
 import type { FailureInfo } from '../../search/price-stays.ts';
 import type { SupplierId } from '../../types.ts';
-import { defaults } from '../../defaults.ts';
 import { compileQuery, type RawQuery } from '../query/compile-query.ts';
 import { deeplinks, linkQuery, selfLink, unknownParams } from '../search/links.ts';
 import { effectiveLinkParams } from '../access/request-auth.ts';
@@ -17,9 +16,6 @@ import { toV1SearchQuery } from './v1-params.ts';
 const parseQuery = compileQuery(v1QuerySchema);
 /** The spec's retry delay for v1's 503 (Limits: "Retry delay for 503: 30 seconds"). */
 const V1_RETRY_SECONDS = 30;
-const DEPRECATED_AT = `@${Math.floor(Date.parse(defaults.v1DeprecatedAt) / 1000)}`;
-/** RFC 8594: the HTTP date after which v1 may stop answering. */
-const SUNSET_AT = new Date(defaults.v1SunsetAt).toUTCString();
 
 /** v1 is one supplier per call: when that supplier fails, the call fails, with v1's own codes. */
 function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
@@ -54,6 +50,11 @@ function upstreamError(provider: SupplierId, info: FailureInfo): ApiError {
 }
 
 export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
+  const { settings } = context;
+  /** RFC 9745: when v1 was deprecated, as a structured-field date. */
+  const deprecatedAt = `@${Math.floor(Date.parse(settings.v1DeprecatedAt) / 1000)}`;
+  /** RFC 8594: the HTTP date after which v1 may stop answering. */
+  const sunsetAt = new Date(settings.v1SunsetAt).toUTCString();
   app.get(
     '/v1/accommodations',
     {
@@ -73,14 +74,14 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
       const { base, path, rawQuery } = context.urlOf(request);
       // Deprecation and sunset are announced on every answer, errors included (RFC 9745, RFC 8594).
       reply.headers({
-        Deprecation: DEPRECATED_AT,
-        Sunset: SUNSET_AT,
+        Deprecation: deprecatedAt,
+        Sunset: sunsetAt,
         Link: `<${base}${MIGRATION_GUIDE_PATH}>; rel="deprecation"; type="text/html", <${base}${MIGRATION_GUIDE_PATH}>; rel="sunset"; type="text/html", <${base}/v3/accommodations>; rel="successor-version"`,
       });
       const services = context.services();
       const violations = new Violations();
       const params = parseQuery(request.query as RawQuery, violations);
-      const query = toV1SearchQuery(params, context.now(), violations);
+      const query = toV1SearchQuery(params, context.now(), violations, settings);
       violations.throwIfAny();
       const linked = linkQuery(rawQuery, unknownParams(violations.ignored));
       const provider = query.providers[0];
