@@ -152,7 +152,7 @@ export function createApp(options: AppOptions): App {
   // The data folder keeps what is local to this machine: the SQLite file (without DATABASE_URL),
   // the simulator's state, the demo key.
   mkdirSync(options.dataDir, { recursive: true });
-  const stores = options.stores ?? openSqliteStores(options.dataDir);
+  const stores = options.stores ?? openSqliteStores(options.dataDir, defaults);
   const { store, clicks, transactions, leases } = stores;
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());

@@ -17,6 +17,7 @@ import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
 import type { TransactionStore } from './transaction-store.ts';
 import { REPORTED_SLOTS, testSupplierConfig } from '../test-support/supplier-config.ts';
+import { defaults } from '../defaults.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -71,7 +72,7 @@ async function book(prefix: string): Promise<SimBooking> {
 describe('commission sync: late records', () => {
   let store: TransactionStore;
   before(() => {
-    store = createSqliteTransactionStore({ path: ':memory:' });
+    store = createSqliteTransactionStore({ path: ':memory:', settings: defaults });
   });
   after(async () => {
     await store.close();
