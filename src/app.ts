@@ -220,8 +220,11 @@ export function createApp(options: AppOptions): App {
     clicks,
     keys: keyStore,
     now,
-    overlapMs: options.reportSyncOverlapMs,
-    reconcileDays: options.reportReconcileDays,
+    settings: {
+      ...defaults,
+      reportSyncOverlapMs: options.reportSyncOverlapMs ?? defaults.reportSyncOverlapMs,
+      reportReconcileDays: options.reportReconcileDays ?? defaults.reportReconcileDays,
+    },
   });
   const quotes = new Map(
     suppliers.map((supplier) => [
@@ -398,7 +401,7 @@ export function createApp(options: AppOptions): App {
           importTransactionsCsv({ supplier, file, csv, store: transactions, clicks, keys: keyStore, now }),
         simControlUrl: options.simControlUrl ?? null,
         now,
-        count: options.demoClicks,
+        settings: { ...defaults, demoClicks: options.demoClicks ?? defaults.demoClicks },
         log,
         warn: (message) => http.log.warn(message),
         missingContent: () => SUPPLIER_IDS.filter((s) => content.suppliers()[s].state === 'unavailable'),

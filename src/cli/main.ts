@@ -403,8 +403,7 @@ async function transactionsCommand(
       store,
       clicks,
       keys,
-      overlapMs: config.reportSyncOverlapMs,
-      reconcileDays: config.reportReconcileDays,
+      settings: config.settings,
     });
     // Each line is printed once its report is in the database: what is printed survives a crash.
     const lines: string[] = [];

@@ -153,6 +153,7 @@ describe('transactions of slots without a commission report', () => {
         clicks: stores.clicks,
         keys: stores.keys,
         now: t.clock.now,
+        settings: defaults,
       });
       assert.ok(
         (await sync.syncAll()).every((r) => r.ok && r.received > 0),

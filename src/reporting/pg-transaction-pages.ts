@@ -124,38 +124,16 @@ export function pgTransactionPages(pool: PgPool, settings: PgPagesSettings, now?
     return csv;
   }
 
-  // Read-ahead (docs/decisions.md 103): an export asks for page after page, each a round trip
-  // client -> gateway -> PostgreSQL and back; the next page is read while the client takes this
-  // one, kept briefly under the partner and the exact query (cursorKey), served once. Pages read
-  // ahead are dropped when this store writes, and never served past their lifetime: a write by
-  // another process (another gateway's report sync, the CLI) can be missed for that long.
-  const readAhead =
-    settings.reportingReadAheadMs > 0
-      ? new LRUCache<string, Promise<CsvPage>>({
-          max: settings.reportingReadAheadPages,
-          ttl: settings.reportingReadAheadMs,
-          // Every lookup asks the clock (the default caches it for 1 ms on a timer).
-          ttlResolution: 0,
-          ...(now ? { perf: { now } } : {}),
-        })
-      : null;
-
-  const inFlight = new Set<Promise<CsvPage>>();
+  const readAhead = settings.reportingReadAheadMs > 0 ? readAheadPages<CsvPage>(settings, now) : null;
 
   async function* csvPage(query: TransactionQuery): AsyncGenerator<string> {
     const key = cursorKey(query, query.page);
-    const ahead = readAhead?.get(key);
-    if (ahead !== undefined) readAhead!.delete(key);
+    const ahead = readAhead?.take(key);
     // A read ahead that failed is read again now: the partner gets what a fresh read gives.
     const csv = ahead === undefined ? await readCsvPage(query) : await ahead.catch(() => readCsvPage(query));
     if (readAhead !== null && csv.n === query.limit) {
       const next = { ...query, page: query.page + 1 };
-      const reading = readCsvPage(next);
-      reading.catch(() => {}); // served (and read again) only if asked for
-      // Tracked until it settles, dropped from the cache or not: close() waits for it.
-      inFlight.add(reading);
-      void reading.finally(() => inFlight.delete(reading)).catch(() => {});
-      readAhead.set(cursorKey(next, next.page), reading);
+      readAhead.put(cursorKey(next, next.page), readCsvPage(next));
     }
     if (csv.n > 0) yield csv.lines!;
   }
@@ -175,7 +153,46 @@ export function pgTransactionPages(pool: PgPool, settings: PgPagesSettings, now?
     },
     /** Pages still being read ahead finish first, so the pool is not ended under them. */
     async close(): Promise<void> {
-      readAhead?.clear();
+      await readAhead?.close();
+    },
+  };
+}
+
+/**
+ * Read-ahead (docs/decisions.md 103): an export asks for page after page, each a round trip
+ * client -> gateway -> PostgreSQL and back; the next page is read while the client takes this one,
+ * kept briefly under the partner and the exact query (cursorKey), served once. Pages read ahead are
+ * dropped when this store writes, and never served past their lifetime: a write by another process
+ * (another gateway's report sync, the CLI) can be missed for that long.
+ */
+function readAheadPages<T>(settings: PgPagesSettings, now: (() => number) | undefined) {
+  const pages = new LRUCache<string, Promise<T>>({
+    max: settings.reportingReadAheadPages,
+    ttl: settings.reportingReadAheadMs,
+    // Every lookup asks the clock (the default caches it for 1 ms on a timer).
+    ttlResolution: 0,
+    ...(now ? { perf: { now } } : {}),
+  });
+  const inFlight = new Set<Promise<T>>();
+  return {
+    /** The page read ahead under `key`, served once. */
+    take(key: string): Promise<T> | undefined {
+      const page = pages.get(key);
+      if (page !== undefined) pages.delete(key);
+      return page;
+    },
+    put(key: string, reading: Promise<T>): void {
+      reading.catch(() => {}); // served (and read again) only if asked for
+      // Tracked until it settles, dropped from the cache or not: close() waits for it.
+      inFlight.add(reading);
+      void reading.finally(() => inFlight.delete(reading)).catch(() => {});
+      pages.set(key, reading);
+    },
+    clear(): void {
+      pages.clear();
+    },
+    async close(): Promise<void> {
+      pages.clear();
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -80,7 +80,14 @@ describe('commission sync: late records', () => {
 
   it('the incremental pull misses a booking published later than the overlap; the reconciliation finds it and reports it', async () => {
     const overlapMs = DAY;
-    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), overlapMs, reconcileDays: 30 });
+    const sync = createTransactionSync({
+      suppliers,
+      store,
+      clicks,
+      keys,
+      now: () => new Date(now),
+      settings: { ...defaults, reportSyncOverlapMs: overlapMs, reportReconcileDays: 30 },
+    });
     assert.ok(
       (await sync.syncAll()).every((r) => r.ok),
       'the first pull',
@@ -127,7 +134,7 @@ describe('commission sync: late records', () => {
   });
 
   it('the schedule reconciles on its first pull and then whenever the last reconciliation is a day old', async () => {
-    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now) });
+    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), settings: defaults });
     const kinds: string[] = [];
     let heard: () => void = () => undefined;
     const pulls = (n: number) =>

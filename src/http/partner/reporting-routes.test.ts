@@ -242,7 +242,7 @@ describe('sync', () => {
         clicks,
         keys,
         now: t.clock.now,
-        overlapMs: 30 * DAY,
+        settings: { ...defaults, reportSyncOverlapMs: 30 * DAY },
       });
       const results = await sync.syncAll();
       assert.ok(
