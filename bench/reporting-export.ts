@@ -22,6 +22,7 @@ import { CSV_HEADER, escapeFormula } from '../src/reporting/transaction-csv.ts';
 import { TRANSACTION_FIELDS, toRecord, type TransactionRow } from '../src/reporting/transaction.ts';
 import { simulatedSlots } from '../src/compose/supplier-slots.ts';
 import { SUPPLIER_IDS } from '../src/types.ts';
+import { defaults } from '../src/defaults.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
 const OTHER_ROWS = 50_000; // another partner's, in the same table and indexes
@@ -84,7 +85,7 @@ function transaction(i: number, partnerId: string): TransactionRow {
 async function seed(): Promise<{ key: string; ms: number; reused: boolean }> {
   const started = performance.now();
   if (process.env.BENCH_RESEED !== '1') {
-    const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() }, { content: false }).catch(() => null);
+    const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl(), settings: defaults }, { content: false }).catch(() => null);
     if (stores !== null) {
       const { total } = await stores.transactions.stats();
       const { key } = total === ROWS + OTHER_ROWS ? await createKeyAdmin(stores.keys).create(BENCH_KEY) : { key: null };
@@ -100,7 +101,7 @@ async function seed(): Promise<{ key: string; ms: number; reused: boolean }> {
     await admin.query(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE; CREATE SCHEMA ${PG_SCHEMA}`);
     await admin.end();
   }
-  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() });
+  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl(), settings: defaults });
   const store = stores.transactions;
   const sync = { syncedThrough: new Date().toISOString(), syncedAt: new Date().toISOString() };
   for (const [partner, count] of [
@@ -122,13 +123,12 @@ async function seed(): Promise<{ key: string; ms: number; reused: boolean }> {
 async function serve(): Promise<void> {
   if (process.argv.includes('--no-read-ahead')) {
     // The comparison's other side: the same gateway reading each page only when asked (decision 103).
-    const { defaults } = await import('../src/defaults.ts');
     (defaults as { reportingReadAheadMs: number }).reportingReadAheadMs = 0;
   }
   const { createApp } = await import('../src/app.ts');
   const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
-  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() });
+  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl(), settings: defaults });
   const app = createApp({
     dataDir: DIR,
     stores,

@@ -38,7 +38,7 @@ async function prepare(): Promise<void> {
   const { defaults } = await import('../src/defaults.ts');
   const { openContentStore } = await import('../src/store/open-content-store.ts');
   const { ensureInventory } = await import('../src/inventory/ingest.ts');
-  const stores = [await openContentStore(wherePg()), await openContentStore(whereSqlite())];
+  const stores = [await openContentStore(wherePg(), { settings: defaults }), await openContentStore(whereSqlite(), { settings: defaults })];
   try {
     if ((await Promise.all(stores.map((s) => s.inventoryVersion()))).every((v) => v !== null)) return;
     const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
@@ -73,7 +73,7 @@ async function warmStart(where: StoreLocation): Promise<void> {
   const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
   const { clusteringDefaults } = await import('../src/app.ts');
   const started = performance.now();
-  const store = await openContentStore(where);
+  const store = await openContentStore(where, { settings: defaults });
   const current = await store.currentContent();
   if (current === null) throw new Error('nothing stored');
   await store.holdVersions([current.no]);
@@ -144,7 +144,7 @@ async function serve(): Promise<void> {
   const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
   const { clusteringDefaults } = await import('../src/app.ts');
   const pool = openPgPool(pgUrl(), { max: 10 });
-  const store = createPgStore({ pool });
+  const store = createPgStore({ pool, settings: defaults });
   const current = (await store.currentContent())!;
   await store.holdVersions([current.no]);
   const version = store.version(current.no);

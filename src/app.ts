@@ -152,7 +152,7 @@ export function createApp(options: AppOptions): App {
   // The data folder keeps what is local to this machine: the SQLite file (without DATABASE_URL),
   // the simulator's state, the demo key.
   mkdirSync(options.dataDir, { recursive: true });
-  const stores = options.stores ?? openSqliteStores(options.dataDir);
+  const stores = options.stores ?? openSqliteStores(options.dataDir, defaults);
   const { store, clicks, transactions, leases } = stores;
   const keyStore = stores.keys;
   const now = options.now ?? (() => new Date());
@@ -220,8 +220,11 @@ export function createApp(options: AppOptions): App {
     clicks,
     keys: keyStore,
     now,
-    overlapMs: options.reportSyncOverlapMs,
-    reconcileDays: options.reportReconcileDays,
+    settings: {
+      ...defaults,
+      reportSyncOverlapMs: options.reportSyncOverlapMs ?? defaults.reportSyncOverlapMs,
+      reportReconcileDays: options.reportReconcileDays ?? defaults.reportReconcileDays,
+    },
   });
   const quotes = new Map(
     suppliers.map((supplier) => [
@@ -400,7 +403,7 @@ export function createApp(options: AppOptions): App {
           importTransactionsCsv({ supplier, file, csv, store: transactions, clicks, keys: keyStore, now }),
         simControlUrl: options.simControlUrl ?? null,
         now,
-        count: options.demoClicks,
+        settings: { ...defaults, demoClicks: options.demoClicks ?? defaults.demoClicks },
         log,
         warn: (message) => http.log.warn(message),
         missingContent: () => SUPPLIER_IDS.filter((s) => content.suppliers()[s].state === 'unavailable'),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openStores } from './compose/open-stores.ts';
 import { startTestApp } from './test-support/start-test-app.ts';
+import { defaults } from './defaults.ts';
 
 /** Waits for a condition the gateway reaches by itself (its lease timer), with no wall-clock budget. */
 async function until(condition: () => Promise<boolean>): Promise<void> {
@@ -17,7 +18,7 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 test('a gateway runs the scheduled report sync only while it holds the lease, and takes it over from a holder that is gone', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-sync-lease-'));
   // Another process of the same database holds the lease for an hour (it would renew it).
-  const other = await openStores({ dataDir, databaseUrl: null }, { content: false });
+  const other = await openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false });
   assert.equal(await other.leases.acquire('report-sync', 'other-gateway', 3_600_000), true);
   const t = await startTestApp({ stays: 300, app: { dataDir, reportSyncIntervalMs: 3_600_000, reportSyncLeaseMs: 300 } });
   try {

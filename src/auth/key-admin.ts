@@ -57,23 +57,47 @@ function revokedError(id: string): KeyAdminError {
   return new KeyAdminError(`key ${id} is revoked and cannot be granted again; create a new key`);
 }
 
-export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = {}): KeyAdmin {
-  const now = () => (options.now?.() ?? new Date()).toISOString();
-
-  /** The key's record when `keyOrId` is a whole key (hash checked) or a key id. */
-  async function find(keyOrId: string) {
-    const text = keyOrId.trim();
-    const fromKey = apiKeyId(text);
-    if (fromKey !== null) {
-      const stored = await store.get(fromKey);
-      if (stored === null || !apiKeyMatches(text, stored.hash)) throw new KeyAdminError('no such key');
-      return stored;
-    }
-    if (!isApiKeyId(text)) throw new KeyAdminError('expected a key (sg_...) or a key id (16 hex digits)');
-    const stored = await store.get(text);
-    if (stored === null) throw new KeyAdminError(`no key with id ${text}`);
+/** The key's record when `keyOrId` is a whole key (hash checked) or a key id. */
+async function findKey(store: KeyStore, keyOrId: string) {
+  const text = keyOrId.trim();
+  const fromKey = apiKeyId(text);
+  if (fromKey !== null) {
+    const stored = await store.get(fromKey);
+    if (stored === null || !apiKeyMatches(text, stored.hash)) throw new KeyAdminError('no such key');
     return stored;
   }
+  if (!isApiKeyId(text)) throw new KeyAdminError('expected a key (sg_...) or a key id (16 hex digits)');
+  const stored = await store.get(text);
+  if (stored === null) throw new KeyAdminError(`no key with id ${text}`);
+  return stored;
+}
+
+/** A per-minute limit as given: null (the default) or a whole number from 1 to MAX_KEY_LIMIT of `what`. */
+function checkedLimit(limit: number | null | undefined, what: string): number | null {
+  if (limit === undefined || limit === null) return null;
+  if (!(Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_KEY_LIMIT)) {
+    throw new KeyAdminError(`limit must be a whole number of ${what} per minute from 1 to ${MAX_KEY_LIMIT}; got ${limit}`);
+  }
+  return limit;
+}
+
+/** A map token's origin patterns, normalized and without repeats: one at least, MAX_MAP_TOKEN_ORIGINS at most. */
+function checkedOrigins(input: readonly string[]): string[] {
+  if (input.length === 0)
+    throw new KeyAdminError('a map token needs at least one --origin (the site that embeds the map, e.g. https://blog.example)');
+  if (input.length > MAX_MAP_TOKEN_ORIGINS) throw new KeyAdminError(`a map token lists at most ${MAX_MAP_TOKEN_ORIGINS} origins`);
+  const origins: string[] = [];
+  for (const text of input) {
+    const normalized = normalizeOriginPattern(text);
+    if ('error' in normalized) throw new KeyAdminError(normalized.error);
+    if (!origins.includes(normalized.pattern)) origins.push(normalized.pattern);
+  }
+  return origins;
+}
+
+export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = {}): KeyAdmin {
+  const now = () => (options.now?.() ?? new Date()).toISOString();
+  const find = (keyOrId: string) => findKey(store, keyOrId);
 
   async function setStatus(id: string, status: ApiKeyRecord['status']) {
     const record = await store.setStatus(id, status, now());
@@ -90,10 +114,7 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
       checkToken('partner', partnerId);
       const thirdParties = [...new Set(input.thirdParties ?? [])];
       for (const name of thirdParties) checkToken('third party', name);
-      const limit = input.limitPerMinute ?? null;
-      if (limit !== null && !(Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_KEY_LIMIT)) {
-        throw new KeyAdminError(`limit must be a whole number of requests per minute from 1 to ${MAX_KEY_LIMIT}; got ${limit}`);
-      }
+      const limit = checkedLimit(input.limitPerMinute, 'requests');
       const { key, id, hash } = generateApiKey();
       const at = now();
       const record: ApiKeyRecord = {
@@ -136,20 +157,8 @@ export function createKeyAdmin(store: KeyStore, options: { now?: () => Date } = 
     async createMapToken(input) {
       const key = await find(input.keyOrId);
       if (key.status !== 'active') throw new KeyAdminError(`key ${key.id} is ${key.status}: a map token is made with an active key`);
-      if (input.origins.length === 0)
-        throw new KeyAdminError('a map token needs at least one --origin (the site that embeds the map, e.g. https://blog.example)');
-      if (input.origins.length > MAX_MAP_TOKEN_ORIGINS)
-        throw new KeyAdminError(`a map token lists at most ${MAX_MAP_TOKEN_ORIGINS} origins`);
-      const origins: string[] = [];
-      for (const text of input.origins) {
-        const normalized = normalizeOriginPattern(text);
-        if ('error' in normalized) throw new KeyAdminError(normalized.error);
-        if (!origins.includes(normalized.pattern)) origins.push(normalized.pattern);
-      }
-      const limit = input.limitPerMinute ?? null;
-      if (limit !== null && !(Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_KEY_LIMIT)) {
-        throw new KeyAdminError(`limit must be a whole number of searches per minute from 1 to ${MAX_KEY_LIMIT}; got ${limit}`);
-      }
+      const origins = checkedOrigins(input.origins);
+      const limit = checkedLimit(input.limitPerMinute, 'searches');
       const at = now();
       const record: MapTokenRecord = {
         token: generateMapToken(),

@@ -45,34 +45,6 @@ export interface MapTokenRecord {
   updatedAt: string;
 }
 
-/** A `map_tokens` row as both engines read it (SQLite's JSON text of origins already parsed). */
-export interface MapTokenColumns {
-  token: string;
-  partner_id: string;
-  aid: string;
-  key_id: string;
-  origins: string[];
-  status: 'active' | 'revoked';
-  limit_per_minute: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** One reading of a map token row for both stores. */
-export function mapTokenFromColumns(row: MapTokenColumns): MapTokenRecord {
-  return {
-    token: row.token,
-    partnerId: row.partner_id,
-    aid: row.aid,
-    keyId: row.key_id,
-    origins: row.origins,
-    status: row.status,
-    limitPerMinute: row.limit_per_minute,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 /** Map searches a token made in a month (UTC, `YYYY-MM`). */
 export interface MapSearchCount {
   token: string;

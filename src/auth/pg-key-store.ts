@@ -1,43 +1,28 @@
 import type { PgPool } from '../store/pg-pool.ts';
 import { inPgTransaction } from '../store/pg-pool.ts';
 import {
-  mapTokenFromColumns,
-  type ApiKeyRecord,
-  type KeyStatus,
-  type KeyStore,
-  type MapTokenColumns,
-  type StoredApiKey,
-} from './key-store.ts';
+  API_KEY_COLUMNS,
+  apiKeyFromRow,
+  apiKeyToRow,
+  MAP_TOKEN_COLUMNS,
+  mapTokenFromRow,
+  mapTokenToRow,
+  storedKeyFromRow,
+  type ApiKeyRow,
+  type MapTokenRow,
+} from './key-rows.ts';
+import type { KeyStore } from './key-store.ts';
 
 export interface PgKeyStoreOptions {
-  /** A pool on the migrated database (store/migrations/0001-...sql); the store never ends it. */
+  /** A pool on the migrated database (store/migrations/postgres/0001 and 0004); the store never ends it. */
   pool: PgPool;
 }
 
-interface Row {
-  id: string;
-  hash: Buffer;
-  partner_id: string;
-  aid: string;
-  third_parties: string[];
-  status: KeyStatus;
-  limit_per_minute: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function toRecord(row: Row): ApiKeyRecord {
-  return {
-    id: row.id,
-    partnerId: row.partner_id,
-    aid: row.aid,
-    thirdParties: row.third_parties,
-    status: row.status,
-    limitPerMinute: row.limit_per_minute,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+/** `INSERT INTO table (columns) VALUES ($1, ...)`, the values in the columns' order. */
+const insertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+const INSERT_KEY = insertSql('api_keys', API_KEY_COLUMNS);
+const INSERT_TOKEN = insertSql('map_tokens', MAP_TOKEN_COLUMNS);
 
 const BUMP = 'UPDATE api_keys_version SET version = version + 1 WHERE id = 1';
 
@@ -50,41 +35,38 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
   return {
     async insert(key) {
       await inPgTransaction(pool, async (client) => {
+        const row = apiKeyToRow(key);
         await client.query(
-          `INSERT INTO api_keys (id, hash, partner_id, aid, third_parties, status, limit_per_minute, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [key.id, key.hash, key.partnerId, key.aid, key.thirdParties, key.status, key.limitPerMinute, key.createdAt, key.updatedAt],
+          INSERT_KEY,
+          API_KEY_COLUMNS.map((column) => row[column]),
         );
         await client.query(BUMP);
       });
     },
     async get(id) {
-      const { rows } = await pool.query<Row>('SELECT * FROM api_keys WHERE id = $1', [id]);
-      return rows.length === 0 ? null : { ...toRecord(rows[0]), hash: rows[0].hash };
+      const { rows } = await pool.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+      return rows.length === 0 ? null : storedKeyFromRow(rows[0]);
     },
     async list() {
-      return (await pool.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toRecord);
+      return (await pool.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(apiKeyFromRow);
     },
-    async activeKeys(): Promise<StoredApiKey[]> {
-      return (await pool.query<Row>("SELECT * FROM api_keys WHERE status = 'active'")).rows.map((row) => ({
-        ...toRecord(row),
-        hash: row.hash,
-      }));
+    async activeKeys() {
+      return (await pool.query<ApiKeyRow>("SELECT * FROM api_keys WHERE status = 'active'")).rows.map(storedKeyFromRow);
     },
     async setStatus(id, status, at) {
       return inPgTransaction(pool, async (client) => {
         // Compare-and-set (docs/decisions.md 75): the row changes only while it is not revoked. Under
         // READ COMMITTED a racing revoke makes this UPDATE re-check its WHERE on the revoked row.
-        const changed = await client.query<Row>(
+        const changed = await client.query<ApiKeyRow>(
           "UPDATE api_keys SET status = $2, updated_at = $3 WHERE id = $1 AND status <> 'revoked' RETURNING *",
           [id, status, at],
         );
         if (changed.rows.length > 0) {
           await client.query(BUMP);
-          return toRecord(changed.rows[0]);
+          return apiKeyFromRow(changed.rows[0]);
         }
-        const held = await client.query<Row>('SELECT * FROM api_keys WHERE id = $1', [id]);
-        return held.rows.length === 0 ? null : toRecord(held.rows[0]);
+        const held = await client.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+        return held.rows.length === 0 ? null : apiKeyFromRow(held.rows[0]);
       });
     },
     async version() {
@@ -93,29 +75,29 @@ export function createPgKeyStore(options: PgKeyStoreOptions): KeyStore {
     },
     async insertMapToken(t) {
       await inPgTransaction(pool, async (client) => {
+        const row = mapTokenToRow(t);
         await client.query(
-          `INSERT INTO map_tokens (token, partner_id, aid, key_id, origins, status, limit_per_minute, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [t.token, t.partnerId, t.aid, t.keyId, t.origins, t.status, t.limitPerMinute, t.createdAt, t.updatedAt],
+          INSERT_TOKEN,
+          MAP_TOKEN_COLUMNS.map((column) => row[column]),
         );
         await client.query(BUMP);
       });
     },
     async mapTokens() {
-      return (await pool.query<MapTokenColumns>('SELECT * FROM map_tokens ORDER BY created_at, token')).rows.map(mapTokenFromColumns);
+      return (await pool.query<MapTokenRow>('SELECT * FROM map_tokens ORDER BY created_at, token')).rows.map(mapTokenFromRow);
     },
     async revokeMapToken(token, at) {
       return inPgTransaction(pool, async (client) => {
-        const changed = await client.query<MapTokenColumns>(
+        const changed = await client.query<MapTokenRow>(
           "UPDATE map_tokens SET status = 'revoked', updated_at = $2 WHERE token = $1 AND status <> 'revoked' RETURNING *",
           [token, at],
         );
         if (changed.rows.length > 0) {
           await client.query(BUMP);
-          return mapTokenFromColumns(changed.rows[0]);
+          return mapTokenFromRow(changed.rows[0]);
         }
-        const held = await client.query<MapTokenColumns>('SELECT * FROM map_tokens WHERE token = $1', [token]);
-        return held.rows.length === 0 ? null : mapTokenFromColumns(held.rows[0]);
+        const held = await client.query<MapTokenRow>('SELECT * FROM map_tokens WHERE token = $1', [token]);
+        return held.rows.length === 0 ? null : mapTokenFromRow(held.rows[0]);
       });
     },
     async countMapSearches(counts) {

@@ -7,6 +7,7 @@ import { createSqliteStore } from '../store/sqlite-store.ts';
 import { generateApiKey } from './api-key.ts';
 import { runKeyStoreContract } from '../test-support/contracts/key-store-contract.ts';
 import { createSqliteKeyStore } from './sqlite-key-store.ts';
+import { defaults } from '../defaults.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-keys-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ runKeyStoreContract('sqlite (:memory:)', async () => createSqliteKeyStore({ path
 
 test('sqlite key store: shares the inventory file, and another connection sees changes at once', async () => {
   const path = join(dir, 'shared.sqlite');
-  const inventory = createSqliteStore({ path });
+  const inventory = createSqliteStore({ path, settings: defaults });
   const server = createSqliteKeyStore({ path });
   const cli = createSqliteKeyStore({ path });
   try {

@@ -403,8 +403,7 @@ async function transactionsCommand(
       store,
       clicks,
       keys,
-      overlapMs: config.reportSyncOverlapMs,
-      reconcileDays: config.reportReconcileDays,
+      settings: config.settings,
     });
     // Each line is printed once its report is in the database: what is printed survives a crash.
     const lines: string[] = [];
@@ -496,7 +495,7 @@ async function dbCommand(config: Config, args: string[], io: CliIo): Promise<num
   if (rest.length > 0) throw new UsageError('db migrate takes no arguments');
   if (config.databaseUrl === null) {
     io.err(
-      'staygate: db migrate needs DATABASE_URL (postgres://...). Without it the gateway uses its SQLite file, which makes its own tables.',
+      'staygate: db migrate needs DATABASE_URL (postgres://...). Without it the gateway uses its SQLite file, which every store migrates as it opens it.',
     );
     return 1;
   }

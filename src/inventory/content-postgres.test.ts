@@ -31,7 +31,7 @@ interface Gateway {
 }
 
 async function startGateway(where: StoreLocation, slots: Record<SupplierId, SimulatedSlot>): Promise<Gateway> {
-  const store = await openContentStore(where);
+  const store = await openContentStore(where, { settings: defaults });
   const worker = createContentWorker({ where, feeds: { module: SUPPLIERS_MODULE, configs: simulatedSlots(slots).map(supplierConfig) } });
   let served: { no: number; label: string; search: Search } | null = null;
   const content = createContentService({

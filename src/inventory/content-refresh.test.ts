@@ -12,7 +12,7 @@ import { SUPPLIER_IDS, type Stay, type SupplierId } from '../types.ts';
 
 /** Every stay the gateway serves now, read from its store's current version. */
 async function servedStays(t: TestApp): Promise<Stay[]> {
-  const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
+  const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite'), settings: defaults });
   try {
     const current = await store.currentContent();
     assert.ok(current !== null, 'current !== null');
@@ -291,7 +291,7 @@ describe('ten refreshes (issue 25)', () => {
     const after = (await t.get('/health')).body;
     assert.equal(after.inventory.version, first.inventory.version, 'inventory.version does not move');
     assert.equal(after.inventory.builtAt, first.inventory.builtAt, 'no swap');
-    const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
+    const store = createSqliteStore({ path: path.join(t.dataDir, 'staygate.sqlite'), settings: defaults });
     try {
       assert.equal((await store.currentContent())?.no, same.result?.no, 'the served version is still the current one');
     } finally {

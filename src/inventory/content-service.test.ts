@@ -13,6 +13,7 @@ import type { SupplierId } from '../types.ts';
 import { createContentService } from './content-service.ts';
 import type { ContentWorker } from './content-worker-client.ts';
 import type { FeedReport, RefreshOutcome } from './refresh-content.ts';
+import { defaults } from '../defaults.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-content-service-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,8 +41,8 @@ async function until(what: string, condition: () => boolean, ms = 10_000): Promi
 describe('content service and pruning', () => {
   it('holds the served and the loading version while it swaps, however many are published meanwhile, then only the new one', async () => {
     const path = join(dir, `store-${files++}.sqlite`);
-    const gateway = createSqliteStore({ path });
-    const publisher = createSqliteStore({ path });
+    const gateway = createSqliteStore({ path, settings: defaults });
+    const publisher = createSqliteStore({ path, settings: defaults });
     const v1 = await publisher.publishContent(named('one'), 'one', {});
     const served: number[] = [];
     const seenWhileLoading: (string | undefined)[] = [];
@@ -84,7 +85,7 @@ describe('content service and pruning', () => {
 
   it('does not load a version pruned between reading the pointer and holding it: it reads the pointer again', async () => {
     const path = join(dir, `store-${files++}.sqlite`);
-    const store = createSqliteStore({ path });
+    const store = createSqliteStore({ path, settings: defaults });
     const v1 = await store.publishContent(named('one'), 'one', {});
     await store.publishContent(named('two'), 'two', {});
     const v3 = await store.publishContent(named('three'), 'three', {});
@@ -124,7 +125,7 @@ describe('content service and pruning', () => {
 
 describe('content service and credentials', () => {
   it("tells each pull's auth verdict and its rate-limit waits; a refused pull's error is the supplier's message", async () => {
-    const store = createSqliteStore({ path: join(dir, `store-${files++}.sqlite`) });
+    const store = createSqliteStore({ path: join(dir, `store-${files++}.sqlite`), settings: defaults });
     const failed = (error: string, auth: FeedReport['auth'], rateLimitWaits = 0): FeedReport => ({
       ok: false,
       error,

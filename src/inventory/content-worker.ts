@@ -29,7 +29,7 @@ const options = workerData as ContentWorkerOptions;
 // the first job; a failed open (the database away) is tried again by the next job.
 let opening: Promise<Store> | null = null;
 const openStore = (): Promise<Store> => {
-  opening ??= openContentStore(options.where).catch((error: unknown) => {
+  opening ??= openContentStore(options.where, { settings: defaults }).catch((error: unknown) => {
     opening = null;
     throw error;
   });

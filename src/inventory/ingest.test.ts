@@ -18,6 +18,7 @@ import { bookingDemandListing } from '../test-support/booking-demand-listing.ts'
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 import { liteapiListing } from '../test-support/liteapi-listing.ts';
+import { defaults } from '../defaults.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -80,7 +81,7 @@ describe('ingestion from the simulated suppliers', () => {
 
   it('ingests once into the store, then reuses it', async (t) => {
     const path = join(dir, 'inventory.sqlite');
-    const store = createSqliteStore({ path });
+    const store = createSqliteStore({ path, settings: defaults });
     const messages: string[] = [];
     try {
       const first = await ensureInventory({ suppliers, store, log: (m) => messages.push(m), pageSize: 500 });
@@ -124,7 +125,7 @@ describe('ingestion from the simulated suppliers', () => {
       await store.close();
     }
     // A later start on the same file does not ingest either.
-    const reopened = createSqliteStore({ path });
+    const reopened = createSqliteStore({ path, settings: defaults });
     try {
       const third = await ensureInventory({ suppliers: [], store: reopened });
       assert.equal(third.ingested, false);
@@ -135,7 +136,7 @@ describe('ingestion from the simulated suppliers', () => {
 
   it('gives the same service ids when the same feeds are ingested again', async () => {
     const idsOf = async (): Promise<string[]> => {
-      const store = createSqliteStore({ path: ':memory:' });
+      const store = createSqliteStore({ path: ':memory:', settings: defaults });
       try {
         await ingestInventory({ suppliers, store });
         const rows: IndexRow[] = [];
@@ -166,7 +167,7 @@ describe('ingestion from the simulated suppliers', () => {
         }
       },
     };
-    const store = createSqliteStore({ path: ':memory:' });
+    const store = createSqliteStore({ path: ':memory:', settings: defaults });
     try {
       await ingestInventory({ suppliers: [quoting, ...others], store });
       const [found] = await store.resolveHotelIds([
@@ -184,7 +185,7 @@ describe('ingestion from the simulated suppliers', () => {
 
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
     const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
-    const store = createSqliteStore({ path: ':memory:' });
+    const store = createSqliteStore({ path: ':memory:', settings: defaults });
     try {
       await assert.rejects(
         ingestInventory({ suppliers: [suppliers[0], suppliers[1], broken, suppliers[3]], store }),

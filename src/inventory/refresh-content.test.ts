@@ -12,6 +12,7 @@ import { startFixtureServer, type FixtureServer } from '../test-support/fixture-
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { describeRefresh, refreshContent } from './refresh-content.ts';
+import { defaults } from '../defaults.ts';
 
 const listing = (supplier: SupplierId, supplierStayId: string): Listing => ({
   supplier,
@@ -66,7 +67,7 @@ describe('refreshContent: credentials and rate limits', () => {
   });
 
   it('reports auth ok, failed (with the supplier message) or unknown per feed, and the 429s each waited out', async () => {
-    const store = createSqliteStore({ path: join(dir, 'store.sqlite') });
+    const store = createSqliteStore({ path: join(dir, 'store.sqlite'), settings: defaults });
     try {
       const outcome = await refreshContent({
         store,

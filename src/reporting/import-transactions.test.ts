@@ -18,6 +18,7 @@ import { importTransactionsCsv } from './import-transactions.ts';
 import { TransactionsCsvError } from './read-transactions-csv.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync } from './sync-transactions.ts';
+import { defaults } from '../defaults.ts';
 
 const DAY = 86_400_000;
 /** A slot with a report, imported here: its imported rows are held to its report's. */
@@ -144,7 +145,7 @@ describe('transactions of slots without a commission report', () => {
 
   it('are the very rows a commission report of the same bookings gives', async () => {
     // The same drivers with their reports (the simulator still serves them), synced into a store of their own.
-    const reference = createSqliteTransactionStore({ path: ':memory:' });
+    const reference = createSqliteTransactionStore({ path: ':memory:', settings: defaults });
     try {
       const sync = createTransactionSync({
         suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => s.id === REFERENCE),
@@ -152,6 +153,7 @@ describe('transactions of slots without a commission report', () => {
         clicks: stores.clicks,
         keys: stores.keys,
         now: t.clock.now,
+        settings: defaults,
       });
       assert.ok(
         (await sync.syncAll()).every((r) => r.ok && r.received > 0),

@@ -127,6 +127,31 @@ export interface PartnerSummaries {
   summarize(query: SummaryQuery): Promise<PartnerSummary>;
 }
 
+/**
+ * The partner's map tokens with their searches of each month of the period. Only the partner's:
+ * the store is asked for that partner's counts, and its token list (every partner's) is filtered
+ * here, so no other partner's token can leak in.
+ */
+async function mapTokenSummaries(keys: KeyStore, partnerId: string, periodMonths: readonly string[]): Promise<MapTokenSummary[]> {
+  const [allTokens, counts] = await Promise.all([keys.mapTokens(), keys.mapSearches(partnerId)]);
+  const searchesOf = new Map(counts.map((c) => [`${c.token}|${c.month}`, c.searches]));
+  return allTokens
+    .filter((t) => t.partnerId === partnerId)
+    .map((t): MapTokenSummary => {
+      const months = periodMonths.map((month) => ({ month, searches: searchesOf.get(`${t.token}|${month}`) ?? 0 }));
+      return {
+        token: t.token,
+        origins: t.origins,
+        status: t.status,
+        limitPerMinute: t.limitPerMinute,
+        createdAt: t.createdAt,
+        revokedAt: t.status === 'revoked' ? t.updatedAt : null,
+        searches: months.reduce((n, m) => n + m.searches, 0),
+        months,
+      };
+    });
+}
+
 export function createPartnerSummaries({
   clicks,
   transactions,
@@ -186,26 +211,8 @@ export function createPartnerSummaries({
         (x, y) => cents(y) - cents(x) || y.bookings - x.bookings || y.clicks - x.clicks || x.campaign.localeCompare(y.campaign),
       );
 
-      // Only the key's partner's tokens: the store is asked for that partner's counts, and its
-      // token list (every partner's) is filtered here, so no other partner's token can leak in.
       const periodMonths = monthsBetween(query.startDate, query.endDate);
-      const [allTokens, counts] = await Promise.all([keys.mapTokens(), keys.mapSearches(query.partnerId)]);
-      const searchesOf = new Map(counts.map((c) => [`${c.token}|${c.month}`, c.searches]));
-      const mapTokens = allTokens
-        .filter((t) => t.partnerId === query.partnerId)
-        .map((t): MapTokenSummary => {
-          const months = periodMonths.map((month) => ({ month, searches: searchesOf.get(`${t.token}|${month}`) ?? 0 }));
-          return {
-            token: t.token,
-            origins: t.origins,
-            status: t.status,
-            limitPerMinute: t.limitPerMinute,
-            createdAt: t.createdAt,
-            revokedAt: t.status === 'revoked' ? t.updatedAt : null,
-            searches: months.reduce((n, m) => n + m.searches, 0),
-            months,
-          };
-        });
+      const mapTokens = await mapTokenSummaries(keys, query.partnerId, periodMonths);
 
       return {
         partnerId: query.partnerId,

@@ -4,17 +4,18 @@ import { createMigratedSchema, freshPgStore, skipWithoutPostgres, twoPgStores } 
 import { createPgTransactionStore } from './pg-transaction-store.ts';
 import { row, runTransactionStoreContract } from '../test-support/contracts/transaction-store-contract.ts';
 import type { TransactionQuery, TransactionStore } from './transaction-store.ts';
+import { defaults } from '../defaults.ts';
 
 // Each store on a schema of its own in the test database, dropped when it closes.
 describe('PostgreSQL transaction store', { skip: await skipWithoutPostgres() }, () => {
   runTransactionStoreContract(
     'postgres',
-    () => freshPgStore((pool) => createPgTransactionStore({ pool })),
-    () => twoPgStores((pool) => createPgTransactionStore({ pool })),
+    () => freshPgStore((pool) => createPgTransactionStore({ pool, settings: defaults })),
+    () => twoPgStores((pool) => createPgTransactionStore({ pool, settings: defaults })),
   );
 
   it('a CSV export broken off gives its connection back, and exports run side by side', async () => {
-    const store = await freshPgStore((pool) => createPgTransactionStore({ pool }));
+    const store = await freshPgStore((pool) => createPgTransactionStore({ pool, settings: defaults }));
     try {
       const sync = { syncedThrough: '2026-11-21T10:00:00.000Z', syncedAt: '2026-11-21T10:00:00.000Z' };
       await store.applyReport(
@@ -80,8 +81,12 @@ describe('PostgreSQL transaction store', { skip: await skipWithoutPostgres() }, 
     async function rig() {
       const schema = await createMigratedSchema();
       let clock = 1_000; // not 0: lru-cache takes an entry set at time 0 for one without a lifetime
-      const ahead = await createPgTransactionStore({ pool: schema.openPool(1), readAheadMs: 2_000, now: () => clock });
-      const other = await createPgTransactionStore({ pool: schema.openPool(), readAheadMs: 0 });
+      const ahead = await createPgTransactionStore({
+        pool: schema.openPool(1),
+        now: () => clock,
+        settings: { ...defaults, reportingReadAheadMs: 2_000 },
+      });
+      const other = await createPgTransactionStore({ pool: schema.openPool(), settings: { ...defaults, reportingReadAheadMs: 0 } });
       await other.applyReport('supplier_a', [...rowsOf('p1'), ...rowsOf('p2')], sync);
       return {
         ahead,

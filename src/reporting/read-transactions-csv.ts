@@ -197,7 +197,10 @@ export interface ReadTransactionsResult {
 
 /**
  * Reads one row's cells into a record, or pushes each of its problems and returns null. The
- * operator's status words and rates are read before the built-in ones.
+ * operator's status words and rates are read before the built-in ones. One function on purpose
+ * (about 100 lines): it reads the record's fields in order, each through the same `cell` and
+ * `fail` of this row, and every problem of the row is reported at once; split, each part would
+ * take the row, its index and its problems again.
  */
 function rowReader(
   index: ReadonlyMap<ImportColumn, number>,

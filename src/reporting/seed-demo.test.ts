@@ -125,8 +125,7 @@ describe('an interrupted demo seeding', () => {
       dataDir,
       keys,
       sync: async () => [],
-      count: 100,
-      days: 30,
+      settings: { ...defaults, demoClicks: 100, demoDays: 30 },
       log: (m: string) => logs.push(`log: ${m}`),
       warn: (m: string) => logs.push(`warn: ${m}`),
     };

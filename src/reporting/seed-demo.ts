@@ -11,8 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { createKeyAdmin } from '../auth/key-admin.ts';
 import type { KeyStore } from '../auth/key-store.ts';
-import { defaults } from '../defaults.ts';
-import type { SupplierId } from '../types.ts';
+import type { Settings, SupplierId } from '../types.ts';
 import type { ImportTransactionsResult } from './import-transactions.ts';
 import type { SupplierSyncResult } from './sync-transactions.ts';
 
@@ -21,6 +20,8 @@ export interface DemoClicks {
   links(query: string): Promise<string[]>;
   click(link: string, at: Date, userAgent: string): Promise<string>;
 }
+
+export type DemoSettings = Pick<Settings, 'demoAid' | 'demoThirdParty' | 'demoClicks' | 'demoDays' | 'reportFirstSyncDays'>;
 
 export interface SeedDemoOptions {
   dataDir: string;
@@ -35,9 +36,11 @@ export interface SeedDemoOptions {
   /** The simulator's control server, which serves those exports (`GET /exports/transactions.csv`). */
   simControlUrl?: string | null;
   now?: () => Date;
-  /** Backdated clicks to replay (defaults.demoClicks) over the last `days` (defaults.demoDays). */
-  count?: number;
-  days?: number;
+  /**
+   * `config.settings`: the demo partner's aid (its partner id too) and third party, its backdated
+   * clicks (`demoClicks` over the last `demoDays`), and the period a first report pull reads.
+   */
+  settings: DemoSettings;
   log?: (message: string) => void;
   /** Hears that a previous seeding was interrupted (default: `log`). */
   warn?: (message: string) => void;
@@ -142,10 +145,10 @@ export const DEMO_MAP_ORIGINS = ['self', 'http://localhost:*', 'http://127.0.0.1
  * Gives the demo partner a map token when it has an active key and no working token, and writes
  * it to `<data dir>/demo-map-token.txt` (README: `/map?token=$(cat data/demo-map-token.txt)`).
  */
-export async function ensureDemoMapToken(keys: KeyStore, dataDir: string, now: Date): Promise<string | null> {
-  let token = (await keys.mapTokens()).find((t) => t.aid === defaults.demoAid && t.status === 'active')?.token;
+export async function ensureDemoMapToken(keys: KeyStore, dataDir: string, now: Date, demoAid: string): Promise<string | null> {
+  let token = (await keys.mapTokens()).find((t) => t.aid === demoAid && t.status === 'active')?.token;
   if (token === undefined) {
-    const key = (await keys.list()).find((k) => k.aid === defaults.demoAid && k.status === 'active');
+    const key = (await keys.list()).find((k) => k.aid === demoAid && k.status === 'active');
     if (key === undefined) return null;
     token = (await createKeyAdmin(keys, { now: () => now }).createMapToken({ keyOrId: key.id, origins: DEMO_MAP_ORIGINS })).token;
   }
@@ -206,17 +209,18 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   const progressFile = path.join(options.dataDir, 'demo-seeding.json');
   const keyFile = path.join(options.dataDir, 'demo-key.txt');
   const interrupted = readProgress(progressFile);
-  const keyed = (await options.keys.list()).some((key) => key.aid === defaults.demoAid);
+  const { settings } = options;
+  const keyed = (await options.keys.list()).some((key) => key.aid === settings.demoAid);
   if (keyed && interrupted === null) {
     // A data folder seeded before map tokens existed gets the demo's token too.
-    await ensureDemoMapToken(options.keys, options.dataDir, (options.now ?? (() => new Date()))());
+    await ensureDemoMapToken(options.keys, options.dataDir, (options.now ?? (() => new Date()))(), settings.demoAid);
     return null;
   }
   const started = performance.now();
   const resume = keyed && interrupted !== null && interrupted.now !== '' ? interrupted : null;
   const now = resume === null ? (options.now ?? (() => new Date()))() : new Date(resume.now);
-  const count = resume?.count ?? options.count ?? defaults.demoClicks;
-  const days = resume?.days ?? options.days ?? defaults.demoDays;
+  const count = resume?.count ?? settings.demoClicks;
+  const days = resume?.days ?? settings.demoDays;
   const skip = resume?.done ?? 0;
   if (interrupted !== null) {
     (options.warn ?? options.log)?.(
@@ -231,15 +235,44 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
 
   if (!keyed) {
     const { key } = await createKeyAdmin(options.keys, { now: () => now }).create({
-      aid: defaults.demoAid,
-      partnerId: defaults.demoAid,
-      thirdParties: [defaults.demoThirdParty],
+      aid: settings.demoAid,
+      partnerId: settings.demoAid,
+      thirdParties: [settings.demoThirdParty],
     });
     writeKeyFile(keyFile, key);
   }
-  await ensureDemoMapToken(options.keys, options.dataDir, now);
-
+  await ensureDemoMapToken(options.keys, options.dataDir, now, settings.demoAid);
   await options.clicksWait?.();
+  await makeClicks(options, { now, count, days, skip }, progressFile);
+  options.signal?.throwIfAborted();
+
+  const results = await options.sync();
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) throw new Error(`the demo's first sync failed for ${failed.map((r) => `${r.supplier} (${r.error})`).join(', ')}`);
+  let transactions = results.reduce((a, r) => a + r.inserted, 0);
+  // Importing again after a failed attempt changes nothing already imported.
+  const imported = results.filter((r) => r.noReport).map((r) => r.supplier);
+  for (const supplier of imported) transactions += (await importSimExport(options, supplier)).inserted;
+  const ms = Math.round(performance.now() - started);
+  rmSync(progressFile, { force: true });
+  options.log?.(
+    `demo partner "${settings.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions` +
+      `${imported.length > 0 ? ` (${imported.join(', ')} from the simulator's CSV export)` : ''}, in ${ms} ms` +
+      `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`,
+  );
+  return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
+}
+
+/**
+ * The demo partner's backdated clicks: `count` at random times of the `days` before `now`, on stays
+ * of the demo's destinations, each landing on its booking page; from click `skip` on (those before
+ * were made by an interrupted seeding), the progress written after every batch that fully landed.
+ */
+async function makeClicks(
+  options: SeedDemoOptions,
+  { now, count, days, skip }: { now: Date; count: number; days: number; skip: number },
+  progressFile: string,
+): Promise<void> {
   const links = new Set<string>();
   for (const [lat, lng] of DESTINATIONS) {
     for (const link of await options.clicks.links(`lat=${lat}&lng=${lng}&radius=8000&pageSize=100`)) links.add(link.split('?')[0]);
@@ -262,7 +295,7 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
       writeProgress(progressFile, { now: now.toISOString(), count, days, done: i });
     }
     const at = new Date(Math.floor(ms / 1_000) * 1_000);
-    const params = new URLSearchParams({ aid: defaults.demoAid });
+    const params = new URLSearchParams({ aid: options.settings.demoAid });
     const campaign = pick(rng, CAMPAIGNS);
     if (campaign !== null) params.set('campaign', campaign);
     if (rng() < 0.4) {
@@ -289,34 +322,17 @@ export async function seedDemoPartner(options: SeedDemoOptions): Promise<SeedDem
   await Promise.all(landings);
   // Every click has landed: a seeding whose sync fails makes none again.
   if (skip < count) writeProgress(progressFile, { now: now.toISOString(), count, days, done: count });
-  options.signal?.throwIfAborted();
-
-  const results = await options.sync();
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length > 0) throw new Error(`the demo's first sync failed for ${failed.map((r) => `${r.supplier} (${r.error})`).join(', ')}`);
-  let transactions = results.reduce((a, r) => a + r.inserted, 0);
-  // Importing again after a failed attempt changes nothing already imported.
-  const imported = results.filter((r) => r.noReport).map((r) => r.supplier);
-  for (const supplier of imported) transactions += (await importSimExport(options, supplier)).inserted;
-  const ms = Math.round(performance.now() - started);
-  rmSync(progressFile, { force: true });
-  options.log?.(
-    `demo partner "${defaults.demoAid}" seeded: ${count} clicks over ${days} days, ${transactions} transactions` +
-      `${imported.length > 0 ? ` (${imported.join(', ')} from the simulator's CSV export)` : ''}, in ${ms} ms` +
-      `${skip > 0 ? ` (finishing an interrupted seeding after its first ${skip} clicks)` : ''}; its key is in ${keyFile}`,
-  );
-  return { keyFile, clicks: count, transactions, ms, resumedAfter: skip };
 }
 
 /**
  * Imports the simulator's CSV export of a slot's transactions: the changes of the period a first
- * report pull reads (defaults.reportFirstSyncDays) up to now, through the import every operator uses.
+ * report pull reads (settings.reportFirstSyncDays) up to now, through the import every operator uses.
  */
 async function importSimExport(options: SeedDemoOptions, supplier: SupplierId): Promise<ImportTransactionsResult> {
   if (!options.simControlUrl || options.importCsv === undefined)
     throw new Error(`${supplier} has no commission report API, and there is no simulator export to import its transactions from`);
   const to = (options.now ?? (() => new Date()))();
-  const from = new Date(to.getTime() - defaults.reportFirstSyncDays * DAY_MS);
+  const from = new Date(to.getTime() - options.settings.reportFirstSyncDays * DAY_MS);
   const url = new URL('/exports/transactions.csv', options.simControlUrl);
   url.search = new URLSearchParams({ supplier, from: from.toISOString(), to: to.toISOString() }).toString();
   const response = await fetch(url);

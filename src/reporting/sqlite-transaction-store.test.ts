@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { row, runTransactionStoreContract } from '../test-support/contracts/transaction-store-contract.ts';
 import type { TransactionStore } from './transaction-store.ts';
+import { defaults } from '../defaults.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-transactions-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,11 +16,11 @@ let files = 0;
 // Two handles: two connections on one file, as a gateway and the CLI.
 runTransactionStoreContract(
   'sqlite (file)',
-  async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`) }),
+  async () => createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), settings: defaults }),
   async () => {
     const path = join(dir, `t-${files++}.sqlite`);
-    const first = createSqliteTransactionStore({ path });
-    const second = createSqliteTransactionStore({ path });
+    const first = createSqliteTransactionStore({ path, settings: defaults });
+    const second = createSqliteTransactionStore({ path, settings: defaults });
     return {
       first,
       second,
@@ -29,14 +30,17 @@ runTransactionStoreContract(
     };
   },
 );
-runTransactionStoreContract('sqlite (:memory:)', async () => createSqliteTransactionStore({ path: ':memory:' }));
+runTransactionStoreContract('sqlite (:memory:)', async () => createSqliteTransactionStore({ path: ':memory:', settings: defaults }));
 // With no streaming connection to spare, a CSV page is read in one go: the same pages.
 runTransactionStoreContract('sqlite (no streaming connection)', async () =>
-  createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 0 }),
+  createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), settings: { ...defaults, reportingReadConnections: 0 } }),
 );
 
 test('a CSV export broken off releases its connection, and exports run side by side', async () => {
-  const store = createSqliteTransactionStore({ path: join(dir, `t-${files++}.sqlite`), readConnections: 2 });
+  const store = createSqliteTransactionStore({
+    path: join(dir, `t-${files++}.sqlite`),
+    settings: { ...defaults, reportingReadConnections: 2 },
+  });
   try {
     await store.applyReport(
       'supplier_a',
@@ -83,7 +87,7 @@ test('lines stored by an older CSV rendering are rendered again when the store o
     for await (const chunk of s.csvPage(q)) text += chunk;
     return text;
   };
-  let store = createSqliteTransactionStore({ path: file });
+  let store = createSqliteTransactionStore({ path: file, settings: defaults });
   await store.applyReport('supplier_a', [row('W1', { campaign: '\uFF1DHYPERLINK("http://evil.example")' })], {
     syncedThrough: '2026-11-21T10:00:00.000Z',
     syncedAt: '2026-11-21T10:00:00.000Z',
@@ -95,7 +99,7 @@ test('lines stored by an older CSV rendering are rendered again when the store o
   db.prepare("UPDATE transactions SET csv_line = replace(csv_line, '''\uFF1D', '\uFF1D')").run();
   db.prepare("UPDATE transactions_meta SET value = 1 WHERE name = 'csv_format'").run();
   db.close();
-  store = createSqliteTransactionStore({ path: file });
+  store = createSqliteTransactionStore({ path: file, settings: defaults });
   try {
     assert.ok(current.includes("'\uFF1DHYPERLINK"), current);
     assert.equal(await csvOf(store), current);

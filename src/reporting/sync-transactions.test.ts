@@ -17,6 +17,7 @@ import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync, type SupplierSyncResult } from './sync-transactions.ts';
 import type { TransactionStore } from './transaction-store.ts';
 import { REPORTED_SLOTS, testSupplierConfig } from '../test-support/supplier-config.ts';
+import { defaults } from '../defaults.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -71,7 +72,7 @@ async function book(prefix: string): Promise<SimBooking> {
 describe('commission sync: late records', () => {
   let store: TransactionStore;
   before(() => {
-    store = createSqliteTransactionStore({ path: ':memory:' });
+    store = createSqliteTransactionStore({ path: ':memory:', settings: defaults });
   });
   after(async () => {
     await store.close();
@@ -79,7 +80,14 @@ describe('commission sync: late records', () => {
 
   it('the incremental pull misses a booking published later than the overlap; the reconciliation finds it and reports it', async () => {
     const overlapMs = DAY;
-    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), overlapMs, reconcileDays: 30 });
+    const sync = createTransactionSync({
+      suppliers,
+      store,
+      clicks,
+      keys,
+      now: () => new Date(now),
+      settings: { ...defaults, reportSyncOverlapMs: overlapMs, reportReconcileDays: 30 },
+    });
     assert.ok(
       (await sync.syncAll()).every((r) => r.ok),
       'the first pull',
@@ -126,7 +134,7 @@ describe('commission sync: late records', () => {
   });
 
   it('the schedule reconciles on its first pull and then whenever the last reconciliation is a day old', async () => {
-    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now) });
+    const sync = createTransactionSync({ suppliers, store, clicks, keys, now: () => new Date(now), settings: defaults });
     const kinds: string[] = [];
     let heard: () => void = () => undefined;
     const pulls = (n: number) =>

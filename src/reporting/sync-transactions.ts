@@ -10,9 +10,8 @@
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import type { Click, ClickStore } from '../clicks/click-store.ts';
-import { defaults } from '../defaults.ts';
 import type { CommissionRecord, Supplier } from '../suppliers/supplier.ts';
-import type { SupplierId } from '../types.ts';
+import type { Settings, SupplierId } from '../types.ts';
 import type { TransactionRow } from './transaction.ts';
 import type { TransactionChange, TransactionStore } from './transaction-store.ts';
 
@@ -22,15 +21,18 @@ export interface TransactionSyncOptions {
   clicks: ClickStore;
   keys: KeyStore;
   now?: () => Date;
-  /** Each pull re-reads this much before the end of the previous one (defaults.reportSyncOverlapMs). */
-  overlapMs?: number;
-  /** Days the first pull of a supplier reaches back (defaults.reportFirstSyncDays). */
-  firstSyncDays?: number;
-  /** Days a reconciliation re-reads (defaults.reportReconcileDays). */
-  reconcileDays?: number;
-  /** Records per report page asked (defaults.reportFeedPageSize). */
-  pageSize?: number;
+  /**
+   * `config.settings`: each pull re-reads `reportSyncOverlapMs` before the end of the previous one;
+   * the first pull of a supplier reaches back `reportFirstSyncDays`; a reconciliation re-reads
+   * `reportReconcileDays`; `reportFeedPageSize` records per report page asked.
+   */
+  settings: ReportSyncSettings;
 }
+
+export type ReportSyncSettings = Pick<
+  Settings,
+  'reportSyncOverlapMs' | 'reportFirstSyncDays' | 'reportReconcileDays' | 'reportFeedPageSize'
+>;
 
 /**
  * `incremental`: the changes since the previous pull, less an overlap; `reconciliation`: the changes
@@ -163,62 +165,67 @@ export async function attributeRecords(
   };
 }
 
+/**
+ * One supplier's pull: the period it asks for (after the previous pull, less the overlap; at least
+ * the reconciliation's days for a reconciliation; the first pull's days before any), its report
+ * read in full, attributed and applied in one database transaction. A failure is in the result.
+ */
+async function pullSupplier(
+  options: TransactionSyncOptions & { now: () => Date },
+  supplier: Supplier,
+  kind: SyncKind,
+  to: Date,
+  owners: ReadonlyMap<string, string>,
+  signal: AbortSignal,
+): Promise<SupplierSyncResult> {
+  const { store, clicks, settings } = options;
+  const started = performance.now();
+  const state = await store.syncState(supplier.id);
+  // Where the next incremental pull would start: a change before it is never read again but by a reconciliation.
+  const incrementalFrom =
+    state.syncedThrough === null ? null : Math.min(to.getTime(), Date.parse(state.syncedThrough) - settings.reportSyncOverlapMs);
+  let fromMs = incrementalFrom ?? to.getTime() - settings.reportFirstSyncDays * DAY_MS;
+  if (kind === 'reconciliation') fromMs = Math.min(fromMs, to.getTime() - settings.reportReconcileDays * DAY_MS);
+  const from = new Date(fromMs);
+  const result: SupplierSyncResult = {
+    supplier: supplier.id,
+    kind,
+    ok: false,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    received: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    unknownClicks: 0,
+    missed: [],
+    ms: 0,
+  };
+  if (supplier.commissionReport === undefined) return { ...result, ok: true, noReport: true };
+  try {
+    const records: CommissionRecord[] = [];
+    for await (const page of supplier.commissionReport({ from, to, pageSize: settings.reportFeedPageSize, signal })) records.push(...page);
+    const { rows, unknownClicks } = await attributeRecords(supplier.id, records, clicks, owners);
+    const { changes, ...counts } = await store.applyReport(supplier.id, rows, {
+      syncedThrough: to.toISOString(),
+      syncedAt: options.now().toISOString(),
+    });
+    Object.assign(result, counts, { ok: true, unknownClicks });
+    if (kind === 'reconciliation' && incrementalFrom !== null)
+      result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    if (error instanceof SupplierError && error.kind === 'network') result.unreachable = true;
+  }
+  result.ms = Math.round(performance.now() - started);
+  return result;
+}
+
 export function createTransactionSync(options: TransactionSyncOptions): TransactionSync {
-  const { suppliers, store, clicks, keys } = options;
+  const { suppliers, store, keys } = options;
   const now = options.now ?? (() => new Date());
-  const overlapMs = options.overlapMs ?? defaults.reportSyncOverlapMs;
-  const firstSyncMs = (options.firstSyncDays ?? defaults.reportFirstSyncDays) * DAY_MS;
-  const reconcileMs = (options.reconcileDays ?? defaults.reportReconcileDays) * DAY_MS;
   let running: { kind: SyncKind; promise: Promise<SupplierSyncResult[]> } | null = null;
   let controller = new AbortController();
-
-  async function syncSupplier(
-    supplier: Supplier,
-    kind: SyncKind,
-    to: Date,
-    owners: ReadonlyMap<string, string>,
-  ): Promise<SupplierSyncResult> {
-    const started = performance.now();
-    const state = await store.syncState(supplier.id);
-    // Where the next incremental pull would start: a change before it is never read again but by a reconciliation.
-    const incrementalFrom = state.syncedThrough === null ? null : Math.min(to.getTime(), Date.parse(state.syncedThrough) - overlapMs);
-    let fromMs = incrementalFrom ?? to.getTime() - firstSyncMs;
-    if (kind === 'reconciliation') fromMs = Math.min(fromMs, to.getTime() - reconcileMs);
-    const from = new Date(fromMs);
-    const result: SupplierSyncResult = {
-      supplier: supplier.id,
-      kind,
-      ok: false,
-      from: from.toISOString(),
-      to: to.toISOString(),
-      received: 0,
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      unknownClicks: 0,
-      missed: [],
-      ms: 0,
-    };
-    if (supplier.commissionReport === undefined) return { ...result, ok: true, noReport: true };
-    try {
-      const records: CommissionRecord[] = [];
-      for await (const page of supplier.commissionReport({ from, to, pageSize: options.pageSize, signal: controller.signal }))
-        records.push(...page);
-      const { rows, unknownClicks } = await attributeRecords(supplier.id, records, clicks, owners);
-      const { changes, ...counts } = await store.applyReport(supplier.id, rows, {
-        syncedThrough: to.toISOString(),
-        syncedAt: now().toISOString(),
-      });
-      Object.assign(result, counts, { ok: true, unknownClicks });
-      if (kind === 'reconciliation' && incrementalFrom !== null)
-        result.missed = changes.filter((c) => Date.parse(c.lastUpdated) < incrementalFrom);
-    } catch (error) {
-      result.error = error instanceof Error ? error.message : String(error);
-      if (error instanceof SupplierError && error.kind === 'network') result.unreachable = true;
-    }
-    result.ms = Math.round(performance.now() - started);
-    return result;
-  }
 
   async function run(kind: SyncKind, onResult?: (result: SupplierSyncResult) => void): Promise<SupplierSyncResult[]> {
     if (controller.signal.aborted) controller = new AbortController();
@@ -226,7 +233,7 @@ export function createTransactionSync(options: TransactionSyncOptions): Transact
     const owners = await aidOwners(keys);
     const results = await Promise.all(
       suppliers.map(async (supplier) => {
-        const result = await syncSupplier(supplier, kind, to, owners);
+        const result = await pullSupplier({ ...options, now }, supplier, kind, to, owners, controller.signal);
         onResult?.(result);
         return result;
       }),

@@ -16,6 +16,12 @@ export interface TransactionQuery {
   page: number;
 }
 
+/** A page of records, and whether a next page has rows. */
+export interface TransactionRecordPage {
+  records: TransactionRecord[];
+  hasMore: boolean;
+}
+
 /** A partner's bookings of a period, by the day they were booked (the summary's basis). */
 export interface TallyQuery {
   partnerId: string;
@@ -116,7 +122,7 @@ export interface TransactionStore {
    * A page of a partner's transactions whose `dateFilter` day lies in [startDate, endDate],
    * ordered by that field, then supplier and booking id; `hasMore` when a next page has rows.
    */
-  query(query: TransactionQuery): Promise<{ records: TransactionRecord[]; hasMore: boolean }>;
+  query(query: TransactionQuery): Promise<TransactionRecordPage>;
   /**
    * The same page as CSV lines (no header), in one or more chunks (the route joins them and sends
    * the page with its length). Breaking off the iteration releases what it holds.

@@ -12,6 +12,7 @@ import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 import { REPORTED_SLOTS } from '../test-support/supplier-config.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
+import { defaults } from '../defaults.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
 const DAY = 86_400_000;
@@ -108,7 +109,10 @@ describe('staygate transactions', () => {
     } finally {
       db.close();
     }
-    const store = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite'), readConnections: 0 });
+    const store = createSqliteTransactionStore({
+      path: path.join(t.dataDir, 'staygate.sqlite'),
+      settings: { ...defaults, reportingReadConnections: 0 },
+    });
     try {
       for (const { booking, state } of expected) {
         const row = await store.get(booking.supplier, booking.bookingId);
@@ -176,7 +180,10 @@ describe('staygate transactions', () => {
 
     const sync = await run(['transactions', 'sync'], overlap);
     assert.equal(sync.code, 0, sync.stderr);
-    const store = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite'), readConnections: 0 });
+    const store = createSqliteTransactionStore({
+      path: path.join(t.dataDir, 'staygate.sqlite'),
+      settings: { ...defaults, reportingReadConnections: 0 },
+    });
     try {
       assert.equal(await store.get('supplier_a', late.bookingId), null, 'the incremental sync never reads that far back');
       const reconcile = await run(['transactions', 'reconcile'], overlap);

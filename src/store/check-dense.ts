@@ -16,3 +16,11 @@ export function checkDense(stays: readonly RankedStay[]): void {
     seenRank[stay.rank] = 1;
   }
 }
+
+/** The stays in idx order, once checked dense: the order every store writes a version in. */
+export function denseByIdx(stays: readonly RankedStay[]): RankedStay[] {
+  checkDense(stays);
+  const byIdx: RankedStay[] = new Array(stays.length);
+  for (const stay of stays) byIdx[stay.idx] = stay;
+  return byIdx;
+}

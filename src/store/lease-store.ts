@@ -25,3 +25,14 @@ export interface LeaseStoreOptions {
    */
   clock?: () => number;
 }
+
+/** A `leases` row as both engines read it (PostgreSQL returns the bigint `expires_at` as text). */
+export interface LeaseRow {
+  holder: string;
+  expires_at: number | string;
+}
+
+/** One reading of a lease row for both stores. */
+export function leaseFromRow(row: LeaseRow): { holder: string; expiresAt: number } {
+  return { holder: row.holder, expiresAt: Number(row.expires_at) };
+}

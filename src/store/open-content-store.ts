@@ -2,7 +2,7 @@ import { migratePg } from './pg-migrate.ts';
 import { openPgPool } from './pg-pool.ts';
 import { createPgStore } from './pg-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
-import type { Store } from './store.ts';
+import type { ContentStoreSettings, Store } from './store.ts';
 
 /**
  * Where the content store lives, as plain data: it crosses into the content worker's thread
@@ -15,7 +15,7 @@ export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres
  * close()) and brings the schema up to date first (migratePg: a no-op under a lock when the
  * gateway already did), so a worker thread or a CLI command needs nothing else.
  */
-export async function openContentStore(where: StoreLocation, options: { readerTtlMs?: number } = {}): Promise<Store> {
+export async function openContentStore(where: StoreLocation, options: { settings: ContentStoreSettings }): Promise<Store> {
   if (where.kind === 'sqlite') return createSqliteStore({ path: where.path, ...options });
   const pool = openPgPool(where.url, { max: 4 });
   try {

@@ -1,27 +1,18 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
-
-/** Where the ordered SQL migrations live: `NNNN-name.sql`, applied in name order, each once. */
-export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+import { MIGRATIONS, migrationFiles, type MigrationResult } from './migration-files.ts';
 
 // Any fixed 32-bit number: every process migrating the same schema takes the same lock.
 const MIGRATION_LOCK = 734_920_155;
 
-export interface MigrationResult {
-  /** Names applied by this call, in order. */
-  applied: string[];
-  /** Every migration the schema now has. */
-  total: number;
-}
-
 /**
- * Applies the migrations the schema lacks, each in its own transaction, under an advisory lock
- * (docs/decisions.md 65): gateways starting together and `staygate db migrate` never apply one
+ * Applies the steps of `migrations/postgres/` the schema lacks, each in its own transaction, under
+ * an advisory lock (docs/decisions.md 65): gateways starting together and `staygate db migrate` never apply one
  * twice; a later one waits for the first and finds nothing to do. The lock is scoped to the
  * connection's current schema, so test runs in separate schemas do not wait on each other.
  */
-export async function migratePg(pool: pg.Pool, dir: URL = MIGRATIONS_DIR): Promise<MigrationResult> {
-  const files = (await readdir(dir)).filter((name) => /^\d{4}-[\w-]+\.sql$/.test(name)).sort();
+export async function migratePg(pool: pg.Pool, dir: URL = MIGRATIONS.postgres): Promise<MigrationResult> {
+  const files = migrationFiles(dir);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext(current_schema()))', [MIGRATION_LOCK]);

@@ -6,6 +6,7 @@ import { openPgPool, type PgPool } from './pg-pool.ts';
 import { createPgStore } from './pg-store.ts';
 import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
+import { defaults } from '../defaults.ts';
 
 const skip = await skipWithoutPostgres();
 
@@ -51,7 +52,7 @@ describe('postgres store', { skip }, () => {
   it('writes 160k stays in one transaction and streams their index rows, in order', async (t) => {
     const n = 160_000;
     const stays = syntheticStays(n);
-    const store = createPgStore({ pool });
+    const store = createPgStore({ pool, settings: defaults });
     try {
       let start = performance.now();
       await store.replaceInventory(stays, 'big');
@@ -78,7 +79,7 @@ describe('postgres store', { skip }, () => {
   });
 
   it('a publish that fails half-way leaves nothing behind: no version, no tables, no ids', async () => {
-    const store = createPgStore({ pool });
+    const store = createPgStore({ pool, settings: defaults });
     try {
       const good = await store.publishContent(syntheticStays(3), 'good', {});
       const broken = syntheticStays(3);

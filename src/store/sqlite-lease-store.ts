@@ -1,27 +1,19 @@
 import { openSqlite } from './open-sqlite.ts';
-import type { LeaseStore, LeaseStoreOptions } from './lease-store.ts';
+import { leaseFromRow, type LeaseRow, type LeaseStore, type LeaseStoreOptions } from './lease-store.ts';
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS leases (
-    name TEXT PRIMARY KEY,
-    holder TEXT NOT NULL,
-    expires_at INTEGER NOT NULL -- ms since the epoch
-  ) WITHOUT ROWID;
-`;
-
-/** Leases in the gateway's SQLite file: the processes of one machine sharing it (gateways, the CLI). */
+/**
+ * Leases in the gateway's SQLite file (table `leases`, migrations/sqlite/0001): the processes of
+ * one machine sharing it (gateways, the CLI).
+ */
 export function createSqliteLeaseStore(options: LeaseStoreOptions & { path: string }): LeaseStore {
   const db = openSqlite(options.path);
-  db.exec(SCHEMA);
   const clock = options.clock ?? Date.now;
   // One conditional write: the row is taken when free, expired or already this holder's.
   const take = db.prepare(`INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires)
     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
     WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`);
   const free = db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?');
-  const select = db.prepare<[string, number], { holder: string; expires_at: number }>(
-    'SELECT holder, expires_at FROM leases WHERE name = ? AND expires_at > ?',
-  );
+  const select = db.prepare<[string, number], LeaseRow>('SELECT holder, expires_at FROM leases WHERE name = ? AND expires_at > ?');
   let closed = false;
   return {
     async acquire(name, holder, ttlMs) {
@@ -33,7 +25,7 @@ export function createSqliteLeaseStore(options: LeaseStoreOptions & { path: stri
     },
     async holder(name) {
       const row = select.get(name, clock());
-      return row === undefined ? null : { holder: row.holder, expiresAt: row.expires_at };
+      return row === undefined ? null : leaseFromRow(row);
     },
     async close() {
       if (closed) return;

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { createSqliteStore } from './sqlite-store.ts';
 import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
+import { defaults } from '../defaults.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,11 +35,11 @@ runStoreContract(
 describe('sqlite store', () => {
   it('keeps the inventory across reopening the file', async () => {
     const path = freshPath();
-    const first = createSqliteStore({ path });
+    const first = createSqliteStore({ path, settings: defaults });
     await first.replaceInventory(syntheticStays(10), 'v-persist');
     await first.close();
     await first.close(); // idempotent
-    const second = createSqliteStore({ path });
+    const second = createSqliteStore({ path, settings: defaults });
     try {
       assert.equal(await second.inventoryVersion(), 'v-persist');
       const [found] = await second.resolveHotelIds([{ raw: '100003', supplier: null, id: '100003' }]);
@@ -50,7 +51,7 @@ describe('sqlite store', () => {
   });
 
   it('creates missing parent folders', async () => {
-    const store = createSqliteStore({ path: join(dir, 'a', 'b', 'store.sqlite') });
+    const store = createSqliteStore({ path: join(dir, 'a', 'b', 'store.sqlite'), settings: defaults });
     assert.equal(await store.inventoryVersion(), null);
     await store.close();
   });
@@ -58,7 +59,7 @@ describe('sqlite store', () => {
   it('writes 160k stays and streams their index rows, in order', async (t) => {
     const n = 160_000;
     const stays = syntheticStays(n);
-    const store = createSqliteStore({ path: freshPath() });
+    const store = createSqliteStore({ path: freshPath(), settings: defaults });
     try {
       let start = performance.now();
       await store.replaceInventory(stays, 'big');

@@ -1,4 +1,10 @@
-import type { HotelIdRef, Stay, StayType, SupplierId } from '../types.ts';
+import type { HotelIdRef, Settings, Stay, StayType, SupplierId } from '../types.ts';
+
+/** The figures a content store runs by (`config.settings`, or in tests `defaults`). */
+export type ContentStoreSettings = Pick<
+  Settings,
+  'contentReaderTtlMs' | 'contentReaderHeartbeatMs' | 'contentVersionsKept' | 'indexRowsBatchSize'
+>;
 
 /** What the in-memory index needs of one stay: the filter columns, no display text. */
 export interface ListingRating {
@@ -84,7 +90,7 @@ export interface Store {
    * Records that this handle reads these versions and no others (docs/decisions.md 69): no store
    * handle on the same database drops a version a live reader holds. The record is renewed by the
    * handle itself (a heartbeat) until close() or holdVersions([]); a reader silent for
-   * defaults.contentReaderTtlMs is dead (a killed process). Returns those of `nos` still readable:
+   * settings.contentReaderTtlMs is dead (a killed process). Returns those of `nos` still readable:
    * one pruned before the hold was recorded is missing, and must not be read.
    */
   holdVersions(nos: readonly number[]): Promise<number[]>;

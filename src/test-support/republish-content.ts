@@ -5,6 +5,7 @@
 import { buildStays } from '../inventory/build-stays.ts';
 import { sqliteLocation } from '../compose/open-stores.ts';
 import { openContentStore } from '../store/open-content-store.ts';
+import { defaults } from '../defaults.ts';
 import type { Listing } from '../types.ts';
 import type { TestApp } from './start-test-app.ts';
 
@@ -15,7 +16,7 @@ import type { TestApp } from './start-test-app.ts';
  * app a short `contentPollMs`.
  */
 export async function republishContent(t: TestApp, label: string, change: (listing: Listing) => Listing): Promise<void> {
-  const store = await openContentStore(sqliteLocation(t.dataDir));
+  const store = await openContentStore(sqliteLocation(t.dataDir), { settings: defaults });
   try {
     const current = await store.currentContent();
     if (current === null) throw new Error('republishContent: the test gateway serves no content yet');

@@ -15,6 +15,7 @@ import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { liteapiListing } from './liteapi-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
+import { defaults } from '../defaults.ts';
 
 export interface TestApp {
   app: App;
@@ -146,9 +147,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (slot.api === 'liteapi') return liteapiListing(found, slot.url);
       return slot.api === 'expedia-rapid' ? expediaRapidListing(found, slot.url) : found;
     },
-    openStores: () => openStores({ dataDir, databaseUrl: null }, { content: false }),
+    openStores: () => openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false }),
     async createKey(input) {
-      const stores = await openStores({ dataDir, databaseUrl: null }, { content: false });
+      const stores = await openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false });
       try {
         return (await createKeyAdmin(stores.keys).create(input)).key;
       } finally {

@@ -20,6 +20,7 @@ import type { CommissionRecord } from '../../suppliers/supplier.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../../test-support/start-test-app.ts';
 import { REPORTED_SLOTS } from '../../test-support/supplier-config.ts';
 import { simulatedSlots } from '../../compose/supplier-slots.ts';
+import { defaults } from '../../defaults.ts';
 
 const UA = {
   desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -134,7 +135,7 @@ before(async () => {
     results.every((r) => r.ok),
     JSON.stringify(results),
   );
-  transactions = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
+  transactions = createSqliteTransactionStore({ path: path.join(t.dataDir, 'staygate.sqlite'), settings: defaults });
 });
 after(async () => {
   await transactions?.close();
@@ -241,7 +242,7 @@ describe('sync', () => {
         clicks,
         keys,
         now: t.clock.now,
-        overlapMs: 30 * DAY,
+        settings: { ...defaults, reportSyncOverlapMs: 30 * DAY },
       });
       const results = await sync.syncAll();
       assert.ok(
@@ -275,7 +276,7 @@ describe('sync', () => {
         return { supplier: supplier.id, pages };
       }),
     );
-    const fresh = createSqliteTransactionStore({ path: ':memory:' });
+    const fresh = createSqliteTransactionStore({ path: ':memory:', settings: defaults });
     try {
       // Pages backwards, each twice, suppliers backwards.
       for (const { supplier, pages } of [...reports].reverse()) {

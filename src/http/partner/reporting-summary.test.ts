@@ -10,6 +10,7 @@ import { createSqliteClickStore } from '../../clicks/sqlite-click-store.ts';
 import { createSqliteTransactionStore } from '../../reporting/sqlite-transaction-store.ts';
 import { row } from '../../test-support/contracts/transaction-store-contract.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../../test-support/start-test-app.ts';
+import { defaults } from '../../defaults.ts';
 
 const URL_BASE = '/v1/reporting/summary';
 let t: TestApp;
@@ -58,7 +59,7 @@ before(async () => {
     await clicks.record(c);
   await clicks.close();
 
-  const transactions = createSqliteTransactionStore({ path: database });
+  const transactions = createSqliteTransactionStore({ path: database, settings: defaults });
   const sync = { syncedThrough: '2026-11-21T00:00:00.000Z', syncedAt: '2026-11-21T00:00:01.000Z' };
   await transactions.applyReport(
     'supplier_a',

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { HotelIdRef, Listing, Stay, SupplierId } from '../../types.ts';
-import type { IndexRow, RankedStay, Store } from '../../store/store.ts';
+import { defaults } from '../../defaults.ts';
+import type { ContentStoreSettings, IndexRow, RankedStay, Store } from '../../store/store.ts';
 
 function listing(supplier: SupplierId, supplierStayId: string, overrides: Partial<Listing> = {}): Listing {
   return {
@@ -134,7 +135,7 @@ function prefixed(supplier: SupplierId, id: string): HotelIdRef {
 /** One database (a file, a schema) that a contract run opens store handles on. */
 export interface StoreDatabase {
   /** A new handle on this database; every handle of one database sees the same content. */
-  open(options?: { readerTtlMs?: number }): Promise<Store>;
+  open(options: { settings: ContentStoreSettings }): Promise<Store>;
   /** Removes the database (after every handle was closed). */
   drop(): Promise<void>;
 }
@@ -169,8 +170,8 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     let store: Store;
     let handles: Store[];
     /** Another handle on the same database, closed after the test. */
-    const open = async (options?: { readerTtlMs?: number }): Promise<Store> => {
-      const handle = await database.open(options);
+    const open = async (settings: Partial<ContentStoreSettings> = {}): Promise<Store> => {
+      const handle = await database.open({ settings: { ...defaults, ...settings } });
       handles.push(handle);
       return handle;
     };
@@ -506,7 +507,7 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       const reader = await open();
       assert.deepEqual(await reader.holdVersions([v1]), [v1]);
       // The publisher counts every heartbeat older than now as dead: the reader's record is one.
-      const publisher = await open({ readerTtlMs: 0 });
+      const publisher = await open({ contentReaderTtlMs: 0 });
       await publisher.publishContent(single('Two'), 'two', {});
       await publisher.publishContent(single('Three'), 'three', {});
       assert.deepEqual(await reader.holdVersions([v1]), []);
