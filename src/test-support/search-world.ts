@@ -125,7 +125,7 @@ export async function searchWorld(
   stays: RankedStay[],
   overrides: Partial<Omit<SearchDeps, 'index' | 'pyramid' | 'stays' | 'store'>> & { quotes?: ReadonlyMap<SupplierId, QuoteService> } = {},
 ): Promise<SearchWorld> {
-  const store: Store = createSqliteStore({ path: ':memory:' });
+  const store: Store = createSqliteStore({ path: ':memory:', settings: defaults });
   await store.replaceInventory(stays, 'search-world');
   const index = await buildStayIndex(store.indexRows());
   const deps: SearchDeps = {
