@@ -18,6 +18,7 @@ import { bookingDemandListing } from '../test-support/booking-demand-listing.ts'
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 import { liteapiListing } from '../test-support/liteapi-listing.ts';
+import { defaults } from '../defaults.ts';
 
 describe('ingestion from the simulated suppliers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'staygate-ingest-'));
@@ -29,10 +30,10 @@ describe('ingestion from the simulated suppliers', () => {
     world = generateWorld({ seed: 11, stays: 3_000 });
     sim = await startSimSuppliers({ world });
     suppliers = [
-      createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
-      createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-      createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+      createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a), defaults),
+      createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b), defaults),
+      createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c), defaults),
+      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d), defaults),
     ];
   });
   after(async () => {
@@ -183,7 +184,7 @@ describe('ingestion from the simulated suppliers', () => {
   });
 
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
-    const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
+    const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`), defaults);
     const store = createSqliteStore({ path: ':memory:' });
     try {
       await assert.rejects(

@@ -12,6 +12,7 @@ import { startFixtureServer, type FixtureServer } from '../test-support/fixture-
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { describeRefresh, refreshContent } from './refresh-content.ts';
+import { defaults } from '../defaults.ts';
 
 const listing = (supplier: SupplierId, supplierStayId: string): Listing => ({
   supplier,
@@ -57,7 +58,7 @@ describe('refreshContent: credentials and rate limits', () => {
     maxIdsPerQuote: 1,
     async *contentPages({ signal } = {}) {
       for (const [i, path] of paths.entries()) {
-        await fetchJson(`${server.baseUrl}${path}`, { supplier: id, signal, backoffMs: 1 });
+        await fetchJson(`${server.baseUrl}${path}`, { supplier: id, settings: defaults, signal, backoffMs: 1 });
         yield [listing(id, String(i + 1))];
       }
     },

@@ -18,6 +18,7 @@ import { importTransactionsCsv } from './import-transactions.ts';
 import { TransactionsCsvError } from './read-transactions-csv.ts';
 import { createSqliteTransactionStore } from './sqlite-transaction-store.ts';
 import { createTransactionSync } from './sync-transactions.ts';
+import { defaults } from '../defaults.ts';
 
 const DAY = 86_400_000;
 /** A slot with a report, imported here: its imported rows are held to its report's. */
@@ -147,7 +148,7 @@ describe('transactions of slots without a commission report', () => {
     const reference = createSqliteTransactionStore({ path: ':memory:' });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => s.id === REFERENCE),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots), defaults).filter((s) => s.id === REFERENCE),
         store: reference,
         clicks: stores.clicks,
         keys: stores.keys,

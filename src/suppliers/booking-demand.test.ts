@@ -12,19 +12,23 @@ import { orderWindows } from './booking-demand-orders.ts';
 import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
 import { collectPages, startFixtureServer, type FixtureResponse } from '../test-support/fixture-server.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const KEY = 'test-booking-bearer-token';
 const AFFILIATE = '7654321';
 
 const driverAt = (baseUrl: string): Supplier =>
-  createBookingDemandDriver({
-    id: 'supplier_a',
-    api: 'booking-demand',
-    baseUrl: `${baseUrl}/3.1`,
-    key: KEY,
-    secret: '',
-    affiliateId: AFFILIATE,
-  });
+  createBookingDemandDriver(
+    {
+      id: 'supplier_a',
+      api: 'booking-demand',
+      baseUrl: `${baseUrl}/3.1`,
+      key: KEY,
+      secret: '',
+      affiliateId: AFFILIATE,
+    },
+    defaults,
+  );
 
 const quoteRequest = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   supplierStayIds: ids,

@@ -1,4 +1,3 @@
-import { defaults } from '../defaults.ts';
 import { BOOKING_DETAILS_EXTRAS, BOOKING_LANGUAGE, decodeBookingAccommodation, translated } from './booking-demand-content.ts';
 import { BOOKING_ORDERS_MAX_PAGE, BOOKING_ORDERS_MIN_PAGE, decodeBookingOrder, orderWindows } from './booking-demand-orders.ts';
 import { bookingPages } from './booking-demand-pages.ts';
@@ -6,7 +5,7 @@ import { readIsoTime, reportPageSize } from './commission-fields.ts';
 import { FeedRecord } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
-import type { CommissionRecord, Supplier, SupplierConfig } from './supplier.ts';
+import type { CommissionRecord, DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /** Most accommodation ids of one `/accommodations/search` (`accommodations` has `maxItems: 100`). */
 export const BOOKING_MAX_IDS_PER_QUOTE = 100;
@@ -40,12 +39,13 @@ const isAccommodationId = (id: string): boolean => isNumericId(id) && Number(id)
  * of /common/locations/countries, each one's /accommodations/details to its last page; quotes are
  * /accommodations/search by ids; commissions come from the orders endpoints.
  */
-export function createBookingDemandDriver(config: SupplierConfig): Supplier {
+export function createBookingDemandDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;
   const headers = { Authorization: `Bearer ${config.key}`, 'X-Affiliate-Id': config.affiliateId };
   const url = (path: string): string => supplierUrl(config.baseUrl, path, {});
   const request = (signal: AbortSignal | undefined, timeoutMs?: null) => ({
     supplier: id,
+    settings,
     signal,
     headers,
     backoffMs: BOOKING_BACKOFF_MS,
@@ -137,7 +137,7 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
       return batch.quotes();
     },
     async *contentPages(options = {}) {
-      const rows = Math.max(BOOKING_MIN_ROWS, Math.min(BOOKING_MAX_ROWS, options.pageSize ?? defaults.feedPageSize));
+      const rows = Math.max(BOOKING_MIN_ROWS, Math.min(BOOKING_MAX_ROWS, options.pageSize ?? settings.feedPageSize));
       // /accommodations/details wants a location: every country in turn, each to its last page.
       for (const country of await countries(options.signal)) {
         const cities = await cityNames(country, options.signal);
@@ -162,7 +162,7 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
     async *commissionReport(reportRequest) {
       const maximum = Math.max(
         BOOKING_ORDERS_MIN_PAGE,
-        reportPageSize(reportRequest.pageSize, BOOKING_ORDERS_MAX_PAGE, defaults.reportFeedPageSize),
+        reportPageSize(reportRequest.pageSize, BOOKING_ORDERS_MAX_PAGE, settings.reportFeedPageSize),
       );
       const { signal } = reportRequest;
       const cityName = cityLookup(signal);

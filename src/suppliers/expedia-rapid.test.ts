@@ -19,6 +19,7 @@ import { expediaRapidAuthHeaders, expediaRapidSignature } from './expedia-rapid-
 import { FeedRecord } from './feed-record.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from '../test-support/fixture-server.ts';
 import type { QuoteRequest } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const record = (value: unknown) => FeedRecord.of('supplier_d', 'test', value);
 
@@ -227,7 +228,10 @@ describe('Expedia Rapid: against a test server', () => {
       respond(new URL(url.pathname + url.search, `http://${String(request.headers.host)}`)),
     );
     servers.push(server);
-    return { server, driver: createExpediaRapidDriver(testSupplierConfig('supplier_d', `${server.baseUrl}/v3`, 'expedia-rapid')) };
+    return {
+      server,
+      driver: createExpediaRapidDriver(testSupplierConfig('supplier_d', `${server.baseUrl}/v3`, 'expedia-rapid'), defaults),
+    };
   };
   const pages = async (driver: ReturnType<typeof createExpediaRapidDriver>) => {
     const out: Listing[][] = [];

@@ -18,6 +18,7 @@ import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } fr
 import { decodeLiteapiHotel, liteapiHotelType } from './liteapi-content.ts';
 import { hotelTotal, LITEAPI_DEFAULT_CHILD_AGE, liteapiOccupancies } from './liteapi-rates.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const KEY = 'liteapi-test-key-0123456789';
 
@@ -73,7 +74,7 @@ beforeEach(() => {
 });
 
 const driver = (key = KEY): Supplier =>
-  createLiteapiDriver({ ...testSupplierConfig('supplier_c', `${server.baseUrl}/v3.0`, 'liteapi'), key });
+  createLiteapiDriver({ ...testSupplierConfig('supplier_c', `${server.baseUrl}/v3.0`, 'liteapi'), key }, defaults);
 
 const party = (ids: string[], overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
   supplierStayIds: ids,

@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { defaults } from '../defaults.ts';
 import { createQuoteCache, quoteKeyPrefix, type QuoteCache } from './quote-cache.ts';
 import type { Quote } from './supplier.ts';
 
@@ -8,10 +7,10 @@ export interface RedisQuoteCacheOptions {
   url: string;
   /** Prefix of every key the cache writes (tests use a unique one and delete it after). */
   prefix: string;
-  /** How long a quote is reused, wherever it was asked. */
-  ttlMs?: number;
+  /** How long a quote is reused, wherever it was asked (`settings.quoteCacheTtlMs`). */
+  ttlMs: number;
   /** Most quotes this process holds in memory in front of Redis. */
-  maxEntries?: number;
+  maxEntries: number;
   /**
    * Milliseconds clock of the entries' expiry. Expiry times travel between gateways inside the
    * entries, so the default is the wall clock (Date.now), which every machine keeps in step.
@@ -57,7 +56,7 @@ interface StoredQuote {
  *   `retryMs`, so an outage costs at most one `commandTimeoutMs` per `retryMs`.
  */
 export function createRedisQuoteCache(options: RedisQuoteCacheOptions): RedisQuoteCache {
-  const ttl = options.ttlMs ?? defaults.quoteCacheTtlMs;
+  const ttl = options.ttlMs;
   const now = options.now ?? Date.now;
   const retryClock = options.retryClock ?? (() => performance.now());
   const near = createQuoteCache({ ttlMs: ttl, maxEntries: options.maxEntries, now });

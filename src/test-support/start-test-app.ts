@@ -15,6 +15,7 @@ import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { liteapiListing } from './liteapi-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
+import { defaults } from '../defaults.ts';
 
 export interface TestApp {
   app: App;
@@ -117,7 +118,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.withoutReport === undefined
       ? {}
       : {
-          drivers: createSuppliers(slots).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
+          drivers: createSuppliers(slots, defaults).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
         }),
     now: clock.now,
     publicUrl: 'http://gw.test',

@@ -20,6 +20,7 @@ import type { CommissionRecord } from '../../suppliers/supplier.ts';
 import { startTestApp, TEST_NOW, type TestApp } from '../../test-support/start-test-app.ts';
 import { REPORTED_SLOTS } from '../../test-support/supplier-config.ts';
 import { simulatedSlots } from '../../compose/supplier-slots.ts';
+import { defaults } from '../../defaults.ts';
 
 const UA = {
   desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -236,7 +237,7 @@ describe('sync', () => {
     const keys = createSqliteKeyStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(simulatedSlots(t.sim.slots)),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots), defaults),
         store: transactions,
         clicks,
         keys,
@@ -268,7 +269,7 @@ describe('sync', () => {
     const from = new Date(TEST_NOW.getTime() - 30 * DAY);
     const to = t.clock.now();
     const reports = await Promise.all(
-      createSuppliers(simulatedSlots(t.sim.slots)).map(async (supplier) => {
+      createSuppliers(simulatedSlots(t.sim.slots), defaults).map(async (supplier) => {
         const pages: CommissionRecord[][] = [];
         // A slot whose API has no report gets its transactions from a CSV import: none here.
         for await (const page of supplier.commissionReport?.({ from, to, pageSize: 2 }) ?? []) pages.push(page);
