@@ -11,6 +11,7 @@ import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
 import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { Supplier } from '../src/suppliers/supplier.ts';
 import type { SupplierId } from '../src/types.ts';
+import { defaults } from '../src/defaults.ts';
 
 const LATENCY_MS = Number(process.env.BENCH_SUPPLIER_LATENCY_MS ?? 80);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 120);
@@ -135,7 +136,7 @@ async function drive(): Promise<void> {
       }
     }
   }
-  const adapters = createSuppliers(simulatedSlots(slots));
+  const adapters = createSuppliers(simulatedSlots(slots), defaults);
 
   const latencies: number[] = [];
   const baselines: number[] = [];

@@ -49,7 +49,7 @@ async function prepare(): Promise<void> {
       // Same seed, same feeds, same stays in both (ingest.ts): one world, two engines.
       for (const store of stores) {
         const result = await ensureInventory({
-          suppliers: createSuppliers(simulatedSlots(sim.slots)),
+          suppliers: createSuppliers(simulatedSlots(sim.slots), defaults),
           store,
           log: (m) => console.log(`  ${m}`),
         });

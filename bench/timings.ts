@@ -12,6 +12,7 @@ import { createCircuitBreaker } from '../src/suppliers/circuit-breaker.ts';
 import { createQuoteService } from '../src/suppliers/quote-service.ts';
 import { createSuppliers } from '../src/suppliers/create-suppliers.ts';
 import { simulatedSlot } from '../src/compose/supplier-slots.ts';
+import { defaults } from '../src/defaults.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -45,7 +46,7 @@ report(
 
 const sim = await startSimSuppliers({ world: generateWorld({ seed: 7, stays: 500 }), latencyMs: 0, faults: 'supplier_b=timeout' });
 try {
-  const [supplier] = createSuppliers([simulatedSlot('supplier_b', sim.slots.supplier_b)]);
+  const [supplier] = createSuppliers([simulatedSlot('supplier_b', sim.slots.supplier_b)], defaults);
   const request = {
     checkin: '2027-03-01',
     checkout: '2027-03-04',
@@ -57,14 +58,18 @@ try {
   } as const;
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `HB${i + 1}`);
   // A breaker that never opens: every run meets the hung supplier, not a refusal.
-  const breaker = () => createCircuitBreaker({ failureThreshold: 1_000 });
-  const withCallDeadline = createQuoteService({ supplier, callTimeoutMs: 50, breaker: breaker() });
+  const breaker = () => createCircuitBreaker({ failureThreshold: 1_000, openMs: defaults.breakerOpenMs });
+  const withCallDeadline = createQuoteService({ supplier, settings: { ...defaults, quoteCallTimeoutMs: 50 }, breaker: breaker() });
   report(
     "hung supplier, a call's own 50 ms deadline (caller allows 10 s)",
     await timeRuns(5, () => withCallDeadline.quote({ ...request, supplierStayIds: ids(1) }, AbortSignal.timeout(10_000))),
     1_000,
   );
-  const queued = createQuoteService({ supplier, concurrency: 1, callTimeoutMs: 60_000, breaker: breaker() });
+  const queued = createQuoteService({
+    supplier,
+    settings: { ...defaults, quoteConcurrency: 1, quoteCallTimeoutMs: 60_000 },
+    breaker: breaker(),
+  });
   report(
     "hung supplier, 250 ids in queued batches, caller's 150 ms budget",
     await timeRuns(5, () => queued.quote({ ...request, supplierStayIds: ids(250) }, AbortSignal.timeout(150))),

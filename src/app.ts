@@ -193,7 +193,7 @@ export function createApp(options: AppOptions): App {
   );
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const suppliers = options.drivers ?? createSuppliers(options.suppliers);
+  const suppliers = options.drivers ?? createSuppliers(options.suppliers, defaults);
   // Whether each supplier accepts our credentials, told by quotes and content pulls alike (/health's `auth`).
   const auth = createSupplierAuth({ onRefused: (supplier) => metrics.authFailed(supplier) });
   // Quotes: each process's own cache, or with Redis one shared by every gateway, this process's
@@ -202,6 +202,7 @@ export function createApp(options: AppOptions): App {
     ? createRedisQuoteCache({
         url: options.redisUrl,
         prefix: options.redisKeyPrefix === undefined ? defaults.redisQuoteKeyPrefix : `${options.redisKeyPrefix}quotes:`,
+        ttlMs: defaults.quoteCacheTtlMs,
         maxEntries: defaults.quoteCacheMaxEntries * suppliers.length,
         now: options.clock,
         commandTimeoutMs: options.redisCommandTimeoutMs ?? defaults.redisCommandTimeoutMs,
@@ -233,7 +234,7 @@ export function createApp(options: AppOptions): App {
         supplier,
         now: options.clock,
         observer: metrics.quotes,
-        callTimeoutMs: options.quoteCallTimeoutMs,
+        settings: { ...defaults, quoteCallTimeoutMs: options.quoteCallTimeoutMs ?? defaults.quoteCallTimeoutMs },
         auth,
         ...(sharedQuotes === null ? {} : { cache: sharedQuotes }),
         onBreakerTransition: (to, cause) => {

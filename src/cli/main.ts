@@ -379,7 +379,9 @@ async function transactionsCommand(
   const slots = cliSupplierSlots(config.suppliers, dataDir);
   if (command === 'status') {
     // Which slots have no report API is known from their drivers, when the slots are.
-    const noReport = new Set((slots === null ? [] : createSuppliers(slots)).filter((s) => !s.commissionReport).map((s) => s.id));
+    const noReport = new Set(
+      (slots === null ? [] : createSuppliers(slots, config.settings)).filter((s) => !s.commissionReport).map((s) => s.id),
+    );
     const stats = await store.stats();
     io.out(`${count(stats.total, 'transaction')}, ${stats.unattributed} owned by no partner (unknown click, or an aid no key carries)`);
     for (const [supplier, s] of Object.entries(stats.bySupplier)) {
@@ -399,7 +401,7 @@ async function transactionsCommand(
   }
   {
     const sync = createTransactionSync({
-      suppliers: createSuppliers(slots),
+      suppliers: createSuppliers(slots, config.settings),
       store,
       clicks,
       keys,

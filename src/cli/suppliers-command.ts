@@ -53,7 +53,7 @@ async function checkSlot(slot: SupplierSlot, bookingPageMissing: boolean, now: D
           ]
         : ['booking page set'];
   const done = (ok: boolean) => ({ line: `${head}: ${[...parts, ...bookingPage].join('; ')}`, ok: ok && !bookingPageMissing });
-  const [supplier] = createSuppliers([slot]);
+  const [supplier] = createSuppliers([slot], defaults);
   const signal = AbortSignal.timeout(defaults.supplierCheckTimeoutMs);
   let page: Listing[] | null = null;
   let skipped = 0;

@@ -40,8 +40,9 @@ let suppliers: Promise<readonly Supplier[]> | null = null;
 const feedSuppliers = (): Promise<readonly Supplier[]> => {
   const feeds = options.feeds;
   if (feeds === undefined) return Promise.reject(new Error('this content worker was started without feeds: it only loads indexes'));
-  return (suppliers ??= import(feeds.module).then((m: { createSuppliers(configs: readonly SupplierConfig[]): Supplier[] }) =>
-    m.createSuppliers(feeds.configs),
+  return (suppliers ??= import(feeds.module).then(
+    (m: { createSuppliers(configs: readonly SupplierConfig[], settings: typeof defaults): Supplier[] }) =>
+      m.createSuppliers(feeds.configs, defaults),
   ));
 };
 

@@ -30,10 +30,10 @@ describe('ingestion from the simulated suppliers', () => {
     world = generateWorld({ seed: 11, stays: 3_000 });
     sim = await startSimSuppliers({ world });
     suppliers = [
-      createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
-      createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-      createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+      createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a), defaults),
+      createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b), defaults),
+      createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c), defaults),
+      createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d), defaults),
     ];
   });
   after(async () => {
@@ -184,7 +184,7 @@ describe('ingestion from the simulated suppliers', () => {
   });
 
   it('fails the whole ingest, naming the supplier, when one feed breaks', async () => {
-    const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`));
+    const broken = createLiteapiDriver(testSupplierConfig('supplier_c', `${sim.urls.supplier_c}/nowhere`), defaults);
     const store = createSqliteStore({ path: ':memory:', settings: defaults });
     try {
       await assert.rejects(

@@ -58,7 +58,7 @@ describe('refreshContent: credentials and rate limits', () => {
     maxIdsPerQuote: 1,
     async *contentPages({ signal } = {}) {
       for (const [i, path] of paths.entries()) {
-        await fetchJson(`${server.baseUrl}${path}`, { supplier: id, signal, backoffMs: 1 });
+        await fetchJson(`${server.baseUrl}${path}`, { supplier: id, settings: defaults, signal, backoffMs: 1 });
         yield [listing(id, String(i + 1))];
       }
     },

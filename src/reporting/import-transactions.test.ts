@@ -148,7 +148,7 @@ describe('transactions of slots without a commission report', () => {
     const reference = createSqliteTransactionStore({ path: ':memory:', settings: defaults });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(simulatedSlots(t.sim.slots)).filter((s) => s.id === REFERENCE),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots), defaults).filter((s) => s.id === REFERENCE),
         store: reference,
         clicks: stores.clicks,
         keys: stores.keys,

@@ -34,10 +34,10 @@ before(async () => {
   world = generateWorld({ seed: 5, stays: 600 });
   sim = await startSimSuppliers({ world, latencyMs: 0, now: () => now });
   suppliers = [
-    createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a)),
-    createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b)),
-    createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c)),
-    createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d)),
+    createBookingDemandDriver(testSupplierConfig('supplier_a', sim.urls.supplier_a), defaults),
+    createHotelbedsDriver(testSupplierConfig('supplier_b', sim.urls.supplier_b), defaults),
+    createLiteapiDriver(testSupplierConfig('supplier_c', sim.urls.supplier_c), defaults),
+    createExpediaRapidDriver(testSupplierConfig('supplier_d', sim.urls.supplier_d), defaults),
   ];
   clicks = createSqliteClickStore({ path: ':memory:' });
   keys = createSqliteKeyStore({ path: ':memory:' });

@@ -20,6 +20,7 @@ import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
 import { allListings } from '../test-support/fixture-server.ts';
+import { defaults } from '../defaults.ts';
 
 // --- the published spec, read in place ---------------------------------------------------------
 
@@ -93,7 +94,7 @@ const config = (overrides: Partial<SupplierConfig> = {}): SupplierConfig => ({
   ...testSupplierConfig('supplier_a', proxy.url, 'booking-demand'),
   ...overrides,
 });
-const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createBookingDemandDriver(config(overrides));
+const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createBookingDemandDriver(config(overrides), defaults);
 
 const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   ...STAY,

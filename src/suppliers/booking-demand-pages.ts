@@ -4,9 +4,21 @@
 import { FeedRecord } from './feed-record.ts';
 import { fetchJsonResponse, type FetchJsonOptions } from './fetch-json.ts';
 import { SupplierError } from './supplier-error.ts';
+import type { SupplierId } from '../types.ts';
 
+/** `rows` of /accommodations/details, /common/locations/countries and /cities: 10 to 1,000. */
+export const BOOKING_MAX_ROWS = 1_000;
+export const BOOKING_MIN_ROWS = 10;
 /** Restarts of one list after a refused page token before the list fails: a token that never lasts a page is a broken API. */
 export const BOOKING_MAX_RESTARTS = 3;
+
+/** How the driver's parts reach Booking.com: the slot, a URL under its server, a call's options. */
+export interface BookingApi {
+  id: SupplierId;
+  url(path: string): string;
+  /** The options of a call (credentials, backoff, settings) under `signal`; `timeoutMs: null`: no deadline of its own. */
+  request(signal: AbortSignal | undefined, timeoutMs?: null): BookingListOptions['request'];
+}
 
 export interface BookingListOptions {
   /** The request's common options (supplier, headers, signal, backoff). */

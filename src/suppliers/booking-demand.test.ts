@@ -1,30 +1,36 @@
-// The Booking.com Demand API driver against a small fake Booking.com (fixture-server.ts): its
-// headers and bodies, the country walk with paging to the end and its restart when a page token is
-// refused, the review scale, prices (`total`, not `book`) and what "unavailable" is, the largest id
-// batch, auth failures and 429s, and the orders as a commission report. Against the simulator and
-// the published schema: booking-demand-contract.test.ts.
+// The Booking.com Demand API driver against a small fake Booking.com (fixture-server.ts): the
+// driver contract (refused credentials, 429s, paging to the end, failures, what is not available,
+// a caller's abort: supplier-driver-contract.ts) on Booking.com's wire format, then its own rules:
+// headers and bodies, the country walk and its restart when a page token is refused, the review
+// scale, prices (`total`, not `book`), the largest id batch, and the orders as a commission report.
+// Against the simulator and the published schema: booking-demand-contract.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BOOKING_ACCOMMODATION_TYPES } from './booking-demand-types.ts';
 import { BOOKING_BACKOFF_MS, BOOKING_DEFAULT_CHILD_AGE, BOOKING_MAX_IDS_PER_QUOTE, createBookingDemandDriver } from './booking-demand.ts';
 import { BOOKING_MAX_RESTARTS } from './booking-demand-pages.ts';
 import { orderWindows } from './booking-demand-orders.ts';
+import { runSupplierDriverContract } from '../test-support/contracts/supplier-driver-contract.ts';
 import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
 import { collectPages, startFixtureServer, type FixtureResponse } from '../test-support/fixture-server.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const KEY = 'test-booking-bearer-token';
 const AFFILIATE = '7654321';
 
 const driverAt = (baseUrl: string): Supplier =>
-  createBookingDemandDriver({
-    id: 'supplier_a',
-    api: 'booking-demand',
-    baseUrl: `${baseUrl}/3.1`,
-    key: KEY,
-    secret: '',
-    affiliateId: AFFILIATE,
-  });
+  createBookingDemandDriver(
+    {
+      id: 'supplier_a',
+      api: 'booking-demand',
+      baseUrl: `${baseUrl}/3.1`,
+      key: KEY,
+      secret: '',
+      affiliateId: AFFILIATE,
+    },
+    defaults,
+  );
 
 const quoteRequest = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   supplierStayIds: ids,
@@ -84,6 +90,39 @@ function fakeContent(refuse = new Set<string>()) {
     }
   };
 }
+
+runSupplierDriverContract('Booking.com', {
+  supplier: 'supplier_a',
+  driverAt: (baseUrl, settings) =>
+    createBookingDemandDriver(
+      { id: 'supplier_a', api: 'booking-demand', baseUrl: `${baseUrl}/3.1`, key: KEY, secret: '', affiliateId: AFFILIATE },
+      settings,
+    ),
+  key: KEY,
+  backoffMs: BOOKING_BACKOFF_MS,
+  ids: ['11', '12', '13', '14', '15'],
+  foreignId: 'abc',
+  // One country and its city; the accommodations in pages of `perPage` chained by `next_page`.
+  content: (ids, perPage) => (url, request) => {
+    const body = json(request.body);
+    if (url.pathname === '/3.1/common/locations/countries') return { body: { request_id: 'r', data: [{ id: 'nl' }], next_page: null } };
+    if (url.pathname === '/3.1/common/locations/cities')
+      return { body: { request_id: 'r', data: [{ id: -100, name: { 'en-gb': 'Amsterdam' } }], next_page: null } };
+    const from = body.page === undefined ? 0 : Number(body.page);
+    const next = from + perPage < ids.length ? String(from + perPage) : null;
+    return {
+      body: { request_id: 'r', data: ids.slice(from, from + perPage).map((id) => accommodation(Number(id), 'nl')), next_page: next },
+    };
+  },
+  quotes: (prices, currency) => () => ({
+    body: {
+      request_id: 'r',
+      data: [...prices].map(([id, total]) => ({ id: Number(id), currency, price: { book: total - 1, total } })),
+      next_page: null,
+    },
+  }),
+  refusal: (message) => ({ request_id: 'r', errors: [{ id: 'unauthorized', message }] }),
+});
 
 describe('Booking.com driver: content', () => {
   it('walks every country, each to its last page, POSTing JSON with the bearer token and affiliate id', async () => {
@@ -268,51 +307,6 @@ describe('Booking.com driver: quotes', () => {
           { available: true, total: 4, currency: 'USD' },
         ],
       );
-    } finally {
-      await server.close();
-    }
-  });
-});
-
-describe('Booking.com driver: auth and rate limits', () => {
-  it("a 401 or 403 is an `auth` failure with Booking.com's own message and no credential", async () => {
-    for (const status of [401, 403]) {
-      const server = await startFixtureServer(() => ({
-        status,
-        body: { request_id: 'r', errors: [{ id: 'unauthorized', message: `Token ${KEY} refused` }] },
-      }));
-      try {
-        for (const run of [
-          () => collectPages(driverAt(server.baseUrl).contentPages()),
-          () => driverAt(server.baseUrl).quote(quoteRequest(['1']), AbortSignal.timeout(5_000)),
-        ]) {
-          await assert.rejects(run(), (error: unknown) => {
-            expectSupplierError('supplier_a', 'auth', /^supplier_a: auth: Token \[redacted\] refused$/)(error);
-            assert.doesNotMatch(String((error as Error).message), new RegExp(KEY));
-            return true;
-          });
-        }
-      } finally {
-        await server.close();
-      }
-    }
-  });
-
-  it('waits out a 429 as its Retry-After asks, else its own backoff, and sends the same request again', async () => {
-    let limited = 2;
-    const server = await startFixtureServer((): FixtureResponse => {
-      const retryAfter: Record<string, string> = limited === 2 ? { 'retry-after': '1' } : {};
-      if (limited-- > 0) return { status: 429, body: '', headers: retryAfter };
-      return { body: { request_id: 'r', data: [], next_page: null } };
-    });
-    try {
-      const started = performance.now();
-      await driverAt(server.baseUrl).quote(quoteRequest(['1']), AbortSignal.timeout(30_000));
-      const waited = performance.now() - started;
-      assert.equal(server.received.length, 3);
-      assert.ok(new Set(server.received.map((r) => r.body)).size === 1, 'the same body each time');
-      // 1 s asked by Retry-After, then the backoff doubled once: 2 x BOOKING_BACKOFF_MS.
-      assert.ok(waited >= 1_000 + 2 * BOOKING_BACKOFF_MS - 20, `waited ${Math.round(waited)} ms`);
     } finally {
       await server.close();
     }

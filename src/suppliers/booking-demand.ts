@@ -1,18 +1,12 @@
-import { defaults } from '../defaults.ts';
 import { BOOKING_DETAILS_EXTRAS, BOOKING_LANGUAGE, decodeBookingAccommodation, translated } from './booking-demand-content.ts';
-import { BOOKING_ORDERS_MAX_PAGE, BOOKING_ORDERS_MIN_PAGE, decodeBookingOrder, orderWindows } from './booking-demand-orders.ts';
-import { bookingPages } from './booking-demand-pages.ts';
-import { readIsoTime, reportPageSize } from './commission-fields.ts';
-import { FeedRecord } from './feed-record.ts';
-import { fetchJson, supplierUrl } from './fetch-json.ts';
+import { BOOKING_MAX_ROWS, BOOKING_MIN_ROWS, bookingPages, type BookingApi } from './booking-demand-pages.ts';
+import { bookingCommissionReport } from './booking-demand-report.ts';
+import { supplierUrl } from './fetch-json.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
-import type { CommissionRecord, Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /** Most accommodation ids of one `/accommodations/search` (`accommodations` has `maxItems: 100`). */
 export const BOOKING_MAX_IDS_PER_QUOTE = 100;
-/** `rows` of /accommodations/details, /common/locations/countries and /cities: 10 to 1,000. */
-export const BOOKING_MAX_ROWS = 1_000;
-export const BOOKING_MIN_ROWS = 10;
 /** `rows` of /accommodations/search: at most 100, so a call of 100 ids is one page. */
 const SEARCH_ROWS = 100;
 /** The wait before retrying a 429 that names none (Booking.com declares no 429), doubling on each further one. */
@@ -40,17 +34,19 @@ const isAccommodationId = (id: string): boolean => isNumericId(id) && Number(id)
  * of /common/locations/countries, each one's /accommodations/details to its last page; quotes are
  * /accommodations/search by ids; commissions come from the orders endpoints.
  */
-export function createBookingDemandDriver(config: SupplierConfig): Supplier {
+export function createBookingDemandDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;
   const headers = { Authorization: `Bearer ${config.key}`, 'X-Affiliate-Id': config.affiliateId };
   const url = (path: string): string => supplierUrl(config.baseUrl, path, {});
   const request = (signal: AbortSignal | undefined, timeoutMs?: null) => ({
     supplier: id,
+    settings,
     signal,
     headers,
     backoffMs: BOOKING_BACKOFF_MS,
     ...(timeoutMs === null ? { timeoutMs } : {}),
   });
+  const api: BookingApi = { id, url, request };
 
   /** Every country code Booking.com lists, in its order. */
   async function countries(signal: AbortSignal | undefined): Promise<string[]> {
@@ -81,24 +77,6 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
       for (const city of answer.records('data')) names.set(city.integer('id'), translated(city, 'name'));
     }
     return names;
-  }
-
-  /** One city's name, for an order's stay: asked once per report and city. */
-  function cityLookup(signal: AbortSignal | undefined): (cityId: number) => Promise<string | null> {
-    const known = new Map<number, string | null>();
-    return async (cityId) => {
-      if (known.has(cityId)) return known.get(cityId)!;
-      const body = { city: cityId, languages: [BOOKING_LANGUAGE], rows: BOOKING_MIN_ROWS };
-      const answer = FeedRecord.of(
-        id,
-        `city ${cityId}`,
-        await fetchJson(url('/common/locations/cities'), { ...request(signal), method: 'POST', body }),
-      );
-      const city = answer.records('data').find((record) => record.integer('id') === cityId);
-      const name = city === undefined ? null : translated(city, 'name');
-      known.set(cityId, name);
-      return name;
-    };
   }
 
   return {
@@ -137,7 +115,7 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
       return batch.quotes();
     },
     async *contentPages(options = {}) {
-      const rows = Math.max(BOOKING_MIN_ROWS, Math.min(BOOKING_MAX_ROWS, options.pageSize ?? defaults.feedPageSize));
+      const rows = Math.max(BOOKING_MIN_ROWS, Math.min(BOOKING_MAX_ROWS, options.pageSize ?? settings.feedPageSize));
       // /accommodations/details wants a location: every country in turn, each to its last page.
       for (const country of await countries(options.signal)) {
         const cities = await cityNames(country, options.signal);
@@ -159,64 +137,6 @@ export function createBookingDemandDriver(config: SupplierConfig): Supplier {
         }
       }
     },
-    async *commissionReport(reportRequest) {
-      const maximum = Math.max(
-        BOOKING_ORDERS_MIN_PAGE,
-        reportPageSize(reportRequest.pageSize, BOOKING_ORDERS_MAX_PAGE, defaults.reportFeedPageSize),
-      );
-      const { signal } = reportRequest;
-      const cityName = cityLookup(signal);
-      const [from, to] = [reportRequest.from.getTime(), reportRequest.to.getTime()];
-      for (const window of orderWindows(reportRequest.from, reportRequest.to)) {
-        const body = {
-          updated: window,
-          currency: 'USD',
-          maximum_results: maximum,
-          services: ['accommodations'],
-          sort: { by: 'updated', direction: 'ascending' },
-        };
-        const pages = bookingPages({
-          request: request(signal),
-          url: url('/orders/details'),
-          body,
-          next: (page) => ({ page }),
-          nextToken: (answer) => (answer.has('metadata') ? answer.record('metadata').nullableString('next_page') : null),
-          what: 'orders',
-        });
-        const yielded = new Set<string>();
-        for await (const { answer } of pages) {
-          const orders = answer.records('data').filter((order) => {
-            if (!order.has('accommodations') || yielded.has(order.string('id'))) return false;
-            const updated = Date.parse(readIsoTime(order, 'updated'));
-            return updated >= from && updated < to;
-          });
-          if (orders.length === 0) continue;
-          const stays = await accommodationOrders(
-            orders.map((order) => order.string('id')),
-            signal,
-          );
-          const records: CommissionRecord[] = [];
-          for (const order of orders) {
-            const stay = stays.get(order.string('id')) ?? order.fail('id', 'an order /orders/details/accommodations knows');
-            const cityId = stay.record('accommodation_details').record('location');
-            const name = cityId.has('city') ? await cityName(cityId.integer('city')) : null;
-            records.push(decodeBookingOrder(order, stay, () => name));
-            yielded.add(order.string('id'));
-          }
-          yield records;
-        }
-      }
-    },
+    commissionReport: (reportRequest) => bookingCommissionReport(api, reportRequest, settings),
   };
-
-  /** The accommodation orders of these order ids (at most 100, one page of /orders/details), by order id. */
-  async function accommodationOrders(orderIds: string[], signal: AbortSignal | undefined): Promise<Map<string, FeedRecord>> {
-    const body = { orders: orderIds, currency: 'USD', extras: ['accommodation_details'] };
-    const answer = FeedRecord.of(
-      id,
-      'accommodation orders',
-      await fetchJson(url('/orders/details/accommodations'), { ...request(signal), method: 'POST', body }),
-    );
-    return new Map(answer.records('data').map((stay) => [stay.string('id'), stay]));
-  }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCircuitBreaker } from './circuit-breaker.ts';
+import { defaults } from '../defaults.ts';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
@@ -109,15 +110,19 @@ describe('circuit breaker', () => {
     assert.equal(breaker.tryAcquire(), true);
   });
 
-  it('takes its defaults from defaults.ts and rejects nonsense settings', () => {
+  it('works with the figures of defaults.ts and rejects nonsense settings', () => {
     const time = clock();
-    const breaker = createCircuitBreaker({ now: time.now });
+    const breaker = createCircuitBreaker({
+      failureThreshold: defaults.breakerFailureThreshold,
+      openMs: defaults.breakerOpenMs,
+      now: time.now,
+    });
     for (let i = 0; i < 4; i++) breaker.failure();
     assert.equal(breaker.state(), 'closed');
     breaker.failure();
     assert.equal(breaker.state(), 'open');
     assert.equal(breaker.retryAfterMs(), 30_000);
-    assert.throws(() => createCircuitBreaker({ failureThreshold: 0 }), RangeError);
-    assert.throws(() => createCircuitBreaker({ openMs: Number.NaN }), RangeError);
+    assert.throws(() => createCircuitBreaker({ failureThreshold: 0, openMs: 1_000 }), RangeError);
+    assert.throws(() => createCircuitBreaker({ failureThreshold: 1, openMs: Number.NaN }), RangeError);
   });
 });

@@ -1,13 +1,11 @@
-import { defaults } from '../defaults.ts';
-
 export const BREAKER_STATES = ['closed', 'open', 'half-open'] as const;
 export type BreakerState = (typeof BREAKER_STATES)[number];
 
 export interface CircuitBreakerOptions {
-  /** Consecutive failures that open the breaker. */
-  failureThreshold?: number;
-  /** How long an open breaker refuses calls before it lets one trial through. */
-  openMs?: number;
+  /** Consecutive failures that open the breaker (the quote service gives `settings.breakerFailureThreshold`). */
+  failureThreshold: number;
+  /** How long an open breaker refuses calls before it lets one trial through (`settings.breakerOpenMs`). */
+  openMs: number;
   /** Milliseconds clock (injected so that tests move time by hand; default Date.now). */
   now?: () => number;
   /**
@@ -47,9 +45,8 @@ export interface CircuitBreaker {
  * rather than opossum because the clock must be injectable and there are no timers at all: the
  * state is computed from the clock when asked.
  */
-export function createCircuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
-  const failureThreshold = options.failureThreshold ?? defaults.breakerFailureThreshold;
-  const openMs = options.openMs ?? defaults.breakerOpenMs;
+export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBreaker {
+  const { failureThreshold, openMs } = options;
   const now = options.now ?? Date.now;
   const tell = options.onTransition ?? (() => undefined);
   if (!(Number.isInteger(failureThreshold) && failureThreshold >= 1))

@@ -9,6 +9,7 @@ import { createBookingDemandDriver } from './booking-demand.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { CommissionRecord, Supplier } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
+import { defaults } from '../defaults.ts';
 
 const FROM = new Date('2026-11-01T00:00:00.000Z');
 const TO = new Date('2026-11-21T10:00:00.500Z');
@@ -90,7 +91,7 @@ describe('commission reports', () => {
 
   it('supplier_a: Booking.com orders in 7-day windows, ISO times with any offset, USD amounts', async () => {
     malformed = false;
-    const records = await collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl)));
+    const records = await collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl), defaults));
     assert.deepEqual(
       records.map((r) => [r.bookingId, r.status, r.commissionUsdCents]),
       [
@@ -118,7 +119,7 @@ describe('commission reports', () => {
     malformed = true;
     try {
       await assert.rejects(
-        collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl))),
+        collect(createBookingDemandDriver(testSupplierConfig('supplier_a', server.baseUrl), defaults)),
         (error: unknown) =>
           error instanceof SupplierError && error.kind === 'malformed' && /orders page 1\.data\[0\]\.updated/.test(error.message),
       );

@@ -6,10 +6,10 @@ import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createLiteapiDriver } from './liteapi.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import type { SupplierApi } from '../types.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /** The driver of each API: each speaks its supplier's published wire format (docs/suppliers/). */
-const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
+const DRIVERS: Record<SupplierApi, (config: SupplierConfig, settings: DriverSettings) => Supplier> = {
   'booking-demand': createBookingDemandDriver,
   hotelbeds: createHotelbedsDriver,
   liteapi: createLiteapiDriver,
@@ -19,7 +19,7 @@ const DRIVERS: Record<SupplierApi, (config: SupplierConfig) => Supplier> = {
 /** This module's URL: the content worker imports it to make adapters of its own (objects with methods cannot cross threads). */
 export const SUPPLIERS_MODULE = import.meta.url;
 
-/** A driver per configured slot, each speaking its slot's API. */
-export function createSuppliers(configs: readonly SupplierConfig[]): Supplier[] {
-  return configs.map((config) => DRIVERS[config.api](config));
+/** A driver per configured slot, each speaking its slot's API, with the figures of `settings`. */
+export function createSuppliers(configs: readonly SupplierConfig[], settings: DriverSettings): Supplier[] {
+  return configs.map((config) => DRIVERS[config.api](config, settings));
 }

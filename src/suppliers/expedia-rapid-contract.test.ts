@@ -16,6 +16,7 @@ import { expediaRapidAuthHeaders, expediaRapidSignature } from './expedia-rapid-
 import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
+import { defaults } from '../defaults.ts';
 
 // --- the published schema ---------------------------------------------------------------------
 
@@ -110,7 +111,7 @@ const config = (overrides: Partial<SupplierConfig> = {}): SupplierConfig => ({
   ...testSupplierConfig('supplier_d', proxy.url, 'expedia-rapid'),
   ...overrides,
 });
-const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createExpediaRapidDriver(config(overrides));
+const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createExpediaRapidDriver(config(overrides), defaults);
 
 const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   ...STAY,

@@ -1,12 +1,15 @@
-// The Expedia Rapid driver's readings, and its behaviour against a test server: the signature,
-// a property as a listing (obfuscation, stars, guest ratings), the party as occupancies, which
-// price of a rate is the traveller's, 401/403, 429 without Retry-After, 410 restarts and `200 []`.
-// Against the simulator and the published schema: expedia-rapid-contract.test.ts.
+// The Expedia Rapid driver: the driver contract (refused credentials, 429s, paging to the end,
+// failures, what is not available, a caller's abort: supplier-driver-contract.ts) on Rapid's wire
+// format, then its own readings and behaviour against a test server: the signature, a property as
+// a listing (obfuscation, stars, guest ratings), the party as occupancies, which price of a rate
+// is the traveller's, 410 restarts and `200 []`. Against the simulator and the published schema:
+// expedia-rapid-contract.test.ts.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import type { Listing } from '../types.ts';
 import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
+import { runSupplierDriverContract } from '../test-support/contracts/supplier-driver-contract.ts';
 import {
   createExpediaRapidDriver,
   EXPEDIA_RAPID_BACKOFF_MS,
@@ -19,6 +22,7 @@ import { expediaRapidAuthHeaders, expediaRapidSignature } from './expedia-rapid-
 import { FeedRecord } from './feed-record.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from '../test-support/fixture-server.ts';
 import type { QuoteRequest } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const record = (value: unknown) => FeedRecord.of('supplier_d', 'test', value);
 
@@ -75,6 +79,31 @@ const charge = (value: string, currency = 'USD', billable?: [string, string]) =>
   request_currency: { value, currency },
 });
 const rate = (pricing: Record<string, unknown>, status = 'available') => ({ id: 'r', status, occupancy_pricing: pricing });
+
+runSupplierDriverContract('Expedia Rapid', {
+  supplier: 'supplier_d',
+  driverAt: (baseUrl, settings) => createExpediaRapidDriver(testSupplierConfig('supplier_d', `${baseUrl}/v3`, 'expedia-rapid'), settings),
+  key: testSupplierConfig('supplier_d', 'http://127.0.0.1:9', 'expedia-rapid').key,
+  backoffMs: EXPEDIA_RAPID_BACKOFF_MS,
+  ids: ['11', '12', '13', '14', '15'],
+  foreignId: 'V7',
+  // Pages of `perPage` properties (Rapid sizes its pages), each linking the next by its offset.
+  content: (ids, perPage) => (url) => {
+    const from = Number(url.searchParams.get('token') ?? 0);
+    const page = Object.fromEntries(ids.slice(from, from + perPage).map((id) => [id, property({ property_id: id })]));
+    const next = from + perPage < ids.length ? `<http://${url.host}/v3/properties/content?token=${from + perPage}>; rel="next"` : null;
+    const headers: Record<string, string> = next === null ? {} : { link: next };
+    return { body: page, headers };
+  },
+  quotes: (prices, currency) => () => ({
+    body: [...prices].map(([id, total]) => ({
+      property_id: id,
+      status: 'available',
+      rooms: [{ id: 'a', rates: [rate({ '2': { totals: { inclusive: charge(total.toFixed(2), currency) } } })] }],
+    })),
+  }),
+  refusal: (message) => ({ type: 'request_unauthenticated', message }),
+});
 
 describe('Expedia Rapid: the request signature', () => {
   it('is the hex SHA-512 of key + secret + Unix seconds (a vector computed with sha512sum)', () => {
@@ -227,7 +256,10 @@ describe('Expedia Rapid: against a test server', () => {
       respond(new URL(url.pathname + url.search, `http://${String(request.headers.host)}`)),
     );
     servers.push(server);
-    return { server, driver: createExpediaRapidDriver(testSupplierConfig('supplier_d', `${server.baseUrl}/v3`, 'expedia-rapid')) };
+    return {
+      server,
+      driver: createExpediaRapidDriver(testSupplierConfig('supplier_d', `${server.baseUrl}/v3`, 'expedia-rapid'), defaults),
+    };
   };
   const pages = async (driver: ReturnType<typeof createExpediaRapidDriver>) => {
     const out: Listing[][] = [];
@@ -273,44 +305,6 @@ describe('Expedia Rapid: against a test server', () => {
     await assert.rejects(
       pages(driver),
       expectSupplierError('supplier_d', 'http', new RegExp(`expired ${EXPEDIA_RAPID_MAX_RESTARTS + 1} times`)),
-    );
-  });
-
-  it("401 and 403 are `auth` failures with Rapid's message, the echoed key redacted", async () => {
-    for (const status of [401, 403]) {
-      const { driver } = await serve(() => ({
-        status,
-        body: {
-          type: 'request_unauthenticated',
-          message: 'Data required to authenticate your request is missing or inaccurate.',
-          fields: [{ name: 'apikey', type: 'header', value: 'sim-rapid-api-key' }],
-        },
-      }));
-      await assert.rejects(pages(driver), (error: unknown) => {
-        expectSupplierError('supplier_d', 'auth', /auth: Data required to authenticate/)(error);
-        assert.doesNotMatch((error as Error).message, /sim-rapid-api-key/);
-        return true;
-      });
-      await assert.rejects(driver.quote(party(2, null, 1), AbortSignal.timeout(5_000)), expectSupplierError('supplier_d', 'auth'));
-    }
-  });
-
-  it("a 429 without Retry-After waits the driver's own backoff, then asks again", async () => {
-    let calls = 0;
-    const { server, driver } = await serve(() =>
-      ++calls === 1 ? { status: 429, body: { type: 'too_many_requests', message: 'capacity' } } : { body: [] },
-    );
-    const started = performance.now();
-    const answer = await driver.quote({ ...party(2, null, 1), supplierStayIds: ['1', '2'] }, AbortSignal.timeout(10_000));
-    assert.ok(performance.now() - started >= EXPEDIA_RAPID_BACKOFF_MS - 10, 'waited the backoff');
-    assert.equal(server.requests.length, 2);
-    assert.notEqual(server.received[0].headers.authorization, undefined);
-    assert.deepEqual(
-      [...answer],
-      [
-        ['1', { available: false }],
-        ['2', { available: false }],
-      ],
     );
   });
 

@@ -6,7 +6,7 @@ import { FeedRecord } from './feed-record.ts';
 import { fetchJson, fetchJsonResponse } from './fetch-json.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
 import { SupplierError } from './supplier-error.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /** Most `property_id`s in one availability call: "You can provide 1 to 250 property_id parameters". */
 export const EXPEDIA_RAPID_MAX_IDS_PER_QUOTE = 250;
@@ -53,11 +53,12 @@ function rapidUrl(baseUrl: string, path: string, params: [string, string | numbe
  * APIKey=...,Signature=...,timestamp=...` at `config.now`). No commission report for affiliates in
  * Rapid: the slot's transactions come from `staygate transactions import`.
  */
-export function createExpediaRapidDriver(config: SupplierConfig): Supplier {
+export function createExpediaRapidDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;
   const now = config.now ?? Date.now;
   const request = (signal: AbortSignal | undefined) => ({
     supplier: id,
+    settings,
     signal,
     // Signed again for every request sent, a retry after a 429 too: the signature is of the second.
     // The spec requires `Accept-Encoding: gzip` and a `User-Agent` of `{app name}/{app version}`.

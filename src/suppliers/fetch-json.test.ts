@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { observeCalls } from './call-observer.ts';
+import { defaults } from '../defaults.ts';
 import { deadlineSignal } from './deadline-signal.ts';
 import { fetchJson, fetchJsonResponse, fetchText, retryAfterMs, supplierMessage, supplierUrl } from './fetch-json.ts';
 import { startFixtureServer, type FixtureServer } from '../test-support/fixture-server.ts';
@@ -39,11 +40,11 @@ describe('fetchJson', () => {
     };
 
   it('parses a JSON body', async () => {
-    assert.deepEqual(await fetchJson(`${server.baseUrl}/ok`, { supplier: 'supplier_b' }), { ok: true });
+    assert.deepEqual(await fetchJson(`${server.baseUrl}/ok`, { supplier: 'supplier_b', settings: defaults }), { ok: true });
   });
 
   it('turns a non-2xx answer into an http error with the status', async () => {
-    await assert.rejects(fetchJson(`${server.baseUrl}/broken`, { supplier: 'supplier_b' }), (error) => {
+    await assert.rejects(fetchJson(`${server.baseUrl}/broken`, { supplier: 'supplier_b', settings: defaults }), (error) => {
       expectSupplierError('http', /^supplier_b: HTTP 500/)(error);
       assert.equal((error as SupplierError).status, 500);
       return true;
@@ -52,14 +53,14 @@ describe('fetchJson', () => {
 
   it('turns a body that is not JSON into a malformed error', async () => {
     await assert.rejects(
-      fetchJson(`${server.baseUrl}/not-json`, { supplier: 'supplier_b' }),
+      fetchJson(`${server.baseUrl}/not-json`, { supplier: 'supplier_b', settings: defaults }),
       expectSupplierError('malformed', /not JSON: <html>oops/),
     );
   });
 
   it('times out a slow answer', async () => {
     await assert.rejects(
-      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', timeoutMs: 50 }),
+      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', settings: defaults, timeoutMs: 50 }),
       expectSupplierError('timeout', /within 50 ms/),
     );
   });
@@ -68,26 +69,35 @@ describe('fetchJson', () => {
     const controller = new AbortController();
     const reason = new Error('shutting down');
     setTimeout(() => controller.abort(reason), 20);
-    await assert.rejects(fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', signal: controller.signal }), reason);
+    await assert.rejects(
+      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', settings: defaults, signal: controller.signal }),
+      reason,
+    );
   });
 
   it('POSTs a JSON body', async () => {
-    assert.deepEqual(await fetchJson(`${server.baseUrl}/echo`, { supplier: 'supplier_b', method: 'POST', body: { ids: [1, 2] } }), {
-      method: 'POST',
-      body: { ids: [1, 2] },
-    });
+    assert.deepEqual(
+      await fetchJson(`${server.baseUrl}/echo`, { supplier: 'supplier_b', settings: defaults, method: 'POST', body: { ids: [1, 2] } }),
+      {
+        method: 'POST',
+        body: { ids: [1, 2] },
+      },
+    );
     assert.equal(server.received.at(-1)!.method, 'POST');
   });
 
   it('reports the caller deadline running out as a timeout, also without a deadline of its own', async () => {
     await assert.rejects(
-      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', signal: AbortSignal.timeout(50), timeoutMs: null }),
+      fetchJson(`${server.baseUrl}/slow`, { supplier: 'supplier_b', settings: defaults, signal: AbortSignal.timeout(50), timeoutMs: null }),
       expectSupplierError('timeout', /no answer in time/),
     );
   });
 
   it('reports an unreachable supplier as a network error', async () => {
-    await assert.rejects(fetchJson('http://127.0.0.1:1/x', { supplier: 'supplier_b' }), expectSupplierError('network', /failed/));
+    await assert.rejects(
+      fetchJson('http://127.0.0.1:1/x', { supplier: 'supplier_b', settings: defaults }),
+      expectSupplierError('network', /failed/),
+    );
   });
 });
 
@@ -129,7 +139,7 @@ describe('fetchJson on a dropped connection', () => {
   it('sends the request once more when its connection is cut before any answer', async () => {
     const server = await serve(1);
     try {
-      assert.deepEqual(await fetchJson(server.url, { supplier: 'supplier_a' }), { ok: true });
+      assert.deepEqual(await fetchJson(server.url, { supplier: 'supplier_a', settings: defaults }), { ok: true });
       assert.equal(server.requests(), 2);
     } finally {
       await server.close();
@@ -139,7 +149,7 @@ describe('fetchJson on a dropped connection', () => {
   it('fails as a network error when the second connection is cut too, after two requests', async () => {
     const server = await serve(2);
     try {
-      await assert.rejects(fetchJson(server.url, { supplier: 'supplier_a' }), (error) => {
+      await assert.rejects(fetchJson(server.url, { supplier: 'supplier_a', settings: defaults }), (error) => {
         assert.ok(error instanceof SupplierError, String(error));
         assert.equal(error.kind, 'network');
         return true;
@@ -227,13 +237,17 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     };
 
   it('waits what a 429 Retry-After in seconds asks, then asks again', async () => {
-    const { value, waits } = await watchingWaits(() => fetchJson(`${server.baseUrl}/limited-seconds`, { supplier: 'supplier_b' }));
+    const { value, waits } = await watchingWaits(() =>
+      fetchJson(`${server.baseUrl}/limited-seconds`, { supplier: 'supplier_b', settings: defaults }),
+    );
     assert.deepEqual(value, { ok: 2 });
     assert.deepEqual(waits, [1_000]);
   });
 
   it('waits until a Retry-After HTTP date', async () => {
-    const { value, waits } = await watchingWaits(() => fetchJson(`${server.baseUrl}/limited-date`, { supplier: 'supplier_b' }));
+    const { value, waits } = await watchingWaits(() =>
+      fetchJson(`${server.baseUrl}/limited-date`, { supplier: 'supplier_b', settings: defaults }),
+    );
     assert.deepEqual(value, { ok: 2 });
     // The date has whole seconds: somewhat more than 2 s from when it was written, never more than 3.
     assert.equal(waits.length, 1);
@@ -242,7 +256,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
 
   it("backs off on its own when a 429 carries no Retry-After, doubling from the driver's backoffMs", async () => {
     const { value, waits } = await watchingWaits(() =>
-      fetchJson(`${server.baseUrl}/limited-bare`, { supplier: 'supplier_b', backoffMs: 10 }),
+      fetchJson(`${server.baseUrl}/limited-bare`, { supplier: 'supplier_b', settings: defaults, backoffMs: 10 }),
     );
     assert.deepEqual(value, { ok: 3 });
     assert.deepEqual(waits, [10, 20]);
@@ -252,7 +266,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     const before = count('/limited-always');
     const { waits } = await watchingWaits(() =>
       assert.rejects(
-        fetchJson(`${server.baseUrl}/limited-always`, { supplier: 'supplier_b', backoffMs: 1, maxRateLimitWaits: 2 }),
+        fetchJson(`${server.baseUrl}/limited-always`, { supplier: 'supplier_b', settings: defaults, backoffMs: 1, maxRateLimitWaits: 2 }),
         kindOf('rate_limited', /^supplier_b: rate limited: HTTP 429 from .* after 2 waits$/),
       ),
     );
@@ -264,7 +278,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     const before = count('/limited-long');
     const { waits } = await watchingWaits(() =>
       assert.rejects(
-        fetchJson(`${server.baseUrl}/limited-long`, { supplier: 'supplier_b', timeoutMs: 5_000 }),
+        fetchJson(`${server.baseUrl}/limited-long`, { supplier: 'supplier_b', settings: defaults, timeoutMs: 5_000 }),
         kindOf('rate_limited', /Retry-After 30000 ms, past the call's deadline/),
       ),
     );
@@ -277,7 +291,12 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     try {
       const { waits } = await watchingWaits(() =>
         assert.rejects(
-          fetchJson(`${server.baseUrl}/limited-long`, { supplier: 'supplier_b', signal: deadline.signal, timeoutMs: null }),
+          fetchJson(`${server.baseUrl}/limited-long`, {
+            supplier: 'supplier_b',
+            settings: defaults,
+            signal: deadline.signal,
+            timeoutMs: null,
+          }),
           kindOf('rate_limited', /past the call's deadline/),
         ),
       );
@@ -290,7 +309,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
   it('fails as rate_limited at once when a 429 asks for longer than any call waits, deadline or not', async () => {
     const { waits } = await watchingWaits(() =>
       assert.rejects(
-        fetchJson(`${server.baseUrl}/limited-hour`, { supplier: 'supplier_b', timeoutMs: null }),
+        fetchJson(`${server.baseUrl}/limited-hour`, { supplier: 'supplier_b', settings: defaults, timeoutMs: null }),
         kindOf('rate_limited', /Retry-After 3600000 ms, longer than a call waits/),
       ),
     );
@@ -304,7 +323,12 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     const { waits } = await watchingWaits(
       () =>
         assert.rejects(
-          fetchJson(`${server.baseUrl}/limited-long`, { supplier: 'supplier_b', signal: controller.signal, timeoutMs: null }),
+          fetchJson(`${server.baseUrl}/limited-long`, {
+            supplier: 'supplier_b',
+            settings: defaults,
+            signal: controller.signal,
+            timeoutMs: null,
+          }),
           reason,
         ),
       () => controller.abort(reason),
@@ -318,7 +342,12 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     await watchingWaits(
       () =>
         assert.rejects(
-          fetchJson(`${server.baseUrl}/limited-long`, { supplier: 'supplier_b', signal: controller.signal, timeoutMs: null }),
+          fetchJson(`${server.baseUrl}/limited-long`, {
+            supplier: 'supplier_b',
+            settings: defaults,
+            signal: controller.signal,
+            timeoutMs: null,
+          }),
           kindOf('timeout', /no answer in time/),
         ),
       () => controller.abort(new DOMException('budget spent', 'TimeoutError')),
@@ -329,6 +358,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
     let signed = 0;
     await fetchJson(`${server.baseUrl}/limited-now`, {
       supplier: 'supplier_b',
+      settings: defaults,
       headers: () => ({ 'X-Signature': `sig-${++signed}`, 'Api-key': KEY }),
     });
     assert.equal(signed, 2);
@@ -345,6 +375,7 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
   it('sends fixed headers over the defaults, one value each', async () => {
     await fetchJson(`${server.baseUrl}/limited-now`, {
       supplier: 'supplier_b',
+      settings: defaults,
       method: 'POST',
       body: {},
       headers: { Accept: 'application/json' },
@@ -363,21 +394,28 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
       ['/auth-empty', 'auth: HTTP 401', 401],
     ];
     for (const [path, detail, status] of cases) {
-      await assert.rejects(fetchJson(`${server.baseUrl}${path}`, { supplier: 'supplier_b', headers: { 'X-API-Key': KEY } }), (error) => {
-        kindOf('auth')(error);
-        const e = error as SupplierError;
-        assert.equal(e.detail, detail, path);
-        assert.equal(e.message, `supplier_b: ${detail}`);
-        assert.equal(e.status, status);
-        return true;
-      });
+      await assert.rejects(
+        fetchJson(`${server.baseUrl}${path}`, { supplier: 'supplier_b', settings: defaults, headers: { 'X-API-Key': KEY } }),
+        (error) => {
+          kindOf('auth')(error);
+          const e = error as SupplierError;
+          assert.equal(e.detail, detail, path);
+          assert.equal(e.message, `supplier_b: ${detail}`);
+          assert.equal(e.status, status);
+          return true;
+        },
+      );
     }
   });
 
   it('keeps header values out of error messages, even when the supplier echoes them', async () => {
     for (const path of ['/auth-echo', '/broken-echo']) {
       await assert.rejects(
-        fetchJson(`${server.baseUrl}${path}`, { supplier: 'supplier_b', headers: () => ({ authorization: `Bearer ${KEY}` }) }),
+        fetchJson(`${server.baseUrl}${path}`, {
+          supplier: 'supplier_b',
+          settings: defaults,
+          headers: () => ({ authorization: `Bearer ${KEY}` }),
+        }),
         (error) => {
           assert.ok(error instanceof SupplierError, String(error));
           assert.ok(!error.message.includes(KEY), error.message);
@@ -389,18 +427,21 @@ describe('fetchJson: credentials, rate limits and statuses', () => {
   });
 
   it('answers an accepted non-2xx status with its status and body instead of throwing', async () => {
-    const gone = await fetchJsonResponse(`${server.baseUrl}/gone`, { supplier: 'supplier_b', acceptStatus: [410] });
+    const gone = await fetchJsonResponse(`${server.baseUrl}/gone`, { supplier: 'supplier_b', settings: defaults, acceptStatus: [410] });
     assert.equal(gone.status, 410);
     assert.deepEqual(gone.body, { message: 'token expired' });
-    const text = await fetchText(`${server.baseUrl}/gone`, { supplier: 'supplier_b', acceptStatus: [410] });
+    const text = await fetchText(`${server.baseUrl}/gone`, { supplier: 'supplier_b', settings: defaults, acceptStatus: [410] });
     assert.equal(text.status, 410);
     assert.equal(text.headers.get('content-type'), 'application/json');
-    await assert.rejects(fetchJson(`${server.baseUrl}/gone`, { supplier: 'supplier_b' }), kindOf('http', /^supplier_b: HTTP 410/));
+    await assert.rejects(
+      fetchJson(`${server.baseUrl}/gone`, { supplier: 'supplier_b', settings: defaults }),
+      kindOf('http', /^supplier_b: HTTP 410/),
+    );
   });
 
   it('answers a 204 as null, with its status', async () => {
-    assert.equal(await fetchJson(`${server.baseUrl}/empty`, { supplier: 'supplier_b' }), null);
-    assert.equal((await fetchText(`${server.baseUrl}/empty`, { supplier: 'supplier_b' })).status, 204);
+    assert.equal(await fetchJson(`${server.baseUrl}/empty`, { supplier: 'supplier_b', settings: defaults }), null);
+    assert.equal((await fetchText(`${server.baseUrl}/empty`, { supplier: 'supplier_b', settings: defaults })).status, 204);
   });
 });
 

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaults } from '../defaults.ts';
-import type { SupplierId } from '../types.ts';
+import type { Settings, SupplierId } from '../types.ts';
 import { callObserver } from './call-observer.ts';
 import { deadlineOf, deadlineSignal } from './deadline-signal.ts';
 import { isTimeoutReason, SupplierError } from './supplier-error.ts';
@@ -12,8 +11,12 @@ import { isTimeoutReason, SupplierError } from './supplier-error.ts';
  */
 export type RequestHeaders = Record<string, string> | (() => Record<string, string>);
 
+/** The figures of a supplier call: its default deadline and the 429 rule's. */
+export type FetchSettings = Pick<Settings, 'feedPageTimeoutMs' | 'rateLimitBackoffMs' | 'rateLimitMaxWaits' | 'rateLimitMaxWaitMs'>;
+
 export interface FetchJsonOptions {
   supplier: SupplierId;
+  settings: FetchSettings;
   /**
    * The caller's signal (shutdown, request deadline); combined with the per-call timeout. When it
    * aborts with a TimeoutError (as AbortSignal.timeout does), the call failed for lack of an answer
@@ -21,7 +24,7 @@ export interface FetchJsonOptions {
    */
   signal?: AbortSignal;
   /**
-   * This call's own deadline, 429 waits included; default `defaults.feedPageTimeoutMs`. `null`:
+   * This call's own deadline, 429 waits included; default `settings.feedPageTimeoutMs`. `null`:
    * none, the caller's signal carries the deadline (quote calls: the quote service gives every call one).
    */
   timeoutMs?: number | null;
@@ -33,10 +36,10 @@ export interface FetchJsonOptions {
   headers?: RequestHeaders;
   /**
    * The first wait after a 429 that carries no Retry-After (Rapid sends none), doubling at each
-   * further 429 of the call, capped at `defaults.rateLimitMaxWaitMs`; default `defaults.rateLimitBackoffMs`.
+   * further 429 of the call, capped at `settings.rateLimitMaxWaitMs`; default `settings.rateLimitBackoffMs`.
    */
   backoffMs?: number;
-  /** 429s waited out before the call fails as `rate_limited`; default `defaults.rateLimitMaxWaits`. */
+  /** 429s waited out before the call fails as `rate_limited`; default `settings.rateLimitMaxWaits`. */
   maxRateLimitWaits?: number;
   /**
    * Statuses besides 2xx that are an answer, returned rather than thrown: what the API says with
@@ -99,13 +102,13 @@ export async function fetchText(
   url: string,
   options: FetchJsonOptions & { accept?: string },
 ): Promise<{ status: number; text: string; headers: Headers }> {
-  const { supplier, signal } = options;
-  const timeoutMs = options.timeoutMs === undefined ? defaults.feedPageTimeoutMs : options.timeoutMs;
+  const { supplier, signal, settings } = options;
+  const timeoutMs = options.timeoutMs === undefined ? settings.feedPageTimeoutMs : options.timeoutMs;
   const deadline = timeoutMs === null ? null : deadlineSignal(timeoutMs, signal);
   const combined = deadline?.signal ?? signal;
   const endsAt = deadlineOf(combined);
-  const backoffMs = options.backoffMs ?? defaults.rateLimitBackoffMs;
-  const maxWaits = options.maxRateLimitWaits ?? defaults.rateLimitMaxWaits;
+  const backoffMs = options.backoffMs ?? settings.rateLimitBackoffMs;
+  const maxWaits = options.maxRateLimitWaits ?? settings.rateLimitMaxWaits;
   let secrets: string[] = [];
   const failure = (kind: 'http' | 'auth' | 'rate_limited', message: string, status: number): SupplierError =>
     new SupplierError(supplier, kind, redact(message, secrets), { status });
@@ -155,10 +158,10 @@ export async function fetchText(
       text = await response.text();
       if (response.status !== 429) break;
       const asked = retryAfterMs(response.headers.get('retry-after'), Date.now());
-      const waitMs = asked ?? Math.min(backoffMs * 2 ** waits, defaults.rateLimitMaxWaitMs);
+      const waitMs = asked ?? Math.min(backoffMs * 2 ** waits, settings.rateLimitMaxWaitMs);
       const said = asked === undefined ? `backoff ${waitMs} ms` : `Retry-After ${waitMs} ms`;
       if (waits >= maxWaits) throw failure('rate_limited', `rate limited: HTTP 429 from ${url} after ${waits} waits`, 429);
-      if (waitMs > defaults.rateLimitMaxWaitMs)
+      if (waitMs > settings.rateLimitMaxWaitMs)
         throw failure('rate_limited', `rate limited: HTTP 429 from ${url} (${said}, longer than a call waits)`, 429);
       if (endsAt !== undefined && performance.now() + waitMs >= endsAt)
         throw failure('rate_limited', `rate limited: HTTP 429 from ${url} (${said}, past the call's deadline)`, 429);

@@ -18,6 +18,7 @@ import { SupplierError } from './supplier-error.ts';
 import type { QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type Exchange, type RecordingProxy } from '../test-support/recording-proxy.ts';
 import { allListings } from '../test-support/fixture-server.ts';
+import { defaults } from '../defaults.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 
@@ -82,7 +83,7 @@ const config = (overrides: Partial<SupplierConfig> = {}): SupplierConfig => ({
   ...testSupplierConfig('supplier_b', proxy.url, 'hotelbeds'),
   ...overrides,
 });
-const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createHotelbedsDriver(config(overrides));
+const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createHotelbedsDriver(config(overrides), defaults);
 
 const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   ...STAY,

@@ -1,4 +1,6 @@
-// The Hotelbeds driver's readings that need no server: the signature, categories as stars, the
+// The Hotelbeds driver: the driver contract (refused credentials, 429s, paging to the end,
+// failures, what is not available, a caller's abort: supplier-driver-contract.ts) on Hotelbeds'
+// wire format, then its readings that need no server: the signature, categories as stars, the
 // party in occupancies, and which price of a rate is the traveller's. Against the simulator and the
 // published schemas: hotelbeds-contract.test.ts.
 import assert from 'node:assert/strict';
@@ -14,6 +16,9 @@ import {
 } from './hotelbeds-rates.ts';
 import { hotelbedsAuthHeaders, hotelbedsSignature } from './hotelbeds-signature.ts';
 import type { QuoteRequest } from './supplier.ts';
+import { createHotelbedsDriver, HOTELBEDS_BACKOFF_MS } from './hotelbeds.ts';
+import { runSupplierDriverContract } from '../test-support/contracts/supplier-driver-contract.ts';
+import { testSupplierConfig } from '../test-support/supplier-config.ts';
 
 const record = (value: unknown) => FeedRecord.of('supplier_b', 'test', value);
 
@@ -26,6 +31,45 @@ const party = (adults: number, childrenAges: number[] | null, rooms: number, chi
   childrenAges,
   rooms,
   currency: 'EUR',
+});
+
+/** A hotel of the Hotel Content API, as `fields` asks for it. */
+const contentHotel = (code: number) => ({
+  code,
+  name: { content: `Hotel ${code}` },
+  accommodationTypeCode: 'H',
+  categoryCode: '3EST',
+  coordinates: { longitude: 1.15, latitude: 41.07 },
+  address: { content: 'Carrer Del Vendrell, 11' },
+  city: { content: 'SALOU' },
+  countryCode: 'ES',
+});
+
+runSupplierDriverContract('Hotelbeds', {
+  supplier: 'supplier_b',
+  driverAt: (baseUrl, settings) => createHotelbedsDriver(testSupplierConfig('supplier_b', baseUrl, 'hotelbeds'), settings),
+  key: testSupplierConfig('supplier_b', 'http://127.0.0.1:9', 'hotelbeds').key,
+  backoffMs: HOTELBEDS_BACKOFF_MS,
+  ids: ['11', '12', '13', '14', '15'],
+  foreignId: 'abc',
+  // The `from`/`to` window the driver asks (1-based, inclusive), with the `total`.
+  content: (ids) => (url) => {
+    const from = Number(url.searchParams.get('from'));
+    const to = Math.min(Number(url.searchParams.get('to')), ids.length);
+    return { body: { from, to, total: ids.length, hotels: ids.slice(from - 1, to).map((id) => contentHotel(Number(id))) } };
+  },
+  quotes: (prices, currency) => () => ({
+    body: {
+      hotels: {
+        hotels: [...prices].map(([code, total]) => ({
+          code: Number(code),
+          currency,
+          rooms: [{ code: 'DBL.ST', rates: [{ net: total.toFixed(2), rooms: 1, adults: 2, children: 0 }] }],
+        })),
+      },
+    },
+  }),
+  refusal: (message) => ({ error: message }),
 });
 
 describe('Hotelbeds: the request signature', () => {

@@ -1,11 +1,10 @@
-import { defaults } from '../defaults.ts';
 import { FeedRecord } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { decodeHotelbedsHotel, HOTELBEDS_CONTENT_FIELDS, hotelbedsPhotoBase } from './hotelbeds-content.ts';
 import { hotelbedsOccupancies, hotelbedsRoomGroups, hotelTotalCents } from './hotelbeds-rates.ts';
 import { hotelbedsAuthHeaders } from './hotelbeds-signature.ts';
 import { createQuoteBatch, isNumericId } from './quote-batch.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /** Most hotel codes in one availability call: `hotels.hotel` has `maxItems: 2000` in the spec. */
 export const HOTELBEDS_MAX_IDS_PER_QUOTE = 2_000;
@@ -26,7 +25,7 @@ const isHotelCode = (id: string): boolean => isNumericId(id) && Number(id) <= 2_
  * Booking API's availability call. Every request is signed (`Api-key`, `X-Signature` at
  * `config.now`). Net rates, no commission report: the slot's transactions come from a CSV import.
  */
-export function createHotelbedsDriver(config: SupplierConfig): Supplier {
+export function createHotelbedsDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;
   const now = config.now ?? Date.now;
   const host = config.baseUrl.replace(/\/+$/, '');
@@ -35,6 +34,7 @@ export function createHotelbedsDriver(config: SupplierConfig): Supplier {
   const photoBase = hotelbedsPhotoBase(host);
   const request = (signal: AbortSignal | undefined) => ({
     supplier: id,
+    settings,
     signal,
     // Signed again for every request sent, a retry after a 429 too: the signature is of the second.
     headers: () => hotelbedsAuthHeaders(config.key, config.secret, now()),
@@ -71,7 +71,7 @@ export function createHotelbedsDriver(config: SupplierConfig): Supplier {
     },
     async *contentPages(options = {}) {
       // `from`/`to` are 1-based and inclusive; `total` counts every hotel whatever the window.
-      const size = Math.max(1, Math.min(HOTELBEDS_MAX_PAGE_SIZE, options.pageSize ?? defaults.feedPageSize));
+      const size = Math.max(1, Math.min(HOTELBEDS_MAX_PAGE_SIZE, options.pageSize ?? settings.feedPageSize));
       for (let from = 1, page = 1; ; page++) {
         const url = supplierUrl(contentApi, '/hotels', { fields: HOTELBEDS_CONTENT_FIELDS.join(','), from, to: from + size - 1 });
         const body = FeedRecord.of(id, `page ${page}`, await fetchJson(url, request(options.signal)));

@@ -16,6 +16,7 @@ import { SupplierError } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { startRecordingProxy, type RecordingProxy } from '../test-support/recording-proxy.ts';
 import { allListings } from '../test-support/fixture-server.ts';
+import { defaults } from '../defaults.ts';
 
 // --- the published schemas --------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ const config = (overrides: Partial<SupplierConfig> = {}): SupplierConfig => ({
   ...testSupplierConfig('supplier_c', proxy.url, 'liteapi'),
   ...overrides,
 });
-const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createLiteapiDriver(config(overrides));
+const driver = (overrides: Partial<SupplierConfig> = {}): Supplier => createLiteapiDriver(config(overrides), defaults);
 
 const request = (ids: string[], party: Partial<QuoteRequest> = {}): QuoteRequest => ({
   ...STAY,

@@ -1,11 +1,14 @@
-// The LiteAPI driver against a fixture server that answers as LiteAPI's spec writes it: the country
-// walk and offset paging, the hotel fields (rating 0-10, stars, types), the rates call (occupancies,
-// 204, offerRetailRate as an array, the cheapest offer), the largest batch, 401/403 and 429.
+// The LiteAPI driver against a fixture server that answers as LiteAPI's spec writes it: the driver
+// contract (refused credentials, 429s, paging to the end, failures, what is not available, a
+// caller's abort: supplier-driver-contract.ts) on LiteAPI's wire format, then its own rules: the
+// country walk and offset paging, the hotel fields (rating 0-10, stars, types), the rates call
+// (occupancies, 204, offerRetailRate as an array, the cheapest offer) and the largest batch.
 // Against the simulator and the published schemas: liteapi-contract.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { expectSupplierError } from '../test-support/expect-supplier-error.ts';
+import { runSupplierDriverContract } from '../test-support/contracts/supplier-driver-contract.ts';
 import { FeedRecord } from './feed-record.ts';
 import {
   collectPages,
@@ -18,6 +21,7 @@ import { createLiteapiDriver, LITEAPI_BACKOFF_MS, LITEAPI_MAX_IDS_PER_QUOTE } fr
 import { decodeLiteapiHotel, liteapiHotelType } from './liteapi-content.ts';
 import { hotelTotal, LITEAPI_DEFAULT_CHILD_AGE, liteapiOccupancies } from './liteapi-rates.ts';
 import type { QuoteRequest, Supplier } from './supplier.ts';
+import { defaults } from '../defaults.ts';
 
 const KEY = 'liteapi-test-key-0123456789';
 
@@ -73,7 +77,7 @@ beforeEach(() => {
 });
 
 const driver = (key = KEY): Supplier =>
-  createLiteapiDriver({ ...testSupplierConfig('supplier_c', `${server.baseUrl}/v3.0`, 'liteapi'), key });
+  createLiteapiDriver({ ...testSupplierConfig('supplier_c', `${server.baseUrl}/v3.0`, 'liteapi'), key }, defaults);
 
 const party = (ids: string[], overrides: Partial<QuoteRequest> = {}): QuoteRequest => ({
   supplierStayIds: ids,
@@ -103,6 +107,29 @@ const offer = (amount: number, rooms = 1, extra: Record<string, unknown> = {}) =
 });
 
 const body = (request: FixtureRequest): Record<string, any> => JSON.parse(request.body) as Record<string, any>;
+
+runSupplierDriverContract('LiteAPI', {
+  supplier: 'supplier_c',
+  driverAt: (baseUrl, settings) =>
+    createLiteapiDriver({ ...testSupplierConfig('supplier_c', `${baseUrl}/v3.0`, 'liteapi'), key: KEY }, settings),
+  key: KEY,
+  backoffMs: LITEAPI_BACKOFF_MS,
+  ids: ['lp1a', 'lp1b', 'lp1c', 'lp1d', 'lp1e'],
+  foreignId: 'lp1,lp2',
+  // One country; its hotels by offset/limit, with their total.
+  content: (ids, _perPage) => (url) => {
+    if (url.pathname === '/v3.0/data/countries') return { body: { data: [{ code: 'FR', name: 'France' }] } };
+    const [offset, limit] = [Number(url.searchParams.get('offset')), Number(url.searchParams.get('limit'))];
+    const data = ids.slice(offset, offset + limit).map((id) => hotel(id));
+    return { body: { data, hotelIds: data.map((h) => h.id), total: ids.length } };
+  },
+  quotes: (prices, currency) => () => ({
+    body: {
+      data: [...prices].map(([hotelId, total]) => ({ hotelId, roomTypes: [offer(total, 1, { offerRetailRate: price(total, currency) })] })),
+    },
+  }),
+  refusal: (message) => ({ error: { code: 401, message } }),
+});
 
 describe('LiteAPI driver: content', () => {
   it('walks the country list and pages each country by offset/limit to its total, key in the header only', async () => {
@@ -303,52 +330,5 @@ describe('LiteAPI driver: rates', () => {
     await driver().quote(party(ids.slice(0, 5_000)), AbortSignal.timeout(5_000));
     const sent = body(server.received.at(-1)!);
     assert.deepEqual([sent.hotelIds.length, sent.limit], [5_000, 5_000]);
-  });
-});
-
-describe('LiteAPI driver: authentication and rate limits', () => {
-  it("a refused key (401) is an `auth` failure with LiteAPI's message, for content and rates, the key never in it", async () => {
-    const wrong = driver('not-the-key-at-all');
-    await assert.rejects(collectPages(wrong.contentPages()), expectSupplierError('supplier_c', 'auth', /auth: Unauthorized/));
-    respond = (url, request) =>
-      url.pathname === '/v3.0/hotels/rates' && request.headers['x-api-key'] !== KEY
-        ? { status: 401, body: { error: { code: 401, message: 'Unauthorized' } } }
-        : undefined;
-    await assert.rejects(wrong.quote(party(['lp1']), AbortSignal.timeout(5_000)), (error: unknown) => {
-      expectSupplierError('supplier_c', 'auth', /Unauthorized/)(error);
-      assert.doesNotMatch((error as Error).message, /not-the-key-at-all/);
-      return true;
-    });
-  });
-
-  it('a 403 is an `auth` failure too', async () => {
-    respond = () => ({ status: 403, body: { error: { code: 403, message: 'Forbidden: API key disabled' } } });
-    await assert.rejects(collectPages(driver().contentPages()), expectSupplierError('supplier_c', 'auth', /API key disabled/));
-  });
-
-  it('a 429 with a Retry-After is waited out as asked, then the same request is sent again', async () => {
-    let limited = 1;
-    respond = (url) =>
-      url.pathname === '/v3.0/data/countries' && limited-- > 0 ? { status: 429, body: '', headers: { 'Retry-After': '1' } } : undefined;
-    const start = server.received.length;
-    const began = performance.now();
-    const pages = await collectPages(driver().contentPages());
-    assert.ok(performance.now() - began >= 990, 'waited the second asked');
-    assert.deepEqual(
-      server.received.slice(start, start + 2).map((r) => r.url),
-      ['/v3.0/data/countries', '/v3.0/data/countries'],
-    );
-    assert.equal(pages.flat().length, 5);
-  });
-
-  it("a 429 without one is waited out by the driver's own backoff", async () => {
-    let limited = 1;
-    respond = (url) =>
-      url.pathname === '/v3.0/hotels/rates' ? (limited-- > 0 ? { status: 429, body: '' } : { status: 204, body: '' }) : undefined;
-    const start = server.received.length;
-    const began = performance.now();
-    await driver().quote(party(['lp1']), AbortSignal.timeout(30_000));
-    assert.ok(performance.now() - began >= LITEAPI_BACKOFF_MS - 10, `waited the ${LITEAPI_BACKOFF_MS} ms backoff`);
-    assert.equal(server.received.length - start, 2, 'sent again once');
   });
 });

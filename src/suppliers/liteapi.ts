@@ -1,10 +1,9 @@
-import { defaults } from '../defaults.ts';
 import { FeedRecord } from './feed-record.ts';
 import { fetchJson, supplierUrl } from './fetch-json.ts';
 import { decodeLiteapiHotel } from './liteapi-content.ts';
 import { hotelTotal, LITEAPI_GUEST_NATIONALITY, liteapiOccupancies } from './liteapi-rates.ts';
 import { createQuoteBatch, isListableId } from './quote-batch.ts';
-import type { Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Supplier, SupplierConfig } from './supplier.ts';
 
 /**
  * Most hotel ids in one rates call (decision 157): `hotelIds` has no `maxItems`, but the call
@@ -27,11 +26,12 @@ export const LITEAPI_BACKOFF_MS = 1_000;
  * Prices: one rates call by hotel ids; an HTTP 204 means none is available. No commission report
  * (decision 158): the slot's transactions come from the CSV import.
  */
-export function createLiteapiDriver(config: SupplierConfig): Supplier {
+export function createLiteapiDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;
   const base = config.baseUrl.replace(/\/+$/, '');
   const request = (signal: AbortSignal | undefined) => ({
     supplier: id,
+    settings,
     signal,
     headers: { 'X-API-Key': config.key },
     backoffMs: LITEAPI_BACKOFF_MS,
@@ -78,7 +78,7 @@ export function createLiteapiDriver(config: SupplierConfig): Supplier {
       return batch.quotes();
     },
     async *contentPages(options = {}) {
-      const size = Math.max(1, Math.min(LITEAPI_MAX_PAGE_SIZE, options.pageSize ?? defaults.feedPageSize));
+      const size = Math.max(1, Math.min(LITEAPI_MAX_PAGE_SIZE, options.pageSize ?? settings.feedPageSize));
       for (const country of await countries(options.signal)) {
         for (let offset = 0, page = 1; ; page++) {
           const url = supplierUrl(base, '/data/hotels', { countryCode: country, offset, limit: size });

@@ -1,13 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import { defaults } from '../defaults.ts';
 import type { SupplierId } from '../types.ts';
 import type { Quote, QuoteRequest } from './supplier.ts';
 
 export interface QuoteCacheOptions {
-  /** How long a quote is reused. */
-  ttlMs?: number;
-  /** Most quotes held; the least recently used go first. */
-  maxEntries?: number;
+  /** How long a quote is reused (the quote service gives `settings.quoteCacheTtlMs`). */
+  ttlMs: number;
+  /** Most quotes held; the least recently used go first (`settings.quoteCacheMaxEntries`). */
+  maxEntries: number;
   /** Milliseconds clock (injected so that tests expire entries by hand; default performance.now). */
   now?: () => number;
 }
@@ -67,11 +66,11 @@ export function quoteKeyPrefix(supplier: SupplierId, request: QuoteRequest): str
   return JSON.stringify([supplier, request.checkin, request.checkout, request.adults, children, request.rooms, request.currency]);
 }
 
-export function createQuoteCache(options: QuoteCacheOptions = {}): MemoryQuoteCache {
+export function createQuoteCache(options: QuoteCacheOptions): MemoryQuoteCache {
   const now = options.now;
-  const ttl = options.ttlMs ?? defaults.quoteCacheTtlMs;
+  const ttl = options.ttlMs;
   const cache = new LRUCache<string, Quote>({
-    max: options.maxEntries ?? defaults.quoteCacheMaxEntries,
+    max: options.maxEntries,
     ttl,
     // lru-cache reads its clock through `perf`. ttlResolution 0: ask the clock on every check,
     // since its default debounce caches "now" behind a real timer, which an injected clock defeats.

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCircuitBreaker, type BreakerState } from './circuit-breaker.ts';
 import { createQuoteService } from './quote-service.ts';
+import { defaults } from '../defaults.ts';
 import { SupplierError } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 
@@ -50,8 +51,8 @@ function hangingSupplier(maxIdsPerQuote = 100) {
 describe('quote service under a burst', () => {
   it("a search's budget ending a call in flight before the call's own deadline is no failure of the supplier", async () => {
     const fake = hangingSupplier();
-    const breaker = createCircuitBreaker({ failureThreshold: 2, now: () => 0 });
-    const service = createQuoteService({ supplier: fake.supplier, breaker, callTimeoutMs: 600_000 });
+    const breaker = createCircuitBreaker({ failureThreshold: 2, openMs: defaults.breakerOpenMs, now: () => 0 });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, settings: { ...defaults, quoteCallTimeoutMs: 600_000 } });
     for (let i = 0; i < 4; i++) {
       const budget = new AbortController();
       const sent = fake.nextCall();
@@ -70,9 +71,7 @@ describe('quote service under a burst', () => {
     const transitions: BreakerState[] = [];
     const service = createQuoteService({
       supplier: fake.supplier,
-      concurrency: 1,
-      callTimeoutMs: 600_000,
-      breaker: { failureThreshold: 1 },
+      settings: { ...defaults, quoteConcurrency: 1, quoteCallTimeoutMs: 600_000, breakerFailureThreshold: 1 },
       onBreakerTransition: (to) => transitions.push(to),
     });
     const first = new AbortController();
@@ -105,8 +104,7 @@ describe('quote service under a burst', () => {
     const service = createQuoteService({
       supplier: fake.supplier,
       now: () => t,
-      callTimeoutMs: 1,
-      breaker: { failureThreshold: 2, openMs: 1_000 },
+      settings: { ...defaults, quoteCallTimeoutMs: 1, breakerFailureThreshold: 2, breakerOpenMs: 1_000 },
       onBreakerTransition: (to, cause) => told.push(`${to}: ${cause}`),
     });
     const ask = (id: string) => service.quote({ ...REQUEST, supplierStayIds: [id] }, new AbortController().signal);

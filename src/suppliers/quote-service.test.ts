@@ -5,13 +5,14 @@ import type { SupplierId } from '../types.ts';
 import { createCircuitBreaker } from './circuit-breaker.ts';
 import { fetchJson } from './fetch-json.ts';
 import { startFixtureServer, type FixtureResponse, type FixtureServer } from '../test-support/fixture-server.ts';
-import { createQuoteService } from './quote-service.ts';
+import { createQuoteService, type QuoteSettings } from './quote-service.ts';
 import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import { createSupplierAuth } from './supplier-auth.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
 import type { Quote, QuoteRequest, Supplier } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
+import { defaults } from '../defaults.ts';
 
 const REQUEST: QuoteRequest = {
   supplierStayIds: [],
@@ -24,6 +25,8 @@ const REQUEST: QuoteRequest = {
   currency: 'USD',
 };
 const ids = (n: number, from = 1): string[] => Array.from({ length: n }, (_, i) => String(from + i));
+/** The service's figures: defaults.ts', these changed. */
+const figures = (changed: Partial<QuoteSettings> = {}): QuoteSettings => ({ ...defaults, ...changed });
 const price = (id: string): Quote => ({ available: true, total: Number(id), currency: 'USD' });
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
@@ -100,7 +103,7 @@ const slow =
 describe('quote service', () => {
   it('dedupes, batches to the cap and answers every asked id in asked order', async () => {
     const fake = fakeSupplier(50);
-    const service = createQuoteService({ supplier: fake.supplier, now: clock().now });
+    const service = createQuoteService({ supplier: fake.supplier, settings: figures(), now: clock().now });
     const asked = [...ids(120), '7', '8'];
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: asked }, AbortSignal.timeout(5_000));
     assert.deepEqual(
@@ -118,7 +121,7 @@ describe('quote service', () => {
   it('answers an id the adapter left out of its map as not available', async () => {
     const fake = fakeSupplier();
     fake.behaviour = async () => new Map([['1', price('1')]]);
-    const outcome = await createQuoteService({ supplier: fake.supplier }).quote(
+    const outcome = await createQuoteService({ supplier: fake.supplier, settings: figures() }).quote(
       { ...REQUEST, supplierStayIds: ['1', '2'] },
       AbortSignal.timeout(5_000),
     );
@@ -128,7 +131,7 @@ describe('quote service', () => {
   it('keeps at most `concurrency` calls in flight, across concurrent searches', async () => {
     const fake = fakeSupplier(10);
     fake.behaviour = slow(20);
-    const service = createQuoteService({ supplier: fake.supplier, concurrency: 2 });
+    const service = createQuoteService({ supplier: fake.supplier, settings: figures({ quoteConcurrency: 2 }) });
     const [first, second] = await Promise.all([
       service.quote({ ...REQUEST, supplierStayIds: ids(50) }, AbortSignal.timeout(5_000)),
       service.quote({ ...REQUEST, supplierStayIds: ids(30, 1_000) }, AbortSignal.timeout(5_000)),
@@ -143,7 +146,7 @@ describe('quote service', () => {
   it('gives every call its own deadline on top of the caller signal', async () => {
     const fake = fakeSupplier();
     fake.behaviour = slow(5_000);
-    const service = createQuoteService({ supplier: fake.supplier, callTimeoutMs: 50 });
+    const service = createQuoteService({ supplier: fake.supplier, settings: figures({ quoteCallTimeoutMs: 50 }) });
     // The call's deadline, not the caller's 10 s, ended it: a timeout. How soon: bench/timings.ts.
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(10_000));
     assert.equal(outcome.failure, 'timeout');
@@ -159,7 +162,7 @@ describe('quote service', () => {
     ];
     for (const [kind, failure] of cases) {
       const fake = fakeSupplier();
-      const service = createQuoteService({ supplier: fake.supplier });
+      const service = createQuoteService({ supplier: fake.supplier, settings: figures() });
       fake.behaviour = failWith(kind);
       const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
       assert.equal(outcome.failure, failure, kind);
@@ -188,7 +191,7 @@ describe('quote service', () => {
       }
       return new Map(asked.map((x) => [x, price(x)]));
     };
-    const outcome = await createQuoteService({ supplier: fake.supplier }).quote(
+    const outcome = await createQuoteService({ supplier: fake.supplier, settings: figures() }).quote(
       { ...REQUEST, supplierStayIds: ids(6) },
       AbortSignal.timeout(5_000),
     );
@@ -200,7 +203,11 @@ describe('quote service', () => {
     const time = clock();
     const fake = fakeSupplier();
     fake.behaviour = async (asked) => new Map(asked.filter((x) => x !== '2').map((x) => [x, price(x)]));
-    const service = createQuoteService({ supplier: fake.supplier, now: time.now, cache: { ttlMs: 60_000, maxEntries: 1_000 } });
+    const service = createQuoteService({
+      supplier: fake.supplier,
+      now: time.now,
+      settings: figures({ quoteCacheTtlMs: 60_000, quoteCacheMaxEntries: 1_000 }),
+    });
     const first = await service.quote({ ...REQUEST, supplierStayIds: ['1', '2'] }, AbortSignal.timeout(5_000));
     assert.equal(first.asked, true);
 
@@ -233,7 +240,11 @@ describe('quote service', () => {
   it('opens the breaker after consecutive failures, refuses without calls, then lets one trial through', async () => {
     const time = clock();
     const fake = fakeSupplier(1);
-    const service = createQuoteService({ supplier: fake.supplier, now: time.now, breaker: { failureThreshold: 2, openMs: 30_000 } });
+    const service = createQuoteService({
+      supplier: fake.supplier,
+      now: time.now,
+      settings: figures({ breakerFailureThreshold: 2, breakerOpenMs: 30_000 }),
+    });
     fake.behaviour = failWith('http');
     await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
     assert.equal(service.breakerState(), 'closed');
@@ -273,8 +284,8 @@ describe('quote service', () => {
   it('counts timeouts as breaker failures', async () => {
     const fake = fakeSupplier();
     fake.behaviour = slow(5_000);
-    const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
-    const service = createQuoteService({ supplier: fake.supplier, breaker, callTimeoutMs: 20 });
+    const breaker = createCircuitBreaker({ failureThreshold: 2, openMs: defaults.breakerOpenMs, now: clock().now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, settings: figures({ quoteCallTimeoutMs: 20 }) });
     await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
     await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
     assert.equal(breaker.state(), 'open');
@@ -283,8 +294,8 @@ describe('quote service', () => {
   it('rejects with the reason when the caller cancels, without blaming the supplier', async () => {
     const fake = fakeSupplier();
     fake.behaviour = slow(5_000);
-    const breaker = createCircuitBreaker({ failureThreshold: 1, now: clock().now });
-    const service = createQuoteService({ supplier: fake.supplier, breaker });
+    const breaker = createCircuitBreaker({ failureThreshold: 1, openMs: defaults.breakerOpenMs, now: clock().now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, settings: figures() });
     const controller = new AbortController();
     const reason = new Error('client went away');
     setTimeout(() => controller.abort(reason), 20);
@@ -329,7 +340,10 @@ describe('quote service over HTTP', () => {
         ],
       })),
     });
-    const service = createQuoteService({ supplier: createExpediaRapidDriver(testSupplierConfig('supplier_d', server.baseUrl)) });
+    const service = createQuoteService({
+      supplier: createExpediaRapidDriver(testSupplierConfig('supplier_d', server.baseUrl), defaults),
+      settings: figures(),
+    });
     const before = server.requests.length;
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ids(600) }, AbortSignal.timeout(5_000));
     const calls = server.requests.slice(before).map((path) => new URL(path, 'http://x').searchParams.getAll('property_id').length);
@@ -353,8 +367,8 @@ describe('quote service over HTTP', () => {
       return { hang: true, body: null };
     };
     const service = createQuoteService({
-      supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl)),
-      concurrency: 1,
+      supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl), defaults),
+      settings: figures({ quoteConcurrency: 1 }),
     });
     const before = server.requests.length;
     // Answered when the caller's budget ran out (how soon: bench/timings.ts), with a null for every id.
@@ -371,7 +385,10 @@ describe('quote service over HTTP', () => {
   });
 
   it('reports a supplier answering garbage as malformed, and a 500 as error', async () => {
-    const service = createQuoteService({ supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl)) });
+    const service = createQuoteService({
+      supplier: createHotelbedsDriver(testSupplierConfig('supplier_b', server.baseUrl), defaults),
+      settings: figures(),
+    });
     reply = () => ({ body: 'not json' });
     assert.equal((await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000))).failure, 'malformed');
     reply = () => ({ status: 500, body: { error: 'Internal Server Error' } });
@@ -384,10 +401,11 @@ describe('quote service: refused credentials and rate limits', () => {
     for (const kind of ['auth', 'rate_limited'] as const) {
       const fake = fakeSupplier();
       const calls: (string | null)[] = [];
-      const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
+      const breaker = createCircuitBreaker({ failureThreshold: 2, openMs: defaults.breakerOpenMs, now: clock().now });
       const service = createQuoteService({
         supplier: fake.supplier,
         breaker,
+        settings: figures(),
         observer: { call: (_s, _ms, failure) => calls.push(failure) },
       });
       fake.behaviour = failWith(kind);
@@ -406,7 +424,7 @@ describe('quote service: refused credentials and rate limits', () => {
     const time = clock();
     const fake = fakeSupplier(1);
     const breaker = createCircuitBreaker({ failureThreshold: 1, openMs: 1_000, now: time.now });
-    const service = createQuoteService({ supplier: fake.supplier, breaker, now: time.now });
+    const service = createQuoteService({ supplier: fake.supplier, breaker, now: time.now, settings: figures() });
     fake.behaviour = failWith('http');
     await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
     assert.equal(breaker.state(), 'open');
@@ -424,7 +442,7 @@ describe('quote service: refused credentials and rate limits', () => {
     const fake = fakeSupplier();
     const refusals: string[] = [];
     const auth = createSupplierAuth({ onRefused: (supplier, error) => refusals.push(`${supplier} ${error}`) });
-    const service = createQuoteService({ supplier: fake.supplier, auth });
+    const service = createQuoteService({ supplier: fake.supplier, auth, settings: figures() });
     assert.deepEqual(auth.state('supplier_a'), { auth: 'unknown', error: null });
     fake.behaviour = failWith('auth');
     await service.quote({ ...REQUEST, supplierStayIds: ['1'] }, AbortSignal.timeout(5_000));
@@ -453,7 +471,13 @@ describe('quote service over HTTP: 429', () => {
   const driver = (): Supplier => ({
     ...fakeSupplier().supplier,
     quote: async (request, signal) => {
-      const body = (await fetchJson(`${server.baseUrl}/quote`, { supplier: 'supplier_a', signal, timeoutMs: null, backoffMs: 5 })) as {
+      const body = (await fetchJson(`${server.baseUrl}/quote`, {
+        supplier: 'supplier_a',
+        settings: defaults,
+        signal,
+        timeoutMs: null,
+        backoffMs: 5,
+      })) as {
         prices: Record<string, number>;
       };
       return new Map(request.supplierStayIds.map((id) => [id, { available: true, total: body.prices[id] ?? 0, currency: 'USD' }]));
@@ -464,7 +488,11 @@ describe('quote service over HTTP: 429', () => {
     let answered = 0;
     reply = () => (answered++ === 0 ? { status: 429, body: {}, headers: { 'retry-after': '0' } } : { body: { prices: { '7': 70 } } });
     const waits: number[] = [];
-    const service = createQuoteService({ supplier: driver(), observer: { rateLimitWait: (_s, ms) => waits.push(ms) } });
+    const service = createQuoteService({
+      supplier: driver(),
+      settings: figures(),
+      observer: { rateLimitWait: (_s, ms) => waits.push(ms) },
+    });
     const outcome = await service.quote({ ...REQUEST, supplierStayIds: ['7'] }, AbortSignal.timeout(5_000));
     assert.equal(outcome.failure, null);
     assert.deepEqual(outcome.quotes.get('7'), { available: true, total: 70, currency: 'USD' });
@@ -473,12 +501,12 @@ describe('quote service over HTTP: 429', () => {
 
   it('fails as rate_limited at once when the 429 asks for more than the call deadline, and a storm never opens the breaker', async () => {
     reply = () => ({ status: 429, body: {}, headers: { 'retry-after': '30' } });
-    const breaker = createCircuitBreaker({ failureThreshold: 2, now: clock().now });
+    const breaker = createCircuitBreaker({ failureThreshold: 2, openMs: defaults.breakerOpenMs, now: clock().now });
     const waits: number[] = [];
     const service = createQuoteService({
       supplier: driver(),
       breaker,
-      callTimeoutMs: 10_000,
+      settings: figures({ quoteCallTimeoutMs: 10_000 }),
       observer: { rateLimitWait: (_s, ms) => waits.push(ms) },
     });
     const before = server.requests.length;

@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import { closedRedisUrl, deleteRedisKeys, skipWithoutRedis, TEST_REDIS_URL, testRedisPrefix } from '../test-support/redis.ts';
 import { quoteKeyPrefix } from './quote-cache.ts';
 import { runQuoteCacheContract } from '../test-support/contracts/quote-cache-contract.ts';
+import { defaults } from '../defaults.ts';
 import { createRedisQuoteCache, type RedisQuoteCache, type RedisQuoteCacheOptions } from './redis-quote-cache.ts';
 import type { QuoteRequest } from './supplier.ts';
 
@@ -29,7 +30,15 @@ async function redisCache(
   options: Partial<RedisQuoteCacheOptions> & { now: () => number },
   keyPrefix = `${prefix}${made++}:`,
 ): Promise<RedisQuoteCache> {
-  const cache = createRedisQuoteCache({ url: TEST_REDIS_URL, prefix: keyPrefix, commandTimeoutMs: 2_000, retryMs: 1_000, ...options });
+  const cache = createRedisQuoteCache({
+    url: TEST_REDIS_URL,
+    prefix: keyPrefix,
+    ttlMs: defaults.quoteCacheTtlMs,
+    maxEntries: defaults.quoteCacheMaxEntries,
+    commandTimeoutMs: 2_000,
+    retryMs: 1_000,
+    ...options,
+  });
   if (cache.client.status !== 'ready') await new Promise((resolve) => cache.client.once('ready', resolve));
   return cache;
 }
@@ -101,6 +110,8 @@ describe('redis quote cache, Redis unreachable', () => {
     const cache = createRedisQuoteCache({
       url: await closedRedisUrl(),
       prefix,
+      ttlMs: defaults.quoteCacheTtlMs,
+      maxEntries: defaults.quoteCacheMaxEntries,
       commandTimeoutMs: 200,
       retryMs: 1_000,
       now: () => 0,

@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
-import { defaults } from '../defaults.ts';
-import { createQuoteCache, quoteKeyPrefix, type QuoteCache } from './quote-cache.ts';
+import { createQuoteCache, quoteKeyPrefix, type MemoryQuoteScope, type QuoteCache, type QuoteCacheScope } from './quote-cache.ts';
 import type { Quote } from './supplier.ts';
 
 export interface RedisQuoteCacheOptions {
@@ -8,10 +7,10 @@ export interface RedisQuoteCacheOptions {
   url: string;
   /** Prefix of every key the cache writes (tests use a unique one and delete it after). */
   prefix: string;
-  /** How long a quote is reused, wherever it was asked. */
-  ttlMs?: number;
+  /** How long a quote is reused, wherever it was asked (`settings.quoteCacheTtlMs`). */
+  ttlMs: number;
   /** Most quotes this process holds in memory in front of Redis. */
-  maxEntries?: number;
+  maxEntries: number;
   /**
    * Milliseconds clock of the entries' expiry. Expiry times travel between gateways inside the
    * entries, so the default is the wall clock (Date.now), which every machine keeps in step.
@@ -57,9 +56,8 @@ interface StoredQuote {
  *   `retryMs`, so an outage costs at most one `commandTimeoutMs` per `retryMs`.
  */
 export function createRedisQuoteCache(options: RedisQuoteCacheOptions): RedisQuoteCache {
-  const ttl = options.ttlMs ?? defaults.quoteCacheTtlMs;
+  const ttl = options.ttlMs;
   const now = options.now ?? Date.now;
-  const retryClock = options.retryClock ?? (() => performance.now());
   const near = createQuoteCache({ ttlMs: ttl, maxEntries: options.maxEntries, now });
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
@@ -69,105 +67,146 @@ export function createRedisQuoteCache(options: RedisQuoteCacheOptions): RedisQuo
     retryStrategy: (times) => Math.min(times * 200, 2_000),
     disconnectTimeout: 200,
   });
-  let degraded = false;
-  let failedAt = -Infinity;
+  const health = redisHealth(client, options);
   const writes = new Set<Promise<void>>();
-
-  /**
-   * Whether to ask Redis now: only over a ready connection (while it connects, a call would only
-   * fail: memory serves, at no cost), and while calls fail, once per retryMs.
-   */
-  const usable = () => client.status === 'ready' && (!degraded || retryClock() - failedAt >= options.retryMs);
-  const failed = (error: unknown) => {
-    failedAt = retryClock();
-    if (degraded) return;
-    degraded = true;
-    options.onDegraded?.(error);
-  };
-  const answered = () => {
-    if (!degraded) return;
-    degraded = false;
-    options.onRecovered?.();
-  };
-  client.on('error', (error: Error) => {
-    options.onError?.(error);
-    failed(error);
-  });
-  // Connected (again): calls go to Redis at once; one that fails marks it degraded again.
-  client.on('ready', answered);
-
   return {
     client,
     get degraded() {
-      return degraded;
+      return health.degraded;
     },
-    scope(supplier, request) {
-      const keyPrefix = options.prefix + quoteKeyPrefix(supplier, request);
-      const local = near.scope(supplier, request);
-
-      /** The ids memory does not hold, from Redis in one MGET; copied into memory for what is left of their TTL. */
-      async function readFar(far: readonly string[], found: Map<string, Quote>): Promise<Map<string, Quote>> {
-        let values: (string | null)[];
-        try {
-          values = await client.mget(far.map((id) => keyPrefix + id));
-          answered();
-        } catch (error) {
-          failed(error);
-          return found;
-        }
-        const t = now();
-        far.forEach((id, i) => {
-          const stored = decode(values[i]);
-          // Fresh up to and including `exp`, as in memory.
-          if (stored === null || stored.exp < t) return;
-          const quote = Object.freeze(stored.q);
-          // Held here only for what is left of it (a clock ahead of the writer's cannot stretch it).
-          const left = Math.min(stored.exp - t, ttl);
-          if (left >= 1) local.setOne(id, quote, left);
-          found.set(id, quote);
-        });
-        return found;
-      }
-
-      return {
-        get(ids) {
-          const found = new Map<string, Quote>();
-          const far: string[] = [];
-          for (const id of ids) {
-            const quote = local.getOne(id);
-            if (quote === undefined) far.push(id);
-            else found.set(id, quote);
-          }
-          // What memory answers needs no round trip (and no promise).
-          if (far.length === 0 || !usable()) return found;
-          return readFar(far, found);
-        },
-        set(entries) {
-          if (entries.length === 0) return;
-          for (const [id, quote] of entries) local.setOne(id, quote);
-          if (!usable()) return;
-          const exp = now() + ttl;
-          const pipeline = client.pipeline();
-          for (const [id, quote] of entries)
-            pipeline.set(keyPrefix + id, JSON.stringify({ q: quote, exp } satisfies StoredQuote), 'PX', ttl);
-          const write = pipeline
-            .exec()
-            .then((results) => {
-              const error = results?.find(([e]) => e !== null)?.[0];
-              if (error) failed(error);
-              else answered();
-            }, failed)
-            .finally(() => writes.delete(write));
-          writes.add(write);
-        },
-      };
-    },
+    scope: (supplier, request) =>
+      redisScope({
+        client,
+        health,
+        writes,
+        ttl,
+        now,
+        keyPrefix: options.prefix + quoteKeyPrefix(supplier, request),
+        local: near.scope(supplier, request),
+      }),
     async flush() {
       await Promise.all([...writes]);
     },
     async close() {
       await Promise.all([...writes]);
       client.disconnect();
+    },
+  };
+}
+
+/** Whether Redis answers, as its calls and connection tell; told once when it starts failing and once when it is back. */
+interface RedisHealth {
+  readonly degraded: boolean;
+  /**
+   * Whether to ask Redis now: only over a ready connection (while it connects, a call would only
+   * fail: memory serves, at no cost), and while calls fail, once per retryMs.
+   */
+  usable(): boolean;
+  failed(error: unknown): void;
+  answered(): void;
+}
+
+function redisHealth(
+  client: Redis,
+  options: Pick<RedisQuoteCacheOptions, 'retryMs' | 'retryClock' | 'onDegraded' | 'onRecovered' | 'onError'>,
+): RedisHealth {
+  const retryClock = options.retryClock ?? (() => performance.now());
+  let degraded = false;
+  let failedAt = -Infinity;
+  const health: RedisHealth = {
+    get degraded() {
+      return degraded;
+    },
+    usable: () => client.status === 'ready' && (!degraded || retryClock() - failedAt >= options.retryMs),
+    failed(error) {
+      failedAt = retryClock();
+      if (degraded) return;
+      degraded = true;
+      options.onDegraded?.(error);
+    },
+    answered() {
+      if (!degraded) return;
+      degraded = false;
+      options.onRecovered?.();
+    },
+  };
+  client.on('error', (error: Error) => {
+    options.onError?.(error);
+    health.failed(error);
+  });
+  // Connected (again): calls go to Redis at once; one that fails marks it degraded again.
+  client.on('ready', () => health.answered());
+  return health;
+}
+
+interface RedisScopeParts {
+  client: Redis;
+  health: RedisHealth;
+  /** Writes under way, for `flush`. */
+  writes: Set<Promise<void>>;
+  ttl: number;
+  now: () => number;
+  /** The Redis key of a stay id is this followed by the id. */
+  keyPrefix: string;
+  /** This process's memory for the same supplier and stay request. */
+  local: MemoryQuoteScope;
+}
+
+/** One supplier's entries for one stay request: memory first, then Redis for the rest. */
+function redisScope({ client, health, writes, ttl, now, keyPrefix, local }: RedisScopeParts): QuoteCacheScope {
+  /** The ids memory does not hold, from Redis in one MGET; copied into memory for what is left of their TTL. */
+  async function readFar(far: readonly string[], found: Map<string, Quote>): Promise<Map<string, Quote>> {
+    let values: (string | null)[];
+    try {
+      values = await client.mget(far.map((id) => keyPrefix + id));
+      health.answered();
+    } catch (error) {
+      health.failed(error);
+      return found;
+    }
+    const t = now();
+    far.forEach((id, i) => {
+      const stored = decode(values[i]);
+      // Fresh up to and including `exp`, as in memory.
+      if (stored === null || stored.exp < t) return;
+      const quote = Object.freeze(stored.q);
+      // Held here only for what is left of it (a clock ahead of the writer's cannot stretch it).
+      const left = Math.min(stored.exp - t, ttl);
+      if (left >= 1) local.setOne(id, quote, left);
+      found.set(id, quote);
+    });
+    return found;
+  }
+
+  return {
+    get(ids) {
+      const found = new Map<string, Quote>();
+      const far: string[] = [];
+      for (const id of ids) {
+        const quote = local.getOne(id);
+        if (quote === undefined) far.push(id);
+        else found.set(id, quote);
+      }
+      // What memory answers needs no round trip (and no promise).
+      if (far.length === 0 || !health.usable()) return found;
+      return readFar(far, found);
+    },
+    set(entries) {
+      if (entries.length === 0) return;
+      for (const [id, quote] of entries) local.setOne(id, quote);
+      if (!health.usable()) return;
+      const exp = now() + ttl;
+      const pipeline = client.pipeline();
+      for (const [id, quote] of entries) pipeline.set(keyPrefix + id, JSON.stringify({ q: quote, exp } satisfies StoredQuote), 'PX', ttl);
+      const write = pipeline
+        .exec()
+        .then((results) => {
+          const error = results?.find(([e]) => e !== null)?.[0];
+          if (error) health.failed(error);
+          else health.answered();
+        }, health.failed)
+        .finally(() => writes.delete(write));
+      writes.add(write);
     },
   };
 }

@@ -12,15 +12,16 @@ import { createHotelbedsDriver } from './hotelbeds.ts';
 import { createLiteapiDriver } from './liteapi.ts';
 import { createExpediaRapidDriver } from './expedia-rapid.ts';
 import { SupplierError, type SupplierErrorKind } from './supplier-error.ts';
-import type { Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
+import type { DriverSettings, Quote, QuoteRequest, Supplier, SupplierConfig } from './supplier.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import { bookingDemandListing } from '../test-support/booking-demand-listing.ts';
 import { hotelbedsListing } from '../test-support/hotelbeds-listing.ts';
 import { expediaRapidListing } from '../test-support/expedia-rapid-listing.ts';
 import { liteapiListing } from '../test-support/liteapi-listing.ts';
 import { allListings } from '../test-support/fixture-server.ts';
+import { defaults } from '../defaults.ts';
 
-const ADAPTERS: Record<SupplierId, (config: SupplierConfig) => Supplier> = {
+const ADAPTERS: Record<SupplierId, (config: SupplierConfig, settings: DriverSettings) => Supplier> = {
   supplier_a: createBookingDemandDriver,
   supplier_b: createHotelbedsDriver,
   supplier_c: createLiteapiDriver,
@@ -57,7 +58,7 @@ async function failureOf(run: () => Promise<unknown>): Promise<unknown> {
 
 for (const id of SUPPLIER_IDS) {
   describe(`Supplier contract: ${id}`, () => {
-    const supplier = () => ADAPTERS[id](testSupplierConfig(id, sim.urls[id]));
+    const supplier = () => ADAPTERS[id](testSupplierConfig(id, sim.urls[id]), defaults);
     const request = (ids: string[]): QuoteRequest => ({
       ...DATES,
       supplierStayIds: ids,

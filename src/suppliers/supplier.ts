@@ -1,4 +1,4 @@
-import type { Listing, SupplierApi, SupplierId } from '../types.ts';
+import type { Listing, Settings, SupplierApi, SupplierId } from '../types.ts';
 import type { SupplierError } from './supplier-error.ts';
 
 /**
@@ -21,6 +21,15 @@ export interface SupplierConfig {
   /** The clock of request signatures (Hotelbeds, Rapid), in milliseconds; default Date.now. */
   now?: () => number;
 }
+
+/**
+ * The figures a driver works with: its default content page size and commission report page size,
+ * and its calls' deadline and 429 rule (fetch-json.ts). Plain data, as the slot's configuration.
+ */
+export type DriverSettings = Pick<
+  Settings,
+  'feedPageSize' | 'reportFeedPageSize' | 'feedPageTimeoutMs' | 'rateLimitBackoffMs' | 'rateLimitMaxWaits' | 'rateLimitMaxWaitMs'
+>;
 
 /** What to price: one call's worth of ids (at most `maxIdsPerQuote`) for one stay and party. */
 export interface QuoteRequest {

@@ -118,7 +118,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.withoutReport === undefined
       ? {}
       : {
-          drivers: createSuppliers(slots).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
+          drivers: createSuppliers(slots, defaults).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
         }),
     now: clock.now,
     publicUrl: 'http://gw.test',

@@ -4,6 +4,7 @@ import { SIM_CREDENTIALS } from '@staygate/sim';
 import { createSuppliers } from '../suppliers/create-suppliers.ts';
 import type { SupplierConfig } from '../suppliers/supplier.ts';
 import { DEFAULT_SUPPLIER_APIS, SUPPLIER_IDS, type SupplierApi, type SupplierId } from '../types.ts';
+import { defaults } from '../defaults.ts';
 
 export function testSupplierConfig(id: SupplierId, baseUrl: string, api: SupplierApi = DEFAULT_SUPPLIER_APIS[id]): SupplierConfig {
   return { id, api, baseUrl, ...SIM_CREDENTIALS[api] };
@@ -14,5 +15,5 @@ export function testSupplierConfig(id: SupplierId, baseUrl: string, api: Supplie
  * come from a CSV import): from the drivers themselves, made and never called.
  */
 export const REPORTED_SLOTS: readonly SupplierId[] = SUPPLIER_IDS.filter(
-  (id) => createSuppliers([testSupplierConfig(id, 'http://127.0.0.1:9')])[0]!.commissionReport !== undefined,
+  (id) => createSuppliers([testSupplierConfig(id, 'http://127.0.0.1:9')], defaults)[0]!.commissionReport !== undefined,
 );

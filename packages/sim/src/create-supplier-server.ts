@@ -105,93 +105,11 @@ export interface SupplierServer {
 export const MALFORMED_BODY = '{"status":"ok","results":[{"id":';
 
 export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupplierServerOptions): SupplierServer {
-  const byPath = new Map<string, Map<string, SupplierRoute>>();
-  const prefixes = new Map<string, Map<string, SupplierRoute>>();
-  for (const route of routes) {
-    if (route.prefix) {
-      const methods = prefixes.get(route.path) ?? new Map<string, SupplierRoute>();
-      prefixes.set(route.path, methods.set(route.method, route));
-      continue;
-    }
-    const methods = byPath.get(route.path) ?? new Map<string, SupplierRoute>();
-    methods.set(route.method, route);
-    byPath.set(route.path, methods);
-  }
-
-  // Pending waits (latency, slow), cancelled on close: a closed simulator must not keep timers alive.
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
-
-  async function dispatch(request: SupplierRequest): Promise<SupplierResponse> {
-    const methods = byPath.get(request.path) ?? [...prefixes].find(([prefix]) => request.path.startsWith(prefix))?.[1];
-    if (!methods) return { status: 404, body: errorBody(404, `no route for ${request.path}`) };
-    const route = methods.get(request.method);
-    if (!route) {
-      const allow = [...methods.keys()].join(', ');
-      return { status: 405, body: errorBody(405, `${request.method} is not allowed on ${request.path}`), headers: { Allow: allow } };
-    }
-    if (route.latency && latencyMs) {
-      const ms = latencyMs();
-      if (ms > 0) await wait(ms);
-    }
-    try {
-      return await route.handle(request);
-    } catch (error) {
-      if (error instanceof SupplierHttpError) return { status: error.status, body: errorBody(error.status, error.message, error.details) };
-      throw error;
-    }
-  }
-
+  const waits = cancellableWaits();
+  const dispatch = routeRequests(routes, latencyMs, waits.wait);
   let fault: FaultMode | null = null;
-
-  const server = http.createServer(async (req, res) => {
-    // The fault in force when the request arrives decides its fate, whatever changes meanwhile.
-    const arrivedUnder = fault;
-    if (arrivedUnder === 'timeout') {
-      // Accepted, never answered: the caller's deadline is the only way out (or close()).
-      req.resume();
-      return;
-    }
-    if (arrivedUnder === 'down') {
-      // Slipped in while the server was going down.
-      req.socket.destroy();
-      return;
-    }
-    const slow = slowDelayMs(arrivedUnder);
-    if (slow > 0) await wait(slow);
-    if (arrivedUnder === 'malformed') {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(MALFORMED_BODY) });
-      res.end(MALFORMED_BODY);
-      return;
-    }
-    let response: SupplierResponse;
-    try {
-      if (arrivedUnder === 'error') throw new SupplierHttpError(500, `${supplier} failed (simulated fault)`);
-      const url = new URL(req.url ?? '/', 'http://sim.invalid');
-      const method = req.method ?? 'GET';
-      const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
-      response = await dispatch({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
-    } catch (error) {
-      response =
-        error instanceof SupplierHttpError
-          ? { status: error.status, body: errorBody(error.status, error.message, error.details) }
-          : { status: 500, body: errorBody(500, `${supplier} failed: ${(error as Error).message}`) };
-    }
-    const payload = response.text ?? JSON.stringify(response.body);
-    res.writeHead(response.status, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(payload),
-      ...response.headers,
-    });
-    res.end(payload);
-  });
+  // The fault in force when a request arrives decides its fate, whatever changes meanwhile.
+  const server = http.createServer((req, res) => void answer(req, res, { supplier, fault, dispatch, wait: waits.wait }));
   // Keep-alive: the gateway pages through feeds and quotes over a few long-lived connections.
   // Longer than undici's default idle time, so the client, not the server, closes idle sockets.
   server.keepAliveTimeout = 30_000;
@@ -238,12 +156,113 @@ export function createSupplierServer({ supplier, routes, latencyMs }: CreateSupp
     },
     async close() {
       closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      waits.cancelAll();
       await queue;
       await close(server);
     },
   };
+}
+
+/** Waits that close() can cancel all at once: a closed simulator must not keep timers alive. */
+function cancellableWaits(): { wait(ms: number): Promise<void>; cancelAll(): void } {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    wait: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, ms);
+        timers.add(timer);
+      }),
+    cancelAll() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+/** A request's route by exact path, else by prefix: 404 for an unknown path, 405 for a known path with another method. */
+function routeRequests(
+  routes: readonly SupplierRoute[],
+  latencyMs: (() => number) | undefined,
+  wait: (ms: number) => Promise<void>,
+): (request: SupplierRequest) => Promise<SupplierResponse> {
+  const byPath = new Map<string, Map<string, SupplierRoute>>();
+  const prefixes = new Map<string, Map<string, SupplierRoute>>();
+  for (const route of routes) {
+    const table = route.prefix ? prefixes : byPath;
+    const methods = table.get(route.path) ?? new Map<string, SupplierRoute>();
+    table.set(route.path, methods.set(route.method, route));
+  }
+  return async (request) => {
+    const methods = byPath.get(request.path) ?? [...prefixes].find(([prefix]) => request.path.startsWith(prefix))?.[1];
+    if (!methods) return { status: 404, body: errorBody(404, `no route for ${request.path}`) };
+    const route = methods.get(request.method);
+    if (!route) {
+      const allow = [...methods.keys()].join(', ');
+      return { status: 405, body: errorBody(405, `${request.method} is not allowed on ${request.path}`), headers: { Allow: allow } };
+    }
+    if (route.latency && latencyMs) {
+      const ms = latencyMs();
+      if (ms > 0) await wait(ms);
+    }
+    try {
+      return await route.handle(request);
+    } catch (error) {
+      if (error instanceof SupplierHttpError) return { status: error.status, body: errorBody(error.status, error.message, error.details) };
+      throw error;
+    }
+  };
+}
+
+interface Answering {
+  supplier: SupplierId;
+  /** The fault in force when the request arrived. */
+  fault: FaultMode | null;
+  dispatch(request: SupplierRequest): Promise<SupplierResponse>;
+  wait(ms: number): Promise<void>;
+}
+
+/** Answers one HTTP request as the fault it arrived under says: not at all, cut off, late, garbage, a 500, or by its route. */
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, { supplier, fault, dispatch, wait }: Answering): Promise<void> {
+  if (fault === 'timeout') {
+    // Accepted, never answered: the caller's deadline is the only way out (or close()).
+    req.resume();
+    return;
+  }
+  if (fault === 'down') {
+    // Slipped in while the server was going down.
+    req.socket.destroy();
+    return;
+  }
+  const slow = slowDelayMs(fault);
+  if (slow > 0) await wait(slow);
+  if (fault === 'malformed') {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(MALFORMED_BODY) });
+    res.end(MALFORMED_BODY);
+    return;
+  }
+  let response: SupplierResponse;
+  try {
+    if (fault === 'error') throw new SupplierHttpError(500, `${supplier} failed (simulated fault)`);
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const method = req.method ?? 'GET';
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
+    response = await dispatch({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
+  } catch (error) {
+    response =
+      error instanceof SupplierHttpError
+        ? { status: error.status, body: errorBody(error.status, error.message, error.details) }
+        : { status: 500, body: errorBody(500, `${supplier} failed: ${(error as Error).message}`) };
+  }
+  const payload = response.text ?? JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(payload),
+    ...response.headers,
+  });
+  res.end(payload);
 }
 
 /** Listens and resolves with the base URL ("http://127.0.0.1:41234"). */

@@ -237,7 +237,7 @@ describe('sync', () => {
     const keys = createSqliteKeyStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
     try {
       const sync = createTransactionSync({
-        suppliers: createSuppliers(simulatedSlots(t.sim.slots)),
+        suppliers: createSuppliers(simulatedSlots(t.sim.slots), defaults),
         store: transactions,
         clicks,
         keys,
@@ -269,7 +269,7 @@ describe('sync', () => {
     const from = new Date(TEST_NOW.getTime() - 30 * DAY);
     const to = t.clock.now();
     const reports = await Promise.all(
-      createSuppliers(simulatedSlots(t.sim.slots)).map(async (supplier) => {
+      createSuppliers(simulatedSlots(t.sim.slots), defaults).map(async (supplier) => {
         const pages: CommissionRecord[][] = [];
         // A slot whose API has no report gets its transactions from a CSV import: none here.
         for await (const page of supplier.commissionReport?.({ from, to, pageSize: 2 }) ?? []) pages.push(page);
