@@ -129,11 +129,11 @@ async function serve(): Promise<void> {
   const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
   const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl() });
+  const { defaults } = await import('../src/defaults.ts');
   const app = createApp({
-    dataDir: DIR,
+    settings: { ...defaults, dataDir: DIR, reportSyncIntervalMs: 0 },
     stores,
     suppliers: simulatedSlots(sim.slots),
-    reportSyncIntervalMs: null,
     geocoder: { geocode: async () => null },
   });
   await app.ready;
