@@ -151,7 +151,7 @@ export default tseslint.config(
         'error',
         {
           srcDir: 'src',
-          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'compose/'],
+          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'compose/', 'defaults.ts'],
         },
       ],
     },

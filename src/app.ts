@@ -7,22 +7,19 @@ import type { Geocoder } from './geo/geocoder.ts';
 import { createBookingPage } from './clicks/booking-page.ts';
 import { createMetrics } from './metrics/create-metrics.ts';
 import type { Tracking } from './http/partner/go-routes.ts';
-import type { Services } from './http/route-context.ts';
 import type { ContentService } from './inventory/content-service.ts';
 import type { HealthReport } from './http/ops/health-routes.ts';
 import { createMapSearchCounter } from './auth/map-search-counter.ts';
 import { createTransactionSync, type TransactionSync } from './reporting/sync-transactions.ts';
 import { createWorkSlicer } from './search/work-slicer.ts';
-import type { KeptLease } from './store/hold-lease.ts';
 import { openSqliteStores, type Stores } from './compose/open-stores.ts';
 import { createContent } from './compose/content.ts';
-import { seedDemo } from './compose/demo-seeding.ts';
+import { startGateway } from './compose/first-start.ts';
 import { healthReport } from './compose/health.ts';
 import { createGatewayHttp, trackingOf, WEB_DIST } from './compose/http.ts';
 import { createQuotePath } from './compose/quotes.ts';
 import { createRateLimits } from './compose/rate-limits.ts';
-import { scheduleReportSync } from './compose/report-schedule.ts';
-import { createGeocoder, servicesOf } from './compose/search.ts';
+import { createGeocoder, createServing } from './compose/search.ts';
 import { createSuppliers, SUPPLIERS_MODULE } from './suppliers/create-suppliers.ts';
 import type { Supplier } from './suppliers/supplier.ts';
 import type { Settings, SupplierId } from './types.ts';
@@ -99,24 +96,23 @@ export function createApp(options: AppOptions): App {
   mkdirSync(settings.dataDir, { recursive: true });
   const stores = options.stores ?? openSqliteStores(settings.dataDir);
   const now = options.now ?? (() => new Date());
-  const redisUrl = options.redisUrl ?? null;
-  const redisKeyPrefix = options.redisKeyPrefix ?? null;
+  const redis = { redisUrl: options.redisUrl ?? null, redisKeyPrefix: options.redisKeyPrefix ?? null };
   // The units log through the HTTP app's logger, made last: they reach it when something happens.
   const log = () => http.log;
 
-  const limiter = createRateLimits({ settings, redisUrl, redisKeyPrefix, clock: options.rateLimitClock, log });
+  const limiter = createRateLimits({ settings, ...redis, clock: options.rateLimitClock, log });
   // Process metrics only where a real server runs: tests start many gateways in one process.
   const metrics = createMetrics({ processMetrics: options.logger !== undefined && options.logger !== false });
-  const { suppliers, auth, quotes, ...quotePath } = createQuotePath({
+  const quotePath = createQuotePath({
     settings,
     slots: options.suppliers,
     drivers: options.drivers,
-    redisUrl,
-    redisKeyPrefix,
+    ...redis,
     clock: options.clock,
     metrics,
     log,
   });
+  const { suppliers, auth, quotes } = quotePath;
   const sync = createTransactionSync({
     suppliers,
     store: stores.transactions,
@@ -126,38 +122,15 @@ export function createApp(options: AppOptions): App {
     overlapMs: settings.reportSyncOverlapMs,
     reconcileDays: settings.reportReconcileDays,
   });
-
-  // The search of the content version served; one assignment swaps everything a search reads (the
-  // index, its pyramid, the stays and ids of that version). Searches already running finish on theirs.
-  let services: Services | null = null;
-  let builtAt = '';
-  const searchParts = {
-    settings,
-    geocoder: createGeocoder(options.geocoder),
-    slicer: createWorkSlicer({ sliceMs: settings.workSliceMs }),
-    quotes,
-  };
+  const geocoder = createGeocoder(options.geocoder);
+  // One slicer for the process: heavy steps take turns across content versions too.
+  const slicer = createWorkSlicer({ sliceMs: settings.workSliceMs });
+  const serving = createServing({ settings, geocoder, slicer, quotes }, stores.store, now, log);
   metrics.setSources({
     breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
-    inventory: () => services?.inventory ?? null,
+    inventory: () => serving.services()?.inventory ?? null,
   });
-  const { content, worker } = createContent({
-    settings,
-    stores,
-    slots: options.suppliers,
-    auth,
-    metrics,
-    log,
-    async serve(worker, no, label) {
-      const loading = performance.now();
-      const { index, pyramid } = await worker.loadIndex(no);
-      services = servicesOf(searchParts, { index, pyramid, version: stores.store.version(no), label });
-      builtAt = now().toISOString();
-      http.log.info(
-        `serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`,
-      );
-    },
-  });
+  const { content, worker } = createContent({ settings, stores, slots: options.suppliers, auth, metrics, log, serve: serving.serve });
   const mapSearches = createMapSearchCounter({
     store: stores.keys,
     flushMs: settings.mapCountFlushMs,
@@ -165,12 +138,12 @@ export function createApp(options: AppOptions): App {
   });
   const bookingPages = Object.fromEntries(options.suppliers.map((slot) => [slot.id, createBookingPage(slot)])) as Tracking['bookingPages'];
   const tracking = trackingOf(settings, stores.clicks, bookingPages);
-
   let started = false;
-  const health = () => healthReport({ content, auth, quotes, services: () => services, builtAt: () => builtAt, started: () => started });
+  const health = () =>
+    healthReport({ content, auth, quotes, services: serving.services, builtAt: serving.builtAt, started: () => started });
   const http = createGatewayHttp({
     settings,
-    services: () => services,
+    services: serving.services,
     now,
     publicUrl: options.publicUrl ?? null,
     logger: options.logger ?? false,
@@ -182,7 +155,7 @@ export function createApp(options: AppOptions): App {
     tracking,
     pages: {
       dir: options.webDir ?? WEB_DIST,
-      geocode: (address) => searchParts.geocoder.geocode(address),
+      geocode: (address) => geocoder.geocode(address),
       tilesUrl: options.mapTilesUrl ?? null,
       tilesAttribution: options.mapTilesAttribution ?? null,
     },
@@ -190,31 +163,19 @@ export function createApp(options: AppOptions): App {
     health,
   });
 
-  // The first start: the content served, the demo partner begun, the report schedule competed for.
-  const abort = new AbortController();
-  let reportSyncRole: KeptLease | null = null;
-  let demoSeeding: Promise<void> = Promise.resolve();
-  const ready = (async () => {
-    await content.start(abort.signal);
-    if (options.demo) {
-      const seeding = seedDemo({
-        settings,
-        stores,
-        services: () => services,
-        tracking,
-        sync,
-        content,
-        simControlUrl: options.simControlUrl ?? null,
-        now,
-        log: http.log,
-        signal: abort.signal,
-      });
-      demoSeeding = seeding.done;
-      await seeding.started;
-    }
-    if (!abort.signal.aborted) reportSyncRole = scheduleReportSync({ settings, sync, suppliers, leases: stores.leases, log: http.log });
+  const start = startGateway({
+    settings,
+    content,
+    sync,
+    suppliers,
+    leases: stores.leases,
+    demo: options.demo ? { stores, services: serving.services, tracking, simControlUrl: options.simControlUrl ?? null, now } : null,
+    log: http.log,
+  });
+  // Ready means ready: the first start is over (demo partner included), not just an index built.
+  const ready = start.ready.then(() => {
     started = true;
-  })();
+  });
 
   return {
     http,
@@ -225,12 +186,10 @@ export function createApp(options: AppOptions): App {
     flushMapSearches: () => mapSearches.flush(),
     async close() {
       // Schedules first, then the listener (requests in flight finish), then what they use.
-      abort.abort();
+      start.abort();
       content.stop();
       await http.close();
-      await ready.catch(() => undefined);
-      await demoSeeding;
-      await reportSyncRole?.stop();
+      await start.settled();
       await sync.stop();
       await worker.close();
       await mapSearches.close();

@@ -1,6 +1,6 @@
 // `staygate keys ...`: API keys and map tokens in the key store the gateways read.
 import { parseArgs } from 'node:util';
-import { KeyAdminError, type KeyAdmin } from '../auth/key-admin.ts';
+import type { KeyAdmin } from '../auth/key-admin.ts';
 import type { ApiKeyRecord } from '../auth/key-store.ts';
 import type { Settings } from '../types.ts';
 import type { CliIo } from './cli-io.ts';

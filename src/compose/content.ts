@@ -18,7 +18,7 @@ export interface ContentOptions {
   auth: SupplierAuth;
   metrics: Metrics;
   log: () => FastifyBaseLogger;
-  /** Loads a published version's index (in the worker) and serves it (services.ts). */
+  /** Loads a published version's index (in the worker) and serves it (search.ts' createServing). */
   serve(worker: ContentWorker, no: number, label: string): Promise<void>;
 }
 
