@@ -91,6 +91,7 @@ export interface App {
 /** The adapters of the four suppliers at these base URLs (the CLI's sync uses them too). */
 export { createSuppliers, SUPPLIERS_MODULE };
 
+/** Builds a gateway: the units of compose/ in the order each needs the one before (compose/README.md). */
 export function createApp(options: AppOptions): App {
   const { settings } = options;
   mkdirSync(settings.dataDir, { recursive: true });

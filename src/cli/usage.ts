@@ -73,7 +73,10 @@ are the slots of STAYGATE_SUPPLIER_<A..D>_URL (with _API, _KEY, _SECRET, _AFFILI
 slot without a URL the simulated one of the server running on the same data folder.`;
 }
 
-/** Help of each command and sub-command (`staygate keys create --help`). */
+/**
+ * Help of each command and sub-command (`staygate keys create --help`). Over a hundred lines, all of
+ * them the help's text: one table read top to bottom is clearer than its entries spread over files.
+ */
 function help(settings: UsageSettings): Record<string, string> {
   return {
     keys: `Usage: staygate keys create|grant|revoke|list ...
