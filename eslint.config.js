@@ -2,6 +2,37 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import staygate from './lint/folder-imports.js';
 
+/** An import of src/defaults.ts: a figure read where it should be handed down. */
+const noDefaultsImport = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'product modules take their figures as parameters (Config.settings), never from defaults.ts' },
+    schema: [],
+    messages: {
+      defaults:
+        'do not import defaults.ts here: take the figures as a parameter (`settings: Pick<Settings, ...>`), handed down from Config.settings',
+    },
+  },
+  create(context) {
+    const check = (node, source) => {
+      if (typeof source === 'string' && /(^|\/)defaults(\.ts)?$/.test(source)) context.report({ node, messageId: 'defaults' });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => check(node, node.source?.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => check(node, node.source.type === 'Literal' ? node.source.value : null),
+    };
+  },
+};
+
+/** The product modules that still read defaults.ts, each on a branch of issue 23 that changes it. */
+const DEFAULTS_READERS_UNTIL_ISSUE_23_LANDS = [
+  'src/inventory/content-worker.ts',
+  'src/inventory/merge-listings.ts',
+  'src/inventory/rank-stays.ts',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', '.bench/', '.scratch/', 'packages/client/dist/', 'web/dist/', '.screenshots/'] },
   js.configs.recommended,
@@ -38,9 +69,10 @@ export default tseslint.config(
     },
   },
   {
-    // Layering: nothing below http/ may import Fastify.
+    // Layering: nothing below http/ may import Fastify. The composition (app.ts, compose/) builds the
+    // HTTP app, and config.ts checks addresses with http/access/address-allow-list.ts.
     files: ['src/**/*.ts'],
-    ignores: ['src/http/**', 'src/app.ts', 'src/server.ts', 'src/cli/**'],
+    ignores: ['src/http/**', 'src/app.ts', 'src/server.ts', 'src/cli/**', 'src/compose/**', 'src/config.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*', '**/http/**'] }],
     },
@@ -90,9 +122,26 @@ export default tseslint.config(
         'error',
         {
           srcDir: 'src',
-          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'compose/'],
+          testsMayImport: ['test-support/', 'app.ts', 'cli/', 'store/', 'search/', 'compose/', 'defaults.ts'],
         },
       ],
     },
+  },
+  {
+    // Settings are resolved once (issue 23): config.ts overlays defaults.ts with the environment and
+    // every module is handed the figures it needs (Config.settings). So no product module reads
+    // defaults.ts: only config.ts (the values) and types.ts (the Settings type); tests, the test
+    // support and the benchmarks may.
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/config.ts',
+      'src/types.ts',
+      'src/**/*.test.ts',
+      'src/test-support/**',
+      // Until the branches of issue 23 land: the modules other helpers make take `settings`.
+      ...DEFAULTS_READERS_UNTIL_ISSUE_23_LANDS,
+    ],
+    plugins: { settings: { rules: { 'no-defaults-import': noDefaultsImport } } },
+    rules: { 'settings/no-defaults-import': 'error' },
   },
 );

@@ -18,7 +18,7 @@ import { buildStayIndex } from '../src/inventory/stay-index.ts';
 import type { SearchQuery } from '../src/search/search-query.ts';
 import { createSearch } from '../src/search/search.ts';
 import { createWorkSlicer } from '../src/search/work-slicer.ts';
-import { clusteringDefaults } from '../src/app.ts';
+import { clusteringSettings } from '../src/compose/search.ts';
 import { generateWorld } from '@staygate/sim';
 import type { IndexRow, Store } from '../src/store/store.ts';
 import type { Stay } from '../src/types.ts';
@@ -149,7 +149,7 @@ const search = createSearch({
   pricedCandidates: defaults.pricedCandidates,
   quoteBudgetMs: defaults.quoteBudgetMs,
   slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
-  clustering: clusteringDefaults,
+  clustering: clusteringSettings(defaults),
 });
 const query = (cluster: SearchQuery['cluster'], view = VIEW, types: SearchQuery['types'] = null): SearchQuery => ({
   location: { kind: 'box', ...view },

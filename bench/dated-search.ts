@@ -40,7 +40,7 @@ async function serve(): Promise<void> {
   const { defaults } = await import('../src/defaults.ts');
   const sim = await startSimulator(defaults.simSeed, defaults.simStays);
   const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
-  const app = createApp({ dataDir, suppliers: simulatedSlots(sim.slots) });
+  const app = createApp({ settings: { ...defaults, dataDir }, suppliers: simulatedSlots(sim.slots) });
   await app.ready;
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   process.send!({

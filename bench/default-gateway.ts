@@ -5,10 +5,13 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { App, AppOptions } from '../src/app.ts';
 import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slots.ts';
-import type { SupplierId } from '../src/types.ts';
+import type { Settings, SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 
-export async function startDefaultGateway(options: Partial<AppOptions> = {}): Promise<{ app: App; key: string }> {
+export async function startDefaultGateway(
+  options: Partial<Omit<AppOptions, 'settings'>> = {},
+  settings: Partial<Settings> = {},
+): Promise<{ app: App; key: string }> {
   const { createApp } = await import('../src/app.ts');
   const { defaults } = await import('../src/defaults.ts');
   const dataDir = path.resolve('.bench', `data-${defaults.simSeed}-${defaults.simStays}`);
@@ -27,7 +30,7 @@ export async function startDefaultGateway(options: Partial<AppOptions> = {}): Pr
     sim.once('message', (message) => resolve(message as { slots: Record<SupplierId, SimulatedSlot> }));
     sim.once('exit', (code) => reject(new Error(`the simulated suppliers exited with code ${code}`)));
   });
-  const app = createApp({ dataDir, suppliers: simulatedSlots(slots), ...options });
+  const app = createApp({ settings: { ...defaults, dataDir, ...settings }, suppliers: simulatedSlots(slots), ...options });
   await app.ready;
   return { app, key: await createBenchKey(dataDir) };
 }

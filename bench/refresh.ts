@@ -63,7 +63,10 @@ async function serve(): Promise<void> {
   // The gateway listens at once, as `npm start` does, and from then on the event loop is watched
   // and /health asked: before it listens nothing can be answered (createApp's synchronous set-up).
   const started = performance.now();
-  const app = createApp({ dataDir, suppliers: simulatedSlots(sim.slots), rateLimits: { keyed: 1_000_000 }, contentRefreshMs: null });
+  const app = createApp({
+    settings: { ...defaults, dataDir, keyedPerMinute: 1_000_000, contentRefreshMs: 0 },
+    suppliers: simulatedSlots(sim.slots),
+  });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();

@@ -21,7 +21,7 @@ import { openStores } from '../src/compose/open-stores.ts';
 import { CSV_HEADER, escapeFormula } from '../src/reporting/transaction-csv.ts';
 import { TRANSACTION_FIELDS, toRecord, type TransactionRow } from '../src/reporting/transaction.ts';
 import { simulatedSlots } from '../src/compose/supplier-slots.ts';
-import { SUPPLIER_IDS } from '../src/types.ts';
+import { SUPPLIER_IDS, type Settings } from '../src/types.ts';
 import { defaults } from '../src/defaults.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);
@@ -121,19 +121,21 @@ async function seed(): Promise<{ key: string; ms: number; reused: boolean }> {
 
 /** The gateway, in its own process: a small simulated world for its inventory, the seeded database. */
 async function serve(): Promise<void> {
-  if (process.argv.includes('--no-read-ahead')) {
-    // The comparison's other side: the same gateway reading each page only when asked (decision 103).
-    (defaults as { reportingReadAheadMs: number }).reportingReadAheadMs = 0;
-  }
+  // The comparison's other side: the same gateway reading each page only when asked (decision 103).
+  const settings: Settings = {
+    ...defaults,
+    dataDir: DIR,
+    reportSyncIntervalMs: 0,
+    reportingReadAheadMs: process.argv.includes('--no-read-ahead') ? 0 : defaults.reportingReadAheadMs,
+  };
   const { createApp } = await import('../src/app.ts');
   const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
   const sim = await startSimSuppliers({ world: generateWorld({ seed: 3, stays: 1_000 }), latencyMs: 0 });
-  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl(), settings: defaults });
+  const stores = await openStores({ dataDir: DIR, databaseUrl: databaseUrl(), settings });
   const app = createApp({
-    dataDir: DIR,
+    settings,
     stores,
     suppliers: simulatedSlots(sim.slots),
-    reportSyncIntervalMs: null,
     geocoder: { geocode: async () => null },
   });
   await app.ready;

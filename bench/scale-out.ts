@@ -71,7 +71,7 @@ async function warmStart(where: StoreLocation): Promise<void> {
   const { createStayCache } = await import('../src/inventory/stay-cache.ts');
   const { createSearch } = await import('../src/search/search.ts');
   const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
-  const { clusteringDefaults } = await import('../src/app.ts');
+  const { clusteringSettings } = await import('../src/compose/search.ts');
   const started = performance.now();
   const store = await openContentStore(where, { settings: defaults });
   const current = await store.currentContent();
@@ -93,7 +93,7 @@ async function warmStart(where: StoreLocation): Promise<void> {
     pricedCandidates: defaults.pricedCandidates,
     quoteBudgetMs: defaults.quoteBudgetMs,
     slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
-    clustering: clusteringDefaults,
+    clustering: clusteringSettings(defaults),
   });
   const result = await search(boxQuery());
   const ready = performance.now();
@@ -142,7 +142,7 @@ async function serve(): Promise<void> {
   const { createStayCache } = await import('../src/inventory/stay-cache.ts');
   const { createSearch } = await import('../src/search/search.ts');
   const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
-  const { clusteringDefaults } = await import('../src/app.ts');
+  const { clusteringSettings } = await import('../src/compose/search.ts');
   const pool = openPgPool(pgUrl(), { max: 10 });
   const store = createPgStore({ pool, settings: defaults });
   const current = (await store.currentContent())!;
@@ -163,7 +163,7 @@ async function serve(): Promise<void> {
     pricedCandidates: defaults.pricedCandidates,
     quoteBudgetMs: defaults.quoteBudgetMs,
     slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
-    clustering: clusteringDefaults,
+    clustering: clusteringSettings(defaults),
   });
   // The reference: the coordinates of this version in a table of their own, a btree on (lat, lng)
   // that covers rank and idx, so both queries are index-only scans.

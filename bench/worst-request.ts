@@ -40,7 +40,7 @@ interface LoopFigures {
 const GC_KINDS: Record<number, string> = { 1: 'scavenge', 2: 'mark-compact', 4: 'incremental marking', 8: 'weak callbacks' };
 
 async function serve(): Promise<void> {
-  const { app, key } = await startDefaultGateway({ rateLimits: { keyed: 1_000_000 } });
+  const { app, key } = await startDefaultGateway({}, { keyedPerMinute: 1_000_000 });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const stalls = watchStalls();
   // The gateway's side of /health: a listener after Fastify's sees the request in the same turn.

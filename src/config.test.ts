@@ -2,21 +2,23 @@
 // /metrics, and the log format (pretty output checked in a real process, as `npm start` logs).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { readConfig } from './config.ts';
+import { defaults } from './defaults.ts';
 import { SUPPLIER_IDS } from './types.ts';
 
 describe('readConfig', () => {
   it('CORS origins and the metrics allow list: comma-separated, with their defaults', () => {
     const none = readConfig({});
-    assert.deepEqual(none.corsOrigins, ['*']);
-    assert.deepEqual(none.metricsAllow, ['loopback']);
+    assert.deepEqual(none.settings.corsOrigins, ['*']);
+    assert.deepEqual(none.settings.metricsAllow, ['loopback']);
     const some = readConfig({
       STAYGATE_CORS_ORIGINS: 'https://a.example, https://b.example',
       STAYGATE_METRICS_ALLOW: 'loopback,10.0.0.0/8',
     });
-    assert.deepEqual(some.corsOrigins, ['https://a.example', 'https://b.example']);
-    assert.deepEqual(some.metricsAllow, ['loopback', '10.0.0.0/8']);
+    assert.deepEqual(some.settings.corsOrigins, ['https://a.example', 'https://b.example']);
+    assert.deepEqual(some.settings.metricsAllow, ['loopback', '10.0.0.0/8']);
   });
 
   it('LOG_FORMAT is json by default, pretty on request, anything else an error', () => {
@@ -37,14 +39,101 @@ describe('readConfig', () => {
   });
 
   it('STAYGATE_CONTENT_REFRESH_MS: the schedule of the content refresh (content-refresh.test.ts runs it), hourly by default, 0 = never', () => {
-    assert.equal(readConfig({}).contentRefreshMs, 3_600_000);
-    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '100' }).contentRefreshMs, 100);
-    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '0' }).contentRefreshMs, 0);
+    assert.equal(readConfig({}).settings.contentRefreshMs, 3_600_000);
+    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '100' }).settings.contentRefreshMs, 100);
+    assert.equal(readConfig({ STAYGATE_CONTENT_REFRESH_MS: '0' }).settings.contentRefreshMs, 0);
   });
 
   it('STAYGATE_REDIS_PREFIX: unset = the defaults (null), else as given', () => {
     assert.equal(readConfig({}).redisKeyPrefix, null);
     assert.equal(readConfig({ STAYGATE_REDIS_PREFIX: 'eu-1:' }).redisKeyPrefix, 'eu-1:');
+  });
+
+  it('settings: every figure of defaults.ts, those a variable sets overlaid, nothing else changed', () => {
+    assert.deepEqual(readConfig({}).settings, { ...defaults, dataDir: path.resolve(defaults.dataDir) });
+    const { settings } = readConfig({
+      PORT: '8080',
+      STAYGATE_DATA_DIR: '/srv/staygate',
+      STAYGATE_SIM_SEED: '7',
+      STAYGATE_SIM_STAYS: '1000',
+      STAYGATE_REPORT_SYNC_MS: '0',
+      STAYGATE_REPORT_SYNC_OVERLAP_MS: '60000',
+      STAYGATE_REPORT_RECONCILE_MS: '0',
+      STAYGATE_REPORT_RECONCILE_DAYS: '7',
+      STAYGATE_CONTENT_RETRY_MS: '1000',
+      STAYGATE_FEED_SHRINK_LIMIT: '0.5',
+    });
+    assert.deepEqual(settings, {
+      ...defaults,
+      port: 8080,
+      dataDir: '/srv/staygate',
+      simSeed: 7,
+      simStays: 1000,
+      reportSyncIntervalMs: 0,
+      reportSyncOverlapMs: 60_000,
+      reportReconcileIntervalMs: 0,
+      reportReconcileDays: 7,
+      contentRetryMs: 1000,
+      feedShrinkLimit: 0.5,
+    });
+  });
+
+  it('every variable is checked here, at the start: a mistake is refused by name, a password never repeated', () => {
+    const refused: Record<string, string>[] = [
+      { PORT: '70000' },
+      { PORT: 'http' },
+      { HOST: 'not a host' },
+      { STAYGATE_PUBLIC_URL: 'api.example.com' },
+      { STAYGATE_SIM_SEED: '-1' },
+      { STAYGATE_SIM_STAYS: 'many' },
+      { LOG_LEVEL: 'verbose' },
+      { REDIS_URL: 'http://user:secret@cache:6379' },
+      { STAYGATE_TRUSTED_PROXIES: '10.0.0.0/33' },
+      { STAYGATE_TRUSTED_PROXIES: 'any' },
+      { STAYGATE_REPORT_SYNC_MS: '5m' },
+      { STAYGATE_REPORT_SYNC_OVERLAP_MS: '1.5' },
+      { STAYGATE_REPORT_RECONCILE_MS: '-5' },
+      { STAYGATE_REPORT_RECONCILE_DAYS: 'month' },
+      { STAYGATE_MAP_TILES_URL: 'https://tiles.example/{z}/{x}.png' },
+      { STAYGATE_MAP_TILES_ATTRIBUTION: '© someone' },
+      { STAYGATE_CORS_ORIGINS: 'https://a.example/path' },
+      { STAYGATE_METRICS_ALLOW: 'everyone' },
+      { STAYGATE_CONTENT_REFRESH_MS: 'hourly' },
+      { STAYGATE_CONTENT_RETRY_MS: '-1' },
+      { STAYGATE_FEED_SHRINK_LIMIT: '2' },
+      { DATABASE_URL: 'sqlite://x' },
+      { LOG_FORMAT: 'xml' },
+    ];
+    for (const env of refused) {
+      const [name] = Object.keys(env);
+      assert.throws(
+        () => readConfig(env),
+        (error: Error) => error.message.startsWith(name) && !error.message.includes('secret'),
+        `${name}=${env[name]} is refused by name`,
+      );
+    }
+    const accepted = readConfig({
+      HOST: '0.0.0.0',
+      STAYGATE_PUBLIC_URL: 'https://api.example.com/',
+      LOG_LEVEL: 'debug',
+      REDIS_URL: 'rediss://cache:6380/0',
+      STAYGATE_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8, ::1',
+      STAYGATE_MAP_TILES_URL: 'https://tiles.example/{z}/{x}/{y}.png',
+      STAYGATE_MAP_TILES_ATTRIBUTION: '© someone',
+      STAYGATE_CORS_ORIGINS: 'https://a.example, http://localhost:5173',
+      STAYGATE_METRICS_ALLOW: 'any',
+    });
+    assert.deepEqual(
+      [accepted.host, accepted.publicUrl, accepted.logLevel, accepted.redisUrl, accepted.trustedProxies, accepted.mapTilesUrl],
+      [
+        '0.0.0.0',
+        'https://api.example.com',
+        'debug',
+        'rediss://cache:6380/0',
+        ['loopback', '10.0.0.0/8', '::1'],
+        'https://tiles.example/{z}/{x}/{y}.png',
+      ],
+    );
   });
 });
 

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { createAddressAllowList } from './http/access/address-allow-list.ts';
 import { compileBookingTemplate } from './clicks/booking-url.ts';
 import { defaults } from './defaults.ts';
 import {
@@ -11,51 +13,47 @@ import {
   type SupplierId,
 } from './types.ts';
 
+/**
+ * The configuration, read and checked once at the entry (server.ts, the CLI): where the process
+ * listens and keeps its data, what it talks to, and `settings`, every tunable figure. Nothing below
+ * reads the environment or defaults.ts: it is handed what it needs from here.
+ */
 export interface Config {
+  /** PORT (also settings.port). */
   port: number;
+  /** HOST: the interface to listen on. */
   host: string;
+  /** STAYGATE_DATA_DIR, resolved to an absolute path (also settings.dataDir). */
   dataDir: string;
-  /** Public base URL for links; null = the request's own scheme and host. */
+  /** STAYGATE_PUBLIC_URL: the public base URL for links; null = the request's own scheme and host. */
   publicUrl: string | null;
   /** Each slot's API, where it is (null: the built-in simulator), credentials and booking page. */
   suppliers: Record<SupplierId, SupplierSlotSetting>;
-  sim: { seed: number; stays: number };
+  /** LOG_LEVEL: a pino level. */
   logLevel: string;
   /**
    * DATABASE_URL: every store on this PostgreSQL database (postgres://...), shared by gateways and
    * the CLI; null = the SQLite file in the data folder (the embedded default).
    */
   databaseUrl: string | null;
-  /** Shared rate limits and quote cache through Redis; null = each process limits and caches in memory. */
+  /** REDIS_URL: shared rate limits and quote cache through Redis; null = each process limits and caches in memory. */
   redisUrl: string | null;
   /** STAYGATE_REDIS_PREFIX: the prefix of every key this gateway writes in Redis (several deployments on one Redis); null = the defaults. */
   redisKeyPrefix: string | null;
-  /** Proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
+  /** STAYGATE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed (IPs, CIDRs, or loopback / linklocal / uniquelocal). */
   trustedProxies: string[];
-  /** How often the suppliers' commission reports are pulled (STAYGATE_REPORT_SYNC_MS); 0 = only on demand. */
-  reportSyncIntervalMs: number;
-  /** How much each pull re-reads before the end of the previous one (STAYGATE_REPORT_SYNC_OVERLAP_MS). */
-  reportSyncOverlapMs: number;
-  /** How often a pull is a reconciliation (STAYGATE_REPORT_RECONCILE_MS; 0 = only on demand), and of how many days (STAYGATE_REPORT_RECONCILE_DAYS). */
-  reportReconcileIntervalMs: number;
-  reportReconcileDays: number;
-  /** A raster tile template for the map (STAYGATE_MAP_TILES_URL); null = the offline basemap. */
+  /** STAYGATE_MAP_TILES_URL: a raster tile template for the map; null = the offline basemap. */
   mapTilesUrl: string | null;
-  /** Credit shown for those tiles (STAYGATE_MAP_TILES_ATTRIBUTION). */
+  /** STAYGATE_MAP_TILES_ATTRIBUTION: credit shown for those tiles. */
   mapTilesAttribution: string | null;
-  /** Origins browsers may call from (STAYGATE_CORS_ORIGINS, comma-separated; `*` = any). */
-  corsOrigins: string[];
-  /** Who may read /metrics (STAYGATE_METRICS_ALLOW: `loopback`, `any`, addresses, CIDRs). */
-  metricsAllow: string[];
-  /** `json` (one object per line, for machines) or `pretty` (pino-pretty, for people): LOG_FORMAT. */
+  /** LOG_FORMAT: `json` (one object per line, for machines) or `pretty` (pino-pretty, for people). */
   logFormat: 'json' | 'pretty';
-  /** How often every supplier's content feed is pulled again (STAYGATE_CONTENT_REFRESH_MS); 0 = only on demand. */
-  contentRefreshMs: number;
-  /** First retry of a supplier whose feed failed (STAYGATE_CONTENT_RETRY_MS), doubling up to contentRefreshMs. */
-  contentRetryMs: number;
-  /** A feed shrinking by more than this share is held back (STAYGATE_FEED_SHRINK_LIMIT, 0..1). */
-  feedShrinkLimit: number;
-  /** Every tunable figure, defaults.ts overlaid with the variables above: what modules are given. */
+  /**
+   * Every tunable figure: defaults.ts overlaid with the variables that set one (PORT,
+   * STAYGATE_DATA_DIR, STAYGATE_SIM_SEED, STAYGATE_SIM_STAYS, STAYGATE_REPORT_*, STAYGATE_CORS_ORIGINS,
+   * STAYGATE_METRICS_ALLOW, STAYGATE_CONTENT_REFRESH_MS, STAYGATE_CONTENT_RETRY_MS,
+   * STAYGATE_FEED_SHRINK_LIMIT): what modules are given.
+   */
   settings: Settings;
 }
 
@@ -100,14 +98,8 @@ function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetti
   const api = apiText === '' ? DEFAULT_SUPPLIER_APIS[id] : (apiText as SupplierApi);
   const url = text('URL');
   if (url !== '') {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(url);
-    } catch {
-      // reported below
-    }
-    if (parsed === null || !/^https?:$/.test(parsed.protocol))
-      refuse(`${prefix}URL must be an http(s) URL, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`);
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      refuse(`${prefix}URL must be an http(s) URL, got "${maskUserinfo(url)}"`);
     const missing = REQUIRED_CREDENTIALS[api].filter((name) => text(name) === '');
     if (missing.length > 0)
       refuse(`${prefix}URL points ${id} at a real ${api} API: set ${missing.map((name) => prefix + name).join(' and ')} too`);
@@ -131,6 +123,11 @@ function supplierSlot(env: NodeJS.ProcessEnv, id: SupplierId): SupplierSlotSetti
   };
 }
 
+/** A password in a URL is never repeated in a message. */
+function maskUserinfo(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
 function list(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
   const items = (env[name] ?? '')
     .split(',')
@@ -147,18 +144,35 @@ function share(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
+  if (!Number.isSafeInteger(value) || value < 0 || value > max)
+    throw new Error(`${name} must be a whole number from 0${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got "${text}"`);
   return value;
+}
+
+/** An http(s) URL without a trailing slash, or null when unset. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const text = (env[name] ?? '').trim();
+  if (text === '') return null;
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
+    throw new Error(`${name} must be an http(s) URL, got "${maskUserinfo(text)}"`);
+  return text.replace(/\/+$/, '');
 }
 
 function databaseUrl(text: string | undefined): string | null {
   if (text === undefined || text.trim() === '') return null;
   if (!/^postgres(ql)?:\/\//.test(text.trim()))
-    throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${text.replace(/\/\/[^@/]*@/, '//***@')}"`);
+    throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${maskUserinfo(text)}"`);
+  return text.trim();
+}
+
+function redisUrl(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return null;
+  if (!/^rediss?:\/\//.test(text.trim()) || !URL.canParse(text.trim()))
+    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${maskUserinfo(text)}"`);
   return text.trim();
 }
 
@@ -168,57 +182,102 @@ function logFormat(text: string | undefined): 'json' | 'pretty' {
   throw new Error(`LOG_FORMAT must be json or pretty, got "${text}"`);
 }
 
+/** pino's levels; anything else would only fail when the logger is made. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(text: string | undefined): string {
+  if (text === undefined || text === '') return 'info';
+  if (!LOG_LEVELS.includes(text)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+  return text;
+}
+
+/** An interface to listen on: an IP address or a host name. */
+function host(text: string | undefined): string {
+  if (text === undefined || text === '') return '127.0.0.1';
+  if (isIP(text) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(text))
+    throw new Error(`HOST must be an IP address or a host name, got "${text}"`);
+  return text;
+}
+
+/** Address entries (`loopback`, IPs, CIDRs; `any` where allowed), checked as the allow list reads them. */
+function addresses(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[], anyAllowed: boolean): string[] {
+  const entries = list(env, name, fallback);
+  const refused = entries.find((entry) => {
+    if (entry === 'any' || entry === '*') return !anyAllowed;
+    try {
+      createAddressAllowList([entry]);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (refused !== undefined)
+    throw new Error(
+      `${name}: "${refused}" is not an address, a CIDR range, loopback, linklocal or uniquelocal${anyAllowed ? ', or any' : ''}`,
+    );
+  return entries;
+}
+
+/** `*`, or origins as a browser sends them: scheme, host and port, nothing else. */
+function origins(env: NodeJS.ProcessEnv, name: string, fallback: readonly string[]): string[] {
+  const entries = list(env, name, fallback);
+  const refused = entries.find((entry) => entry !== '*' && !(URL.canParse(entry) && new URL(entry).origin === entry));
+  if (refused !== undefined) throw new Error(`${name}: "${refused}" is not an origin (scheme://host[:port], no path) or *`);
+  return entries;
+}
+
+/** A raster tile template: an http(s) URL with {z}, {x} and {y}. */
+function tilesUrl(env: NodeJS.ProcessEnv): string | null {
+  const url = httpUrl(env, 'STAYGATE_MAP_TILES_URL');
+  if (url !== null && !['{z}', '{x}', '{y}'].every((part) => url.includes(part)))
+    throw new Error(`STAYGATE_MAP_TILES_URL must hold {z}, {x} and {y}, got "${maskUserinfo(url)}"`);
+  return url;
+}
+
 /**
- * Configuration from the environment (documented in the README). The supplier registry is
- * configuration: each slot's STAYGATE_SUPPLIER_<X>_API, _URL and credentials point its driver at a
- * real API; a slot without _URL is served by the built-in simulator.
+ * Configuration from the environment (documented in the README's table), every variable checked
+ * here, once: a mistake stops the start with a message naming the variable, never a failure later
+ * in the module that uses it. The supplier registry is configuration: each slot's
+ * STAYGATE_SUPPLIER_<X>_API, _URL and credentials point its driver at a real API; a slot without
+ * _URL is served by the built-in simulator.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const config: Omit<Config, 'settings'> = {
-    port: int(env, 'PORT', defaults.port),
-    host: env.HOST || '127.0.0.1',
+  const mapTilesUrl = tilesUrl(env);
+  const mapTilesAttribution = env.STAYGATE_MAP_TILES_ATTRIBUTION?.trim() || null;
+  if (mapTilesAttribution !== null && mapTilesUrl === null)
+    throw new Error('STAYGATE_MAP_TILES_ATTRIBUTION credits tiles, but STAYGATE_MAP_TILES_URL is not set');
+  const settings: Settings = {
+    ...defaults,
+    port: int(env, 'PORT', defaults.port, 65_535),
     dataDir: path.resolve(env.STAYGATE_DATA_DIR || defaults.dataDir),
-    publicUrl: env.STAYGATE_PUBLIC_URL ? env.STAYGATE_PUBLIC_URL.replace(/\/+$/, '') : null,
-    suppliers: Object.fromEntries(SUPPLIER_IDS.map((id) => [id, supplierSlot(env, id)])) as Record<SupplierId, SupplierSlotSetting>,
-    sim: { seed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed), stays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays) },
-    logLevel: env.LOG_LEVEL || 'info',
-    databaseUrl: databaseUrl(env.DATABASE_URL),
-    redisUrl: env.REDIS_URL || null,
-    redisKeyPrefix: env.STAYGATE_REDIS_PREFIX || null,
-    trustedProxies: (env.STAYGATE_TRUSTED_PROXIES ?? '')
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== ''),
+    simSeed: int(env, 'STAYGATE_SIM_SEED', defaults.simSeed),
+    simStays: int(env, 'STAYGATE_SIM_STAYS', defaults.simStays),
     reportSyncIntervalMs: int(env, 'STAYGATE_REPORT_SYNC_MS', defaults.reportSyncIntervalMs),
     reportSyncOverlapMs: int(env, 'STAYGATE_REPORT_SYNC_OVERLAP_MS', defaults.reportSyncOverlapMs),
     reportReconcileIntervalMs: int(env, 'STAYGATE_REPORT_RECONCILE_MS', defaults.reportReconcileIntervalMs),
     reportReconcileDays: int(env, 'STAYGATE_REPORT_RECONCILE_DAYS', defaults.reportReconcileDays),
-    mapTilesUrl: env.STAYGATE_MAP_TILES_URL || null,
-    mapTilesAttribution: env.STAYGATE_MAP_TILES_ATTRIBUTION || null,
-    corsOrigins: list(env, 'STAYGATE_CORS_ORIGINS', defaults.corsOrigins),
-    metricsAllow: list(env, 'STAYGATE_METRICS_ALLOW', defaults.metricsAllow),
-    logFormat: logFormat(env.LOG_FORMAT),
+    corsOrigins: origins(env, 'STAYGATE_CORS_ORIGINS', defaults.corsOrigins),
+    metricsAllow: addresses(env, 'STAYGATE_METRICS_ALLOW', defaults.metricsAllow, true),
     contentRefreshMs: int(env, 'STAYGATE_CONTENT_REFRESH_MS', defaults.contentRefreshMs),
     contentRetryMs: int(env, 'STAYGATE_CONTENT_RETRY_MS', defaults.contentRetryMs),
     feedShrinkLimit: share(env, 'STAYGATE_FEED_SHRINK_LIMIT', defaults.feedShrinkLimit),
   };
-  const settings: Settings = {
-    ...defaults,
-    port: config.port,
-    dataDir: config.dataDir,
-    simSeed: config.sim.seed,
-    simStays: config.sim.stays,
-    reportSyncIntervalMs: config.reportSyncIntervalMs,
-    reportSyncOverlapMs: config.reportSyncOverlapMs,
-    reportReconcileIntervalMs: config.reportReconcileIntervalMs,
-    reportReconcileDays: config.reportReconcileDays,
-    corsOrigins: config.corsOrigins,
-    metricsAllow: config.metricsAllow,
-    contentRefreshMs: config.contentRefreshMs,
-    contentRetryMs: config.contentRetryMs,
-    feedShrinkLimit: config.feedShrinkLimit,
+  return {
+    port: settings.port,
+    host: host(env.HOST),
+    dataDir: settings.dataDir,
+    publicUrl: httpUrl(env, 'STAYGATE_PUBLIC_URL'),
+    suppliers: Object.fromEntries(SUPPLIER_IDS.map((id) => [id, supplierSlot(env, id)])) as Record<SupplierId, SupplierSlotSetting>,
+    logLevel: logLevel(env.LOG_LEVEL),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    redisUrl: redisUrl(env.REDIS_URL),
+    redisKeyPrefix: env.STAYGATE_REDIS_PREFIX || null,
+    trustedProxies: addresses(env, 'STAYGATE_TRUSTED_PROXIES', [], false),
+    mapTilesUrl,
+    mapTilesAttribution,
+    logFormat: logFormat(env.LOG_FORMAT),
+    settings,
   };
-  return { ...config, settings };
 }
 
 // The logger settings of a real server (server.ts), here so that a test can start a gateway

@@ -13,6 +13,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App } from './app.ts';
+import { defaults } from './defaults.ts';
 import { simulatedSlots } from './compose/supplier-slots.ts';
 import { forwardTo, startFixtureServer, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
@@ -54,14 +55,10 @@ describe('credentials stay out of everything the gateway writes', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-redaction-'));
     const fronts = { supplier_b: refusing.baseUrl, supplier_c: broken.baseUrl } as Record<string, string>;
     app = createApp({
-      dataDir,
+      settings: { ...defaults, dataDir, ...TEST_RATE_LIMITS, ...TEST_QUOTE_DEADLINES, reportSyncIntervalMs: 0, contentRefreshMs: 0 },
       suppliers: simulatedSlots(sim.slots).map((slot) =>
         fronts[slot.id] === undefined ? slot : { ...slot, baseUrl: fronts[slot.id]!, key: KEY, secret: SECRET },
       ),
-      rateLimits: TEST_RATE_LIMITS,
-      ...TEST_QUOTE_DEADLINES,
-      reportSyncIntervalMs: null,
-      contentRefreshMs: null,
       geocoder: { geocode: async () => null },
       logger: {
         level: 'debug',

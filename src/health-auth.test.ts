@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, startSimSuppliers, type SimSuppliers } from '@staygate/sim';
 import { createApp, type App, type AppOptions } from './app.ts';
+import { defaults } from './defaults.ts';
 import { simulatedSlots } from './compose/supplier-slots.ts';
 import { forwardTo, startFixtureServer, type FixtureResponse, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
@@ -37,13 +38,16 @@ describe('/health auth', () => {
     });
     dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-health-auth-'));
     options = {
-      dataDir,
+      settings: {
+        ...defaults,
+        dataDir,
+        ...TEST_RATE_LIMITS,
+        ...TEST_QUOTE_DEADLINES,
+        reportSyncIntervalMs: 0,
+        contentRefreshMs: 0,
+        contentRetryMs: 3_600_000,
+      },
       suppliers: simulatedSlots(sim.slots).map((slot) => (slot.id === 'supplier_b' ? { ...slot, baseUrl: front.baseUrl } : slot)),
-      rateLimits: TEST_RATE_LIMITS,
-      ...TEST_QUOTE_DEADLINES,
-      reportSyncIntervalMs: null,
-      contentRefreshMs: null,
-      contentRetryMs: 3_600_000,
       geocoder: { geocode: async () => null },
     };
     app = createApp(options);

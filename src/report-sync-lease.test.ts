@@ -20,7 +20,7 @@ test('a gateway runs the scheduled report sync only while it holds the lease, an
   // Another process of the same database holds the lease for an hour (it would renew it).
   const other = await openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false });
   assert.equal(await other.leases.acquire('report-sync', 'other-gateway', 3_600_000), true);
-  const t = await startTestApp({ stays: 300, app: { dataDir, reportSyncIntervalMs: 3_600_000, reportSyncLeaseMs: 300 } });
+  const t = await startTestApp({ stays: 300, settings: { dataDir, reportSyncIntervalMs: 3_600_000, reportSyncLeaseMs: 300 } });
   try {
     assert.equal((await other.leases.holder('report-sync'))?.holder, 'other-gateway');
     assert.equal((await other.transactions.syncState('supplier_a')).syncedThrough, null, 'no pull while another process holds the lease');

@@ -4,7 +4,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createApp, type App } from './app.ts';
 import { logOptions, readConfig } from './config.ts';
-import { defaults } from './defaults.ts';
 import { openStores } from './compose/open-stores.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './compose/simulator-address.ts';
 import { bookingPageProblem, needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './compose/supplier-slots.ts';
@@ -36,7 +35,7 @@ async function stopSimulator(): Promise<void> {
   if (child === null || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const forced = setTimeout(() => child.kill('SIGKILL'), defaults.shutdownGraceMs);
+  const forced = setTimeout(() => child.kill('SIGKILL'), config.settings.shutdownGraceMs);
   await exited;
   clearTimeout(forced);
 }
@@ -44,7 +43,7 @@ async function stopSimulator(): Promise<void> {
 /**
  * A container runtime signals only the process it started (node itself, Dockerfile), a process
  * manager the `npm start` process, which relays it to us (the start script execs node): stop
- * accepting connections, let requests in flight finish (at most defaults.shutdownGraceMs), stop the
+ * accepting connections, let requests in flight finish (at most settings.shutdownGraceMs), stop the
  * schedules, close the stores and Redis, stop the simulator, exit 0.
  */
 async function shutdown(signal: string): Promise<void> {
@@ -56,13 +55,13 @@ async function shutdown(signal: string): Promise<void> {
     log
       ? log.info(message)
       : process.stderr.write(`${config.logFormat === 'json' ? JSON.stringify({ level: 30, time: Date.now(), msg: message }) : message}\n`);
-  say(`${signal} received: shutting down (requests in flight get up to ${defaults.shutdownGraceMs / 1_000} s)`);
+  say(`${signal} received: shutting down (requests in flight get up to ${config.settings.shutdownGraceMs / 1_000} s)`);
   const started = performance.now();
   // Requests still running when the grace ends are cut: the exit must not wait on a stuck client.
   const grace = setTimeout(() => {
     log?.warn('requests still in flight after the grace period: closing their connections');
     app?.http.server.closeAllConnections();
-  }, defaults.shutdownGraceMs);
+  }, config.settings.shutdownGraceMs);
   let code = 0;
   try {
     await app?.close();
@@ -94,8 +93,8 @@ async function startSimulator(): Promise<SimulatorUrls> {
     execArgv: ['--import', 'tsx'],
     env: {
       ...process.env,
-      STAYGATE_SIM_SEED: String(config.sim.seed),
-      STAYGATE_SIM_STAYS: String(config.sim.stays),
+      STAYGATE_SIM_SEED: String(config.settings.simSeed),
+      STAYGATE_SIM_STAYS: String(config.settings.simStays),
       // The suppliers keep the clicks that reached them, and the world's current day, so their
       // bookings and content outlive a restart.
       STAYGATE_SIM_DATA_DIR: path.join(config.dataDir, 'sim'),
@@ -121,25 +120,16 @@ const stores = stopping ? null : await openStores(config);
 if (stores !== null && stopping) await stores.close();
 if (!stopping && stores !== null) {
   app = createApp({
-    dataDir: config.dataDir,
+    settings: config.settings,
     stores,
     suppliers: resolveSupplierSlots(config.suppliers, simulator?.slots ?? null),
     publicUrl: config.publicUrl,
     logger: logOptions(config.logLevel, config.logFormat),
-    corsOrigins: config.corsOrigins,
-    metricsAllow: config.metricsAllow,
     redisUrl: config.redisUrl,
-    redisKeyPrefix: config.redisKeyPrefix ?? undefined,
+    redisKeyPrefix: config.redisKeyPrefix,
     trustedProxies: config.trustedProxies,
-    reportSyncIntervalMs: config.reportSyncIntervalMs,
-    reportSyncOverlapMs: config.reportSyncOverlapMs,
-    reportReconcileIntervalMs: config.reportReconcileIntervalMs,
-    reportReconcileDays: config.reportReconcileDays,
     mapTilesUrl: config.mapTilesUrl,
     mapTilesAttribution: config.mapTilesAttribution,
-    contentRefreshMs: config.contentRefreshMs,
-    contentRetryMs: config.contentRetryMs,
-    feedShrinkLimit: config.feedShrinkLimit,
     // The demo partner only ever meets the simulated suppliers: never real ones, so not when any slot is real.
     demo: !SUPPLIER_IDS.some((id) => config.suppliers[id].url !== null),
     simControlUrl: simulator?.controlUrl ?? null,

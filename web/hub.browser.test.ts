@@ -16,7 +16,7 @@ const MAP_SEARCHES = 3;
 before(async () => {
   // The demo partner as the first start makes it, with a shorter history; map search counts are
   // stored every 20 ms instead of 10 s.
-  rig = await startBrowserRig({ stays: 4_000, app: { demo: true, demoClicks: 1_500, mapCountFlushMs: 20 } });
+  rig = await startBrowserRig({ stays: 4_000, settings: { demoClicks: 1_500, mapCountFlushMs: 20 }, app: { demo: true } });
   demoKey = readFileSync(path.join(rig.t.dataDir, 'demo-key.txt'), 'utf8').trim();
   demoMapToken = readFileSync(path.join(rig.t.dataDir, 'demo-map-token.txt'), 'utf8').trim();
   // A partner page on this machine searches the map with the demo token (it lists http://localhost:*).

@@ -21,7 +21,11 @@ let t: TestApp;
 
 before(async () => {
   // The server's own refresh (defaults.keyRefreshMs), as in production.
-  t = await startTestApp({ stays: 300, app: { geocoder: { geocode: async () => null }, keyRefreshMs: defaults.keyRefreshMs } });
+  t = await startTestApp({
+    stays: 300,
+    settings: { keyRefreshMs: defaults.keyRefreshMs },
+    app: { geocoder: { geocode: async () => null } },
+  });
 });
 after(async () => {
   await t.close();

@@ -5,17 +5,26 @@
 // content, a failed quote, or a real slot the gateway would refuse to start with (no booking page).
 import { createSuppliers } from '../app.ts';
 import type { Config } from '../config.ts';
-import { defaults } from '../defaults.ts';
 import { count } from '../text/plural.ts';
 import { readSimulatorAddress } from '../compose/simulator-address.ts';
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import { needsBookingUrl } from '../clicks/booking-page.ts';
 import { bookingPageProblem, needsSimulator, resolveSupplierSlot, type SupplierSlot } from '../compose/supplier-slots.ts';
-import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type Listing, type Settings, type SupplierId } from '../types.ts';
+import type { DriverSettings } from '../suppliers/supplier.ts';
 import type { CliIo } from './cli-io.ts';
 
+/** The check's figures: its page size, the quote's dates and party, its deadline. */
+export type SuppliersCheckSettings = DriverSettings &
+  Pick<
+    Settings,
+    'supplierCheckPageSize' | 'supplierCheckDaysAhead' | 'supplierCheckNights' | 'supplierCheckTimeoutMs' | 'adults' | 'rooms'
+  >;
+
 export interface SuppliersCheckOptions {
-  settings: Config['suppliers'];
+  /** The slots as configured (Config.suppliers). */
+  slots: Config['suppliers'];
+  settings: SuppliersCheckSettings;
   dataDir: string;
   io: CliIo;
   /** Today, for the quote's dates. */
@@ -40,7 +49,12 @@ const refusedCredentials = (error: unknown): boolean => error instanceof Supplie
  * The slot's one line, and whether it passed. `bookingPageMissing`: a real slot the gateway would
  * refuse to start with (supplier-slots.ts' bookingPageProblem), its API checked all the same.
  */
-async function checkSlot(slot: SupplierSlot, bookingPageMissing: boolean, now: Date): Promise<{ line: string; ok: boolean }> {
+async function checkSlot(
+  settings: SuppliersCheckSettings,
+  slot: SupplierSlot,
+  bookingPageMissing: boolean,
+  now: Date,
+): Promise<{ line: string; ok: boolean }> {
   const head = `${slot.id} ${slot.api} ${slot.baseUrl}${slot.simulated ? ' (simulated)' : ''}`;
   const parts: string[] = [];
   // Said last on every line of a real Hotelbeds or LiteAPI slot, whatever its API answered.
@@ -53,13 +67,13 @@ async function checkSlot(slot: SupplierSlot, bookingPageMissing: boolean, now: D
           ]
         : ['booking page set'];
   const done = (ok: boolean) => ({ line: `${head}: ${[...parts, ...bookingPage].join('; ')}`, ok: ok && !bookingPageMissing });
-  const [supplier] = createSuppliers([slot], defaults);
-  const signal = AbortSignal.timeout(defaults.supplierCheckTimeoutMs);
+  const [supplier] = createSuppliers([slot], settings);
+  const signal = AbortSignal.timeout(settings.supplierCheckTimeoutMs);
   let page: Listing[] | null = null;
   let skipped = 0;
   let started = performance.now();
   try {
-    for await (const listings of supplier.contentPages({ pageSize: defaults.supplierCheckPageSize, signal, onSkipped: () => skipped++ })) {
+    for await (const listings of supplier.contentPages({ pageSize: settings.supplierCheckPageSize, signal, onSkipped: () => skipped++ })) {
       if (listings.length === 0) continue;
       page = listings;
       break;
@@ -83,8 +97,8 @@ async function checkSlot(slot: SupplierSlot, bookingPageMissing: boolean, now: D
     `content ${count(page.length, 'stay')}, first ${page[0].supplierStayId}${skipped > 0 ? `, ${count(skipped, 'malformed record')} skipped` : ''} (${contentMs} ms)`,
   );
   const ids = page.slice(0, supplier.maxIdsPerQuote).map((listing) => listing.supplierStayId);
-  const checkin = dayAfter(now, defaults.supplierCheckDaysAhead);
-  const checkout = dayAfter(now, defaults.supplierCheckDaysAhead + defaults.supplierCheckNights);
+  const checkin = dayAfter(now, settings.supplierCheckDaysAhead);
+  const checkout = dayAfter(now, settings.supplierCheckDaysAhead + settings.supplierCheckNights);
   started = performance.now();
   let ok = true;
   try {
@@ -93,10 +107,10 @@ async function checkSlot(slot: SupplierSlot, bookingPageMissing: boolean, now: D
         supplierStayIds: ids,
         checkin,
         checkout,
-        adults: defaults.adults,
+        adults: settings.adults,
         children: 0,
         childrenAges: null,
-        rooms: defaults.rooms,
+        rooms: settings.rooms,
         currency: 'USD',
       },
       signal,
@@ -117,20 +131,20 @@ function masked(line: string, slot: SupplierSlot | null): string {
 }
 
 /** Prints a line per slot and a summary; resolves with the exit code (0 every slot passed, 1 otherwise). */
-export async function runSuppliersCheck({ settings, dataDir, io, now = () => new Date() }: SuppliersCheckOptions): Promise<number> {
-  const simulator = needsSimulator(settings) ? readSimulatorAddress(dataDir) : null;
+export async function runSuppliersCheck({ slots, settings, dataDir, io, now = () => new Date() }: SuppliersCheckOptions): Promise<number> {
+  const simulator = needsSimulator(slots) ? readSimulatorAddress(dataDir) : null;
   const today = now();
   const results = await Promise.all(
     SUPPLIER_IDS.map(async (id) => {
       let slot: SupplierSlot;
       try {
-        slot = resolveSupplierSlot(id, settings[id], simulator?.slots[id]);
+        slot = resolveSupplierSlot(id, slots[id], simulator?.slots[id]);
       } catch (error) {
         // A simulated slot with no simulator to ask: the server has not run on this data folder.
         const hint = simulator === null ? ` (start the server, npm start, on ${dataDir})` : '';
-        return { id, slot: null, line: `${id} ${settings[id].api}: FAILED: ${(error as Error).message}${hint}`, ok: false };
+        return { id, slot: null, line: `${id} ${slots[id].api}: FAILED: ${(error as Error).message}${hint}`, ok: false };
       }
-      return { id, slot, ...(await checkSlot(slot, bookingPageProblem(id, settings[id]) !== null, today)) };
+      return { id, slot, ...(await checkSlot(settings, slot, bookingPageProblem(id, slots[id]) !== null, today)) };
     }),
   );
   for (const { slot, line } of results) io.out(masked(line, slot));

@@ -14,7 +14,7 @@ import { startTestApp, type TestApp } from '../test-support/start-test-app.ts';
 let t: TestApp;
 let demoKey = '';
 before(async () => {
-  t = await startTestApp({ stays: 1_500, app: { quoteBudgetMs: 300 } });
+  t = await startTestApp({ stays: 1_500, settings: { quoteBudgetMs: 300 } });
   demoKey = await t.createKey({ aid: 'fuzz-aid', thirdParties: ['fuzz-platform'] });
 });
 after(async () => {

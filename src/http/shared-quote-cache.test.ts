@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createApp, type App } from '../app.ts';
+import { defaults } from '../defaults.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import {
   closedRedisUrl,
@@ -82,15 +83,11 @@ describe('two gateways with one Redis', { skip }, () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
         dirs.push(dataDir);
         const app = createApp({
-          dataDir,
+          settings: { ...defaults, dataDir, ...TEST_RATE_LIMITS, reportSyncIntervalMs: 0, redisCommandTimeoutMs: 5_000, ...NO_DEADLINES },
           suppliers,
           geocoder,
-          rateLimits: TEST_RATE_LIMITS,
-          reportSyncIntervalMs: null,
           redisUrl: TEST_REDIS_URL,
           redisKeyPrefix: prefix,
-          redisCommandTimeoutMs: 5_000,
-          ...NO_DEADLINES,
         });
         gateways.push(app);
         await app.ready;
@@ -140,7 +137,7 @@ describe('two gateways with one Redis', { skip }, () => {
 
 describe('quote cache with Redis unreachable', () => {
   it("prices every search (asking the suppliers) and caches in the gateway's own memory", async () => {
-    const t = await startTestApp({ stays: 2_000, app: { geocoder, redisUrl: await closedRedisUrl(), ...NO_DEADLINES } });
+    const t = await startTestApp({ stays: 2_000, settings: { ...NO_DEADLINES }, app: { geocoder, redisUrl: await closedRedisUrl() } });
     try {
       const first = await t.get(dated(3));
       assert.equal(first.status, 200);

@@ -13,7 +13,7 @@ const freshIp = () => `192.0.2.${++ipCount}`;
 
 before(async () => {
   // The spec's keyless allowance (5 a minute), so that spending it shows.
-  t = await startTestApp({ stays: 2_000, app: { rateLimits: { keyless: 5, goKeyless: 60 }, corsOrigins: ['*'] } });
+  t = await startTestApp({ stays: 2_000, settings: { keylessPerMinute: 5, goKeylessPerMinute: 60, corsOrigins: ['*'] } });
 });
 after(async () => {
   await t.close();
@@ -148,7 +148,8 @@ describe('CORS', () => {
   it('allowed origins are configurable: another origin gets no CORS grant', async () => {
     const only = await startTestApp({
       stays: 300,
-      app: { corsOrigins: ['https://partner.example'], geocoder: { geocode: async () => null } },
+      settings: { corsOrigins: ['https://partner.example'] },
+      app: { geocoder: { geocode: async () => null } },
     });
     try {
       const preflight = (origin: string) =>

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { defaults } from '../defaults.ts';
-import { clusteringDefaults } from '../app.ts';
+import { clusteringSettings } from '../compose/search.ts';
 import { createSearch } from '../search/search.ts';
 import { createWorkSlicer } from '../search/work-slicer.ts';
 import type { SearchQuery } from '../search/search-query.ts';
@@ -58,7 +58,7 @@ async function startGateway(where: StoreLocation, slots: Record<SupplierId, Simu
         pricedCandidates: defaults.pricedCandidates,
         quoteBudgetMs: defaults.quoteBudgetMs,
         slicer: createWorkSlicer({ sliceMs: defaults.workSliceMs }),
-        clustering: clusteringDefaults,
+        clustering: clusteringSettings(defaults),
       });
       served = { no, label, search };
     },

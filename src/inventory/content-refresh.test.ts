@@ -41,7 +41,7 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 describe('content refresh', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ stays: 3_000, app: { contentRefreshMs: null, geocoder: { geocode: async () => null } } });
+    t = await startTestApp({ stays: 3_000, settings: { contentRefreshMs: 0 }, app: { geocoder: { geocode: async () => null } } });
   });
   after(async () => {
     await t.close();
@@ -226,7 +226,7 @@ describe('content refresh', () => {
 describe('a supplier down at the first start', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ stays: 2_000, sim: { faults: 'supplier_b=down' }, app: { contentRefreshMs: null, contentRetryMs: 50 } });
+    t = await startTestApp({ stays: 2_000, sim: { faults: 'supplier_b=down' }, settings: { contentRefreshMs: 0, contentRetryMs: 50 } });
   });
   after(async () => {
     await t.close();
@@ -277,7 +277,7 @@ describe('a supplier down at the first start', () => {
 describe('ten refreshes (issue 25)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ stays: 2_000, app: { contentRefreshMs: null, geocoder: { geocode: async () => null } } });
+    t = await startTestApp({ stays: 2_000, settings: { contentRefreshMs: 0 }, app: { geocoder: { geocode: async () => null } } });
   });
   after(async () => {
     await t.close();
@@ -330,7 +330,7 @@ describe('the scheduled refresh (issue 25)', () => {
   let t: TestApp;
   before(async () => {
     // STAYGATE_CONTENT_REFRESH_MS, as config.ts reads it (config.test.ts) and server.ts hands it over.
-    t = await startTestApp({ stays: 2_000, app: { contentRefreshMs: 100, geocoder: { geocode: async () => null } } });
+    t = await startTestApp({ stays: 2_000, settings: { contentRefreshMs: 100 }, app: { geocoder: { geocode: async () => null } } });
   });
   after(async () => {
     await t.close();

@@ -39,27 +39,8 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Supplier call buckets: a healthy quote call takes tens of milliseconds, the call deadline is 2 s. */
 const SUPPLIER_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 5];
 
-export function createMetrics(options: { prefix?: string; processMetrics?: boolean } = {}): Metrics {
-  const prefix = options.prefix ?? 'staygate_';
-  const registry = new Registry();
-  // Process figures (CPU, memory, event-loop lag) for the operator's dashboards; off in tests,
-  // where several registries in one process would each sample the same process.
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix });
-  let sources: MetricsSources | null = null;
-
-  const requests = new Histogram({
-    name: `${prefix}http_request_duration_seconds`,
-    help: 'HTTP requests by route pattern, method and status, and how long they took',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers: [registry],
-  });
-  const refusals = new Counter({
-    name: `${prefix}rate_limit_refusals_total`,
-    help: 'Requests refused with 429 RATE_LIMIT_EXCEEDED, by endpoint',
-    labelNames: ['endpoint'] as const,
-    registers: [registry],
-  });
+/** The suppliers' figures: quote calls, failures, credentials refused, 429s waited out, cache lookups. */
+function supplierMetrics(registry: Registry, prefix: string): Pick<Metrics, 'quotes' | 'authFailed' | 'rateLimitWaits'> {
   const supplierCalls = new Histogram({
     name: `${prefix}supplier_call_duration_seconds`,
     help: 'Quote calls to each supplier and how long they took; outcome ok or the failure (timeout, error, unreachable, malformed, auth, rate_limited)',
@@ -91,46 +72,7 @@ export function createMetrics(options: { prefix?: string; processMetrics?: boole
     labelNames: ['supplier', 'result'] as const,
     registers: [registry],
   });
-  new Gauge({
-    name: `${prefix}supplier_breaker_state`,
-    help: 'Circuit breaker state per supplier: 1 for the current state, 0 for the others',
-    labelNames: ['supplier', 'state'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [supplier, current] of Object.entries(sources?.breakerStates() ?? {})) {
-        for (const state of BREAKER_STATES) this.set({ supplier, state }, state === current ? 1 : 0);
-      }
-    },
-  });
-  new Gauge({
-    name: `${prefix}index_stays`,
-    help: 'Stays in the in-memory search index (0 while it is being built)',
-    registers: [registry],
-    collect() {
-      this.set(sources?.inventory()?.stays ?? 0);
-    },
-  });
-  new Gauge({
-    name: `${prefix}inventory_info`,
-    help: 'The content version served, as a label (value 1)',
-    labelNames: ['version'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      const inventory = sources?.inventory();
-      if (inventory) this.set({ version: inventory.version }, 1);
-    },
-  });
-
   return {
-    registry,
-    request(route, method, status, seconds) {
-      requests.observe({ route, method, status: String(status) }, seconds);
-    },
-    rateLimited(endpoint) {
-      refusals.inc({ endpoint });
-    },
     quotes: {
       call(supplier, ms, failure) {
         supplierCalls.observe({ supplier, outcome: failure ?? 'ok' }, ms / 1_000);
@@ -153,6 +95,76 @@ export function createMetrics(options: { prefix?: string; processMetrics?: boole
     rateLimitWaits(supplier, waits) {
       rateLimitWaits.inc({ supplier }, waits);
     },
+  };
+}
+
+/** The gauges read at scrape time from the sources set (none before): breaker states, the index, the version. */
+function sourceGauges(registry: Registry, prefix: string, sources: () => MetricsSources | null): void {
+  new Gauge({
+    name: `${prefix}supplier_breaker_state`,
+    help: 'Circuit breaker state per supplier: 1 for the current state, 0 for the others',
+    labelNames: ['supplier', 'state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [supplier, current] of Object.entries(sources()?.breakerStates() ?? {})) {
+        for (const state of BREAKER_STATES) this.set({ supplier, state }, state === current ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: `${prefix}index_stays`,
+    help: 'Stays in the in-memory search index (0 while it is being built)',
+    registers: [registry],
+    collect() {
+      this.set(sources()?.inventory()?.stays ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${prefix}inventory_info`,
+    help: 'The content version served, as a label (value 1)',
+    labelNames: ['version'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const inventory = sources()?.inventory();
+      if (inventory) this.set({ version: inventory.version }, 1);
+    },
+  });
+}
+
+export function createMetrics(options: { prefix?: string; processMetrics?: boolean } = {}): Metrics {
+  const prefix = options.prefix ?? 'staygate_';
+  const registry = new Registry();
+  // Process figures (CPU, memory, event-loop lag) for the operator's dashboards; off in tests,
+  // where several registries in one process would each sample the same process.
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix });
+  let sources: MetricsSources | null = null;
+  sourceGauges(registry, prefix, () => sources);
+
+  const requests = new Histogram({
+    name: `${prefix}http_request_duration_seconds`,
+    help: 'HTTP requests by route pattern, method and status, and how long they took',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: `${prefix}rate_limit_refusals_total`,
+    help: 'Requests refused with 429 RATE_LIMIT_EXCEEDED, by endpoint',
+    labelNames: ['endpoint'] as const,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    request(route, method, status, seconds) {
+      requests.observe({ route, method, status: String(status) }, seconds);
+    },
+    rateLimited(endpoint) {
+      refusals.inc({ endpoint });
+    },
+    ...supplierMetrics(registry, prefix),
     setSources(next) {
       sources = next;
     },

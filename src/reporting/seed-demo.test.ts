@@ -22,7 +22,7 @@ let t: TestApp;
 let key: string;
 
 before(async () => {
-  t = await startTestApp({ stays: 2_000, app: { geocoder: { geocode: async () => null }, demo: true, demoClicks: CLICKS } });
+  t = await startTestApp({ stays: 2_000, settings: { demoClicks: CLICKS }, app: { geocoder: { geocode: async () => null }, demo: true } });
   key = readFileSync(path.join(t.dataDir, 'demo-key.txt'), 'utf8').trim();
 });
 after(async () => {
@@ -80,13 +80,11 @@ describe('the demo partner', () => {
   it('is seeded once: a later start keeps the key and the history', async () => {
     const before = await all();
     const again = createApp({
-      dataDir: t.dataDir,
+      settings: { ...defaults, dataDir: t.dataDir, demoClicks: CLICKS, reportSyncIntervalMs: 0 },
       suppliers: simulatedSlots(t.sim.slots),
       now: t.clock.now,
       geocoder: { geocode: async () => null },
       demo: true,
-      demoClicks: CLICKS,
-      reportSyncIntervalMs: null,
     });
     try {
       await again.ready;
@@ -173,7 +171,8 @@ describe('a supplier down at the first start (issue 25)', () => {
     down = await startTestApp({
       stays: 2_000,
       sim: { faults: 'supplier_b=down' },
-      app: { geocoder: { geocode: async () => null }, demo: true, demoClicks: CLICKS, contentRefreshMs: null, contentRetryMs: 50 },
+      settings: { demoClicks: CLICKS, contentRefreshMs: 0, contentRetryMs: 50 },
+      app: { geocoder: { geocode: async () => null }, demo: true },
     });
   });
   after(async () => {
@@ -216,7 +215,8 @@ describe('the demo partner of slots without a commission report API (Hotelbeds, 
     imported = await startTestApp({
       stays: 2_000,
       withoutReport: ['supplier_b', 'supplier_d'],
-      app: { geocoder: { geocode: async () => null }, demo: true, demoClicks: CLICKS },
+      settings: { demoClicks: CLICKS },
+      app: { geocoder: { geocode: async () => null }, demo: true },
     });
   });
   after(async () => {

@@ -7,7 +7,7 @@ import type { QuoteService } from '../suppliers/quote-service.ts';
 import type { SupplierId } from '../types.ts';
 import type { WorkSlicer } from './work-slicer.ts';
 
-/** The clustering rules' figures (README, "Clustering"); the composition root passes defaults.ts's. */
+/** The clustering rules' figures (README, "Clustering"); the composition root passes the configured ones (compose/search.ts' clusteringSettings). */
 export interface ClusteringSettings {
   /** A viewport's resolution is the one whose average cell makes it hold about this many cells. */
   targetCells: number;

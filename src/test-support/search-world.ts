@@ -4,7 +4,7 @@
 // differential test (brute-force-search.ts) query real indexes; only the geocoder and the quote
 // services are fakes, of our own interfaces.
 import { latLngToCell } from 'h3-js';
-import { clusteringDefaults } from '../app.ts';
+import { clusteringSettings } from '../compose/search.ts';
 import { defaults } from '../defaults.ts';
 import type { Geocoder } from '../geo/geocoder.ts';
 import { buildCellPyramid } from '../inventory/cell-pyramid.ts';
@@ -130,7 +130,7 @@ export async function searchWorld(
   const index = await buildStayIndex(store.indexRows());
   const deps: SearchDeps = {
     index,
-    pyramid: buildCellPyramid(index, { maxResolution: clusteringDefaults.maxResolution }),
+    pyramid: buildCellPyramid(index, { maxResolution: clusteringSettings(defaults).maxResolution }),
     stays: createStayCache(store, { capacity: stays.length + 1 }),
     store,
     geocoder: tableGeocoder({}),
@@ -139,7 +139,7 @@ export async function searchWorld(
     quotes: new Map(),
     pricedCandidates: defaults.pricedCandidates,
     quoteBudgetMs: defaults.quoteBudgetMs,
-    clustering: clusteringDefaults,
+    clustering: clusteringSettings(defaults),
     ...overrides,
   };
   return { stays, deps, close: () => store.close() };

@@ -9,13 +9,13 @@ import { openStores, type RecordStores } from '../compose/open-stores.ts';
 import { simulatedSlots, type SupplierSlot } from '../compose/supplier-slots.ts';
 import { generateWorld, type SimListing, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import type { Supplier } from '../suppliers/supplier.ts';
-import type { Listing, SupplierId } from '../types.ts';
+import { defaults } from '../defaults.ts';
+import type { Listing, Settings, SupplierId } from '../types.ts';
 import { bookingDemandListing } from './booking-demand-listing.ts';
 import { expediaRapidListing } from './expedia-rapid-listing.ts';
 import { hotelbedsListing } from './hotelbeds-listing.ts';
 import { liteapiListing } from './liteapi-listing.ts';
 import { createResponseValidator, type OpenApiDocument } from './openapi-validator.ts';
-import { defaults } from '../defaults.ts';
 
 export interface TestApp {
   app: App;
@@ -66,7 +66,10 @@ export function createTestClock(start: Date = TEST_NOW): TestClock {
 export interface TestAppOptions {
   stays?: number;
   seed?: number;
-  app?: Partial<AppOptions>;
+  /** The gateway's figures where a test needs its own: defaults.ts, then the test rate limits and deadlines below, then these. */
+  settings?: Partial<Settings>;
+  /** The gateway's other options (its geocoder, clocks, Redis...). */
+  app?: Partial<Omit<AppOptions, 'settings'>>;
   /**
    * Slots whose driver has no commission report, as Hotelbeds' and Expedia Rapid's: the sync skips
    * them and their transactions come from a CSV import (the demo imports the simulator's export).
@@ -79,19 +82,24 @@ export interface TestAppOptions {
 }
 
 /**
- * Rate limits in tests, unless a test sets its own (`app: { rateLimits }`): high enough that suites
- * making many requests from one address are never limited by accident.
+ * Rate limits in tests, unless a test sets its own (`settings: { keylessPerMinute }`...): high
+ * enough that suites making many requests from one address are never limited by accident.
  */
-export const TEST_RATE_LIMITS = { keyless: 1_000_000, keyed: 1_000_000, goKeyless: 1_000_000, mapKeyless: 1_000_000 };
+export const TEST_RATE_LIMITS = {
+  keylessPerMinute: 1_000_000,
+  keyedPerMinute: 1_000_000,
+  goKeylessPerMinute: 1_000_000,
+  mapKeylessPerMinute: 1_000_000,
+} satisfies Partial<Settings>;
 
 /**
- * Quote deadlines in tests, unless a test sets its own (`app: { quoteBudgetMs, quoteCallTimeoutMs }`):
+ * Quote deadlines in tests, unless a test sets its own (`settings: { quoteBudgetMs, quoteCallTimeoutMs }`):
  * far beyond any healthy answer of the in-process simulator, however loaded the machine (test files
  * run concurrently), so that a test not about deadlines never meets one. A test about a hung or slow
  * supplier sets a short budget, and asserts nothing that a healthy supplier must do within it
  * (docs/decisions.md 71).
  */
-export const TEST_QUOTE_DEADLINES = { quoteBudgetMs: 60_000, quoteCallTimeoutMs: 30_000 };
+export const TEST_QUOTE_DEADLINES = { quoteBudgetMs: 60_000, quoteCallTimeoutMs: 30_000 } satisfies Partial<Settings>;
 
 /** The same driver without its commission report: a slot whose API has none. */
 export function withoutCommissionReport(supplier: Supplier): Supplier {
@@ -110,22 +118,28 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-test-'));
   // The slots as the simulator gives them, changed where a test configures a slot otherwise.
   const slots = (options.slots ?? ((simulated) => simulated))(simulatedSlots(sim.slots));
-  // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer.
-  const app = createApp({
+  // Commission reports are pulled when a test says so (app.transactions.syncAll()), not on a timer;
+  // keys are checked at every request, so a key a test makes works at once.
+  const settings: Settings = {
+    ...defaults,
     dataDir,
+    keyRefreshMs: 0,
+    reportSyncIntervalMs: 0,
+    ...TEST_RATE_LIMITS,
+    ...TEST_QUOTE_DEADLINES,
+    ...options.settings,
+  };
+  const app = createApp({
+    settings,
     suppliers: slots,
     simControlUrl: sim.controlUrl,
     ...(options.withoutReport === undefined
       ? {}
       : {
-          drivers: createSuppliers(slots, defaults).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
+          drivers: createSuppliers(slots, settings).map((s) => (options.withoutReport!.includes(s.id) ? withoutCommissionReport(s) : s)),
         }),
     now: clock.now,
     publicUrl: 'http://gw.test',
-    rateLimits: TEST_RATE_LIMITS,
-    keyRefreshMs: 0,
-    reportSyncIntervalMs: null,
-    ...TEST_QUOTE_DEADLINES,
     ...options.app,
   });
   await app.ready;
@@ -136,7 +150,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     world,
     sim,
-    dataDir,
+    dataDir: settings.dataDir,
     clock,
     listing(supplier, supplierStayId) {
       const found = listings.get(`${supplier}:${supplierStayId}`);
@@ -147,9 +161,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (slot.api === 'liteapi') return liteapiListing(found, slot.url);
       return slot.api === 'expedia-rapid' ? expediaRapidListing(found, slot.url) : found;
     },
-    openStores: () => openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false }),
+    openStores: () => openStores({ dataDir: settings.dataDir, databaseUrl: null, settings }, { content: false }),
     async createKey(input) {
-      const stores = await openStores({ dataDir, databaseUrl: null, settings: defaults }, { content: false });
+      const stores = await openStores({ dataDir: settings.dataDir, databaseUrl: null, settings }, { content: false });
       try {
         return (await createKeyAdmin(stores.keys).create(input)).key;
       } finally {

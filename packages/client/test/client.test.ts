@@ -11,7 +11,7 @@ describe('@staygate/client', () => {
   let key: string;
   before(async () => {
     // Links under the gateway's own address, so that _links.next can be followed.
-    t = await startTestApp({ stays: 1_000, app: { publicUrl: null, rateLimits: { ...TEST_RATE_LIMITS, keyless: 3 } } });
+    t = await startTestApp({ stays: 1_000, settings: { ...TEST_RATE_LIMITS, keylessPerMinute: 3 }, app: { publicUrl: null } });
     base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
     key = await t.createKey({ aid: 'aff-sdk', partnerId: 'partner-sdk', thirdParties: ['shop-sdk'] });
   });

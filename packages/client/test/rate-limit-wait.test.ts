@@ -19,9 +19,9 @@ describe('@staygate/client and the rate limit', () => {
   before(async () => {
     t = await startTestApp({
       stays: 3_000,
+      settings: { ...TEST_RATE_LIMITS, keylessPerMinute: 2 },
       app: {
         publicUrl: null,
-        rateLimits: { ...TEST_RATE_LIMITS, keyless: 2 },
         rateLimitClock: () => clockMs,
         // Each test comes from an address of its own (its own bucket), as a client behind a proxy.
         trustedProxies: ['loopback'],

@@ -28,7 +28,8 @@ before(async () => {
   t = await startTestApp({
     stays: 2_000,
     // Searches by lat/lng: a geocoder that knows nothing spares the gazetteer's load.
-    app: { geocoder: { geocode: async () => null }, rateLimits: { keyless: 5, keyed: 8, goKeyless: 3 }, rateLimitClock: () => clockMs },
+    settings: { keylessPerMinute: 5, keyedPerMinute: 8, goKeylessPerMinute: 3 },
+    app: { geocoder: { geocode: async () => null }, rateLimitClock: () => clockMs },
   });
   keyStore = createSqliteKeyStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
   admin = createKeyAdmin(keyStore);

@@ -47,7 +47,8 @@ describe('several gateways with one Redis', { skip }, () => {
     // opens, must not fall back to per-process limits (that path has its own test below).
     const options = {
       stays: 300,
-      app: { geocoder, redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix, redisCommandTimeoutMs: 5_000, rateLimits: { keyless: 5 } },
+      settings: { redisCommandTimeoutMs: 5_000, keylessPerMinute: 5 },
+      app: { geocoder, redisUrl: TEST_REDIS_URL, redisKeyPrefix: prefix },
     };
     const gateways: TestApp[] = [await startTestApp(options), await startTestApp(options)];
     try {
@@ -78,7 +79,8 @@ describe('Redis unreachable', () => {
     });
     const t = await startTestApp({
       stays: 300,
-      app: { geocoder, redisUrl: await closedRedisUrl(), rateLimits: { keyless: 5 }, logger: { level: 'warn', stream } },
+      settings: { keylessPerMinute: 5 },
+      app: { geocoder, redisUrl: await closedRedisUrl(), logger: { level: 'warn', stream } },
     });
     try {
       const statuses = [];

@@ -238,7 +238,7 @@ describe('MCP rate limits', () => {
   let t: TestApp;
   let base: string;
   before(async () => {
-    t = await startTestApp({ stays: 500, app: { rateLimits: { ...TEST_RATE_LIMITS, keyless: 2 } } });
+    t = await startTestApp({ stays: 500, settings: { ...TEST_RATE_LIMITS, keylessPerMinute: 2 } });
     base = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => {

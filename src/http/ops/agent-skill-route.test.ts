@@ -7,7 +7,7 @@ import { AGENT_SKILL_PATH } from './agent-skill-route.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ stays: 300, app: { rateLimits: { ...TEST_RATE_LIMITS, keyless: 5 } } });
+  t = await startTestApp({ stays: 300, settings: { ...TEST_RATE_LIMITS, keylessPerMinute: 5 } });
 });
 after(async () => {
   await t.close();

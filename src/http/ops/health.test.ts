@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { createApp } from '../../app.ts';
+import { defaults } from '../../defaults.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import { simulatedSlots } from '../../compose/supplier-slots.ts';
 
@@ -28,12 +29,9 @@ test(
       },
     });
     const app = createApp({
-      dataDir,
+      settings: { ...defaults, dataDir, demoClicks: 200, reportSyncIntervalMs: 0, contentRefreshMs: 0 },
       suppliers: simulatedSlots(sim.slots),
       demo: true,
-      demoClicks: 200,
-      reportSyncIntervalMs: null,
-      contentRefreshMs: null,
       logger: { level: 'info', stream },
       geocoder: { geocode: async () => null },
     });

@@ -12,7 +12,7 @@ import { defaults } from '../../defaults.ts';
 let t: TestApp;
 
 before(async () => {
-  t = await startTestApp({ stays: 2_000, app: { rateLimits: { keyless: 2, keyed: 100, goKeyless: 100 } } });
+  t = await startTestApp({ stays: 2_000, settings: { keylessPerMinute: 2, keyedPerMinute: 100, goKeylessPerMinute: 100 } });
 });
 after(async () => {
   await t.close();

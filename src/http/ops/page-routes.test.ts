@@ -24,7 +24,11 @@ before(async () => {
   mkdirSync(path.join(web, 'basemap'));
   writeFileSync(path.join(web, 'basemap', '13-2101-3045.mvt'), TILE);
   writeFileSync(path.join(web, 'basemap', '13-2101-3045.mvt.gz'), gzipSync(TILE));
-  t = await startTestApp({ stays: 1_500, app: { webDir: web, rateLimits: { keyless: 2, keyed: 100, goKeyless: 100, mapKeyless: 3 } } });
+  t = await startTestApp({
+    stays: 1_500,
+    settings: { keylessPerMinute: 2, keyedPerMinute: 100, goKeylessPerMinute: 100, mapKeylessPerMinute: 3 },
+    app: { webDir: web },
+  });
 });
 after(async () => {
   await t.close();

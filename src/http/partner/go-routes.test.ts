@@ -20,7 +20,8 @@ before(async () => {
   // Searches by lat/lng: a geocoder that knows nothing spares the gazetteer's load.
   t = await startTestApp({
     stays: 2_000,
-    app: { geocoder: { geocode: async () => null }, rateLimits: { keyless: 1_000, keyed: 1_000, goKeyless: 3 } },
+    settings: { keylessPerMinute: 1_000, keyedPerMinute: 1_000, goKeylessPerMinute: 3 },
+    app: { geocoder: { geocode: async () => null } },
   });
   clicks = createSqliteClickStore({ path: path.join(t.dataDir, 'staygate.sqlite') });
 });

@@ -36,7 +36,7 @@ function click(at: string, aid: string | null, overrides: Partial<Click> = {}): 
 
 before(async () => {
   // Map search counts are stored every 10 ms (the map tokens' section below waits for them).
-  t = await startTestApp({ stays: 1_500, app: { mapCountFlushMs: 10 } });
+  t = await startTestApp({ stays: 1_500, settings: { mapCountFlushMs: 10 } });
   // Partner A has two aids (two keys); partner B one. The clock is TEST_NOW, 2026-11-21.
   keyA = await t.createKey({ aid: 'aff-a', partnerId: 'partner-a', thirdParties: ['shop-a'] });
   keyA2 = await t.createKey({ aid: 'aff-a2', partnerId: 'partner-a' });

@@ -14,7 +14,14 @@ before(async () => {
   // keyless 2, a traveller's map searches 3 per address, a whole token 5.
   t = await startTestApp({
     stays: 1_500,
-    app: { rateLimits: { keyless: 2, keyed: 100, goKeyless: 100, mapKeyless: 3, mapToken: 5 }, mapCountFlushMs: 10 },
+    settings: {
+      keylessPerMinute: 2,
+      keyedPerMinute: 100,
+      goKeylessPerMinute: 100,
+      mapKeylessPerMinute: 3,
+      mapTokenPerMinute: 5,
+      mapCountFlushMs: 10,
+    },
   });
   const stores = await t.openStores();
   try {

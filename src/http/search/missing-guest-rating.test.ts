@@ -28,7 +28,7 @@ const score = ({ value, count }: RatingJson) =>
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ stays: 4_000, app: { contentPollMs: 20 } });
+  t = await startTestApp({ stays: 4_000, settings: { contentPollMs: 20 } });
   await republishContent(t, 'supplier_b unrated', (listing) =>
     listing.supplier === 'supplier_b' ? { ...listing, rating: { ...listing.rating, value: null, count: 0 } } : listing,
   );

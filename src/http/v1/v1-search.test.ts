@@ -177,7 +177,7 @@ describe('v1 upstream failures', () => {
     test(`${mode} -> ${status} ${code}`, async () => {
       // A hung supplier needs a gateway that waits 300 ms for it: its own, as only supplier_c is
       // asked, and it never answers, the outcome does not depend on the machine's speed.
-      const app = mode === 'timeout' ? await startTestApp({ app: { clock: () => now, quoteBudgetMs: 300 } }) : t;
+      const app = mode === 'timeout' ? await startTestApp({ settings: { quoteBudgetMs: 300 }, app: { clock: () => now } }) : t;
       now += defaults.breakerOpenMs + defaults.quoteCacheTtlMs;
       await app.sim.setFault('supplier_c', mode);
       try {

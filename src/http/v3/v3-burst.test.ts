@@ -12,7 +12,7 @@ before(async () => {
   // queue far past that. The calls' own deadline is long, so nothing here is the suppliers' fault.
   t = await startTestApp({
     sim: { latencyMs: Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [20, 40]])) },
-    app: { quoteBudgetMs: 150, quoteCallTimeoutMs: 60_000 },
+    settings: { quoteBudgetMs: 150, quoteCallTimeoutMs: 60_000 },
   });
 });
 after(async () => {

@@ -22,7 +22,7 @@ let t: TestApp;
 let short: TestApp;
 before(async () => {
   t = await startTestApp({ app: { clock: () => now } });
-  short = await startTestApp({ app: { clock: () => now, quoteBudgetMs: 400 } });
+  short = await startTestApp({ settings: { quoteBudgetMs: 400 }, app: { clock: () => now } });
 });
 after(async () => {
   await t.close();

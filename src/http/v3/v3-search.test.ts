@@ -444,7 +444,7 @@ describe('validation of the other parameters', () => {
 
 describe('total', () => {
   test('meta.total saturates at the configured cap', async () => {
-    const capped = await startTestApp({ stays: 2_000, app: { totalCap: 50 } });
+    const capped = await startTestApp({ stays: 2_000, settings: { totalCap: 50 } });
     try {
       const res = (await capped.get(`${V3}?nelat=89&nelng=179&swlat=-89&swlng=-179`)).body;
       assert.equal(res.meta.total, 50);
