@@ -263,6 +263,7 @@ export function createApp(options: AppOptions): App {
   const worker = createContentWorker({
     where: stores.location,
     feeds: { module: SUPPLIERS_MODULE, configs: options.suppliers.map(supplierConfig) },
+    settings: defaults,
   });
   const content = createContentService({
     store,
@@ -277,10 +278,7 @@ export function createApp(options: AppOptions): App {
     onRateLimitWaits: (supplier, waits) => metrics.rateLimitWaits(supplier, waits),
     // One refresh at a time on the database, whichever gateway or CLI runs it (docs/decisions.md 76).
     exclusive: (work) => withLease({ leases, name: 'content', ttlMs: defaults.contentLeaseMs }, work),
-    async serve(no, label) {
-      const loading = performance.now();
-      const { index, pyramid } = await worker.loadIndex(no);
-      const version = store.version(no);
+    serve({ index, pyramid, version, label }) {
       // One assignment swaps everything a search reads: the index, its pyramid, the stays and ids
       // of that version. Searches already running finish on the version they started with.
       services = {
@@ -302,9 +300,6 @@ export function createApp(options: AppOptions): App {
         contentUnavailable: suppliersWithoutStays(index),
       };
       builtAt = now().toISOString();
-      http.log.info(
-        `serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`,
-      );
     },
   });
   // Map searches made with a token, per token and month, for the partners' hub (docs/decisions.md 91).
