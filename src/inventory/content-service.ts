@@ -94,6 +94,80 @@ function createStoreSize(store: Store): { measure(): Promise<void>; bytes(): num
   };
 }
 
+/** A first start: a version from whatever answers, or the one another process publishes; suppliers that did not answer are retried. */
+async function makeFirstVersion(
+  signal: AbortSignal,
+  {
+    refresh,
+    serveCurrent,
+    wait,
+    pollMs,
+    retryMs,
+    log,
+  }: Pick<ContentServiceOptions, 'pollMs' | 'retryMs' | 'log'> & {
+    refresh(): Promise<RefreshOutcome>;
+    serveCurrent(): Promise<boolean>;
+    wait(ms: number): Promise<void>;
+  },
+): Promise<void> {
+  for (;;) {
+    signal.throwIfAborted();
+    const outcome = await refresh();
+    if (outcome.result !== null) return;
+    if (outcome.elsewhere) {
+      // Another gateway (or the CLI) makes the first version: serve it once it is published.
+      await wait(pollMs);
+      if (await serveCurrent()) return;
+      continue;
+    }
+    log(`no supplier answered; trying again in ${retryMs / 1_000} s`);
+    await wait(retryMs);
+  }
+}
+
+/** The schedule: a refresh every refreshMs (none when 0), and a poll for versions published elsewhere every pollMs. */
+function schedule({
+  later,
+  refresh,
+  enqueue,
+  serveCurrent,
+  size,
+  refreshMs,
+  pollMs,
+  warn,
+}: Pick<ContentServiceOptions, 'refreshMs' | 'pollMs' | 'warn'> & {
+  later(ms: number, run: () => void): void;
+  refresh(): Promise<RefreshOutcome>;
+  enqueue(work: () => Promise<void>): Promise<void>;
+  serveCurrent(): Promise<boolean>;
+  size: ReturnType<typeof createStoreSize>;
+}): void {
+  if (refreshMs > 0) {
+    const tick = () =>
+      later(
+        refreshMs,
+        () =>
+          void refresh()
+            .catch((error: unknown) => warn(`content refresh failed: ${(error as Error).message}`))
+            .finally(tick),
+      );
+    tick();
+  }
+  // Versions published by another process (the CLI): served within a poll and an index load.
+  const poll = () =>
+    later(
+      pollMs,
+      () =>
+        void enqueue(async () => {
+          const swapped = await serveCurrent();
+          if (!swapped && size.olderThan(STORE_BYTES_MAX_AGE_MS)) await size.measure();
+        })
+          .catch(() => undefined)
+          .finally(poll),
+    );
+  poll();
+}
+
 export function createContentService(options: ContentServiceOptions): ContentService {
   const { store, log } = options;
   const swap = createVersionSwap({ store, worker: options.worker, serve: options.serve, log });
@@ -157,55 +231,10 @@ export function createContentService(options: ContentServiceOptions): ContentSer
     });
   }
 
-  /** A first start: a version from whatever answers, or the one another process publishes; suppliers that did not answer are retried. */
-  async function makeFirstVersion(signal: AbortSignal): Promise<void> {
-    const wait = (ms: number) => new Promise((resolve) => later(ms, () => resolve(undefined)));
-    for (;;) {
-      signal.throwIfAborted();
-      const outcome = await refresh();
-      if (outcome.result !== null) return;
-      if (outcome.elsewhere) {
-        // Another gateway (or the CLI) makes the first version: serve it once it is published.
-        await wait(options.pollMs);
-        if (await serveCurrent()) return;
-        continue;
-      }
-      log(`no supplier answered; trying again in ${options.retryMs / 1_000} s`);
-      await wait(options.retryMs);
-    }
-  }
-
-  /** The schedule: a refresh every refreshMs (none when 0), and a poll for versions published elsewhere every pollMs. */
-  function schedule(): void {
-    if (options.refreshMs > 0) {
-      const tick = () =>
-        later(
-          options.refreshMs,
-          () =>
-            void refresh()
-              .catch((error: unknown) => options.warn(`content refresh failed: ${(error as Error).message}`))
-              .finally(tick),
-        );
-      tick();
-    }
-    // Versions published by another process (the CLI): served within a poll and an index load.
-    const poll = () =>
-      later(
-        options.pollMs,
-        () =>
-          void enqueue(async () => {
-            const swapped = await serveCurrent();
-            if (!swapped && size.olderThan(STORE_BYTES_MAX_AGE_MS)) await size.measure();
-          })
-            .catch(() => undefined)
-            .finally(poll),
-      );
-    poll();
-  }
-
   return {
     async start(signal) {
-      if (!(await serveCurrent())) await makeFirstVersion(signal);
+      const wait = (ms: number) => new Promise<void>((resolve) => later(ms, resolve));
+      if (!(await serveCurrent())) await makeFirstVersion(signal, { ...options, refresh, serveCurrent, wait });
       else {
         // A later start: suppliers the stored version lacks are retried at once.
         const stored = swap.served()!.info.suppliers;
@@ -213,7 +242,7 @@ export function createContentService(options: ContentServiceOptions): ContentSer
           if (stored?.[s]?.state !== 'ok') failures.retryNow(s, stored?.[s]?.lastError ?? 'not in the stored content', Date.now());
         scheduleRetry();
       }
-      schedule();
+      schedule({ ...options, later, refresh, enqueue, serveCurrent, size });
     },
     refresh,
     suppliers: () => failures.suppliers(swap.served()?.info),
