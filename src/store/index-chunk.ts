@@ -66,6 +66,22 @@ function columnsOf(buffer: ArrayBuffer, n: number) {
 }
 
 /**
+ * Each stay's folded name, once: the content worker builds the index of a version it has just
+ * published from the same stay objects the chunks were encoded from, and folding 160k names again
+ * (Unicode normalisation) would cost it up to a second. Weak: it goes with the stays.
+ */
+const foldedNames = new WeakMap<RankedStay, string>();
+
+function searchNameOf(stay: RankedStay): string {
+  let folded = foldedNames.get(stay);
+  if (folded === undefined) {
+    folded = foldText(stay.name);
+    foldedNames.set(stay, folded);
+  }
+  return folded;
+}
+
+/**
  * What the in-memory index holds of a stay (stay-index.ts), the one definition of it: the chunks
  * store these rows, and the content worker builds the index of a version it has just published
  * from them straight away, without reading its chunks back.
@@ -90,7 +106,7 @@ export function indexRowOf(stay: RankedStay): IndexRow {
     rating: stay.averageRating.value,
     reviewCount: stay.averageRating.count,
     listingRatings,
-    searchName: foldText(stay.name),
+    searchName: searchNameOf(stay),
   };
 }
 
