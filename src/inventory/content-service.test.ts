@@ -12,6 +12,7 @@ import { createSupplierAuth } from '../suppliers/supplier-auth.ts';
 import type { SupplierId } from '../types.ts';
 import { createContentService, type ContentServiceOptions } from './content-service.ts';
 import type { ContentWorker } from './content-worker-client.ts';
+import type { ContentBuildResult } from './build-content-version.ts';
 import type { FeedReport, RefreshOutcome } from './refresh-content.ts';
 import type { VersionIndex } from './version-index.ts';
 
@@ -126,6 +127,40 @@ describe('content service and pruning', () => {
     try {
       await content.start(AbortSignal.timeout(10_000));
       assert.deepEqual(served, [v3]);
+    } finally {
+      content.stop();
+      await store.close();
+    }
+  });
+});
+
+describe('content service and the refresh', () => {
+  it('serves the version a refresh published with the index the refresh brought: the worker is not asked to load it again', async () => {
+    const store = createSqliteStore({ path: join(dir, `store-${files++}.sqlite`) });
+    const worker: ContentServiceOptions['worker'] = {
+      // As the worker does: publishes, then sends the version's index back with the report.
+      async refreshAndIndex() {
+        const no = await store.publishContent(named('one'), 'one', {});
+        const result = { no, label: 'one', unchanged: false, stays: 1, added: 1, removed: 0, changed: 0, ms: 1 } as ContentBuildResult;
+        return { outcome: { feeds: {}, result }, index: { no, index: { size: 1 }, pyramid: {} } as VersionIndex };
+      },
+      loadIndex: (no) => assert.fail(`the worker was asked to load version ${no}`),
+    };
+    const served: [number, number][] = [];
+    const content = createContentService({
+      store,
+      worker,
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 60_000,
+      log: () => undefined,
+      warn: () => undefined,
+      serve: ({ no, index }) => void served.push([no, index.size]),
+    });
+    try {
+      await content.start(AbortSignal.timeout(10_000));
+      assert.deepEqual(served, [[(await store.currentContent())!.no, 1]]);
     } finally {
       content.stop();
       await store.close();
