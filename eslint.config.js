@@ -27,12 +27,6 @@ const noDefaultsImport = {
 };
 
 /** The product modules that still read defaults.ts, each on a branch of issue 23 that changes it. */
-const DEFAULTS_READERS_UNTIL_ISSUE_23_LANDS = [
-  'src/inventory/content-worker.ts',
-  'src/inventory/merge-listings.ts',
-  'src/inventory/rank-stays.ts',
-];
-
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', '.bench/', '.scratch/', 'packages/client/dist/', 'web/dist/', '.screenshots/'] },
   js.configs.recommended,
@@ -133,14 +127,7 @@ export default tseslint.config(
     // defaults.ts: only config.ts (the values) and types.ts (the Settings type); tests, the test
     // support and the benchmarks may.
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/config.ts',
-      'src/types.ts',
-      'src/**/*.test.ts',
-      'src/test-support/**',
-      // Until the branches of issue 23 land: the modules other helpers make take `settings`.
-      ...DEFAULTS_READERS_UNTIL_ISSUE_23_LANDS,
-    ],
+    ignores: ['src/config.ts', 'src/types.ts', 'src/**/*.test.ts', 'src/test-support/**'],
     plugins: { settings: { rules: { 'no-defaults-import': noDefaultsImport } } },
     rules: { 'settings/no-defaults-import': 'error' },
   },

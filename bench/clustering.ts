@@ -77,7 +77,7 @@ const rows: IndexRow[] = [];
   const order = world.properties.map((_, i) => i).sort((a, b) => (cells[a] < cells[b] ? -1 : cells[a] > cells[b] ? 1 : a - b));
   const scores = world.properties.map((p) => {
     const r = ratings.get(p.propertyId)!;
-    return rankScore({ value: r.count > 0 ? r.weighted / r.count : r.plain / r.n, hotelStars: null, count: r.count });
+    return rankScore({ value: r.count > 0 ? r.weighted / r.count : r.plain / r.n, hotelStars: null, count: r.count }, defaults);
   });
   const byScore = order.map((_, idx) => idx).sort((a, b) => scores[order[b]] - scores[order[a]] || a - b);
   const rank = new Uint32Array(N);

@@ -37,23 +37,25 @@ async function prepare(): Promise<void> {
   await admin.end();
   const { defaults } = await import('../src/defaults.ts');
   const { openContentStore } = await import('../src/store/open-content-store.ts');
-  const { ensureInventory } = await import('../src/inventory/ingest.ts');
+  const { describeRefresh, refreshContent } = await import('../src/inventory/refresh-content.ts');
   const stores = [await openContentStore(wherePg(), { settings: defaults }), await openContentStore(whereSqlite(), { settings: defaults })];
   try {
-    if ((await Promise.all(stores.map((s) => s.inventoryVersion()))).every((v) => v !== null)) return;
+    if ((await Promise.all(stores.map((s) => s.currentContent()))).every((v) => v !== null)) return;
     const { generateWorld, startSimSuppliers } = await import('@staygate/sim');
     const { createSuppliers } = await import('../src/app.ts');
     const { simulatedSlots } = await import('../src/compose/supplier-slots.ts');
     const sim = await startSimSuppliers({ world: generateWorld({ seed: defaults.simSeed, stays: defaults.simStays }), latencyMs: 0 });
     try {
-      // Same seed, same feeds, same stays in both (ingest.ts): one world, two engines.
+      // Same seed, same feeds, same stays in both (refresh-content.ts): one world, two engines.
       for (const store of stores) {
-        const result = await ensureInventory({
+        if ((await store.currentContent()) !== null) continue;
+        const { outcome } = await refreshContent({
           suppliers: createSuppliers(simulatedSlots(sim.slots), defaults),
           store,
-          log: (m) => console.log(`  ${m}`),
+          shrinkLimit: defaults.feedShrinkLimit,
+          settings: defaults,
         });
-        if (result.ingested) console.log(`  ingested ${result.stays} stays (${result.ms} ms)`);
+        for (const line of describeRefresh(outcome)) console.log(`  ${line}`);
       }
     } finally {
       await sim.close();
@@ -77,7 +79,7 @@ async function warmStart(where: StoreLocation): Promise<void> {
   const current = await store.currentContent();
   if (current === null) throw new Error('nothing stored');
   await store.holdVersions([current.no]);
-  const worker = createContentWorker({ where });
+  const worker = createContentWorker({ where, settings: defaults });
   const loading = performance.now();
   const { index, pyramid } = await worker.loadIndex(current.no);
   const loaded = performance.now();

@@ -125,7 +125,7 @@ export function createApp(options: AppOptions): App {
   const geocoder = createGeocoder(options.geocoder);
   // One slicer for the process: heavy steps take turns across content versions too.
   const slicer = createWorkSlicer({ sliceMs: settings.workSliceMs });
-  const serving = createServing({ settings, geocoder, slicer, quotes }, stores.store, now, log);
+  const serving = createServing({ settings, geocoder, slicer, quotes }, now);
   metrics.setSources({
     breakerStates: () => Object.fromEntries([...quotes].map(([id, service]) => [id, service.breakerState()])),
     inventory: () => serving.services()?.inventory ?? null,

@@ -23,7 +23,11 @@ export async function contentCommand(config: Config, args: string[], io: CliIo):
     return 1;
   }
   const stores = await openStores(config);
-  const worker = createContentWorker({ where: stores.location, feeds: { module: SUPPLIERS_MODULE, configs: slots.map(supplierConfig) } });
+  const worker = createContentWorker({
+    where: stores.location,
+    feeds: { module: SUPPLIERS_MODULE, configs: slots.map(supplierConfig) },
+    settings: config.settings,
+  });
   try {
     // One content refresh at a time on a database, whoever runs it (docs/decisions.md 76).
     const held = await withLease({ leases: stores.leases, name: 'content', ttlMs: config.settings.contentLeaseMs }, () =>

@@ -2,7 +2,7 @@
 // loop, and the service that schedules refreshes and serves each version published.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Metrics } from '../metrics/create-metrics.ts';
-import { createContentService, type ContentService } from '../inventory/content-service.ts';
+import { createContentService, type ContentService, type ServedVersion } from '../inventory/content-service.ts';
 import { createContentWorker, type ContentWorker } from '../inventory/content-worker-client.ts';
 import { withLease } from '../store/hold-lease.ts';
 import { SUPPLIERS_MODULE } from '../suppliers/create-suppliers.ts';
@@ -12,14 +12,15 @@ import type { Stores } from './open-stores.ts';
 import { supplierConfig, type SupplierSlot } from './supplier-slots.ts';
 
 export interface ContentOptions {
-  settings: Pick<Settings, 'feedShrinkLimit' | 'contentRefreshMs' | 'contentRetryMs' | 'contentPollMs' | 'contentLeaseMs'>;
+  /** `config.settings`: the content's waits and gates, the worker's figures. */
+  settings: Settings;
   stores: Pick<Stores, 'store' | 'leases' | 'location'>;
   slots: readonly SupplierSlot[];
   auth: SupplierAuth;
   metrics: Metrics;
   log: () => FastifyBaseLogger;
-  /** Loads a published version's index (in the worker) and serves it (search.ts' createServing). */
-  serve(worker: ContentWorker, no: number, label: string): Promise<void>;
+  /** Swaps a loaded version in (search.ts' createServing). */
+  serve(version: ServedVersion): void;
 }
 
 export function createContent(options: ContentOptions): { content: ContentService; worker: ContentWorker } {
@@ -27,6 +28,7 @@ export function createContent(options: ContentOptions): { content: ContentServic
   const worker = createContentWorker({
     where: stores.location,
     feeds: { module: SUPPLIERS_MODULE, configs: options.slots.map(supplierConfig) },
+    settings,
   });
   const content = createContentService({
     store: stores.store,
@@ -41,7 +43,7 @@ export function createContent(options: ContentOptions): { content: ContentServic
     onRateLimitWaits: (supplier, waits) => metrics.rateLimitWaits(supplier, waits),
     // One refresh at a time on the database, whichever gateway or CLI runs it (docs/decisions.md 76).
     exclusive: (work) => withLease({ leases: stores.leases, name: 'content', ttlMs: settings.contentLeaseMs }, work),
-    serve: (no, label) => options.serve(worker, no, label),
+    serve: options.serve,
   });
   return { content, worker };
 }

@@ -1,16 +1,15 @@
 // The search core and what it reads: the geocoder, the clustering rules' figures, and for each
 // content version served, its index, pyramid and stays behind one search, swapped in whole.
-import type { FastifyBaseLogger } from 'fastify';
 import { createGazetteerGeocoder } from '../geo/gazetteer-geocoder.ts';
 import type { Geocoder } from '../geo/geocoder.ts';
 import type { Services } from '../http/route-context.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
-import type { ContentWorker } from '../inventory/content-worker-client.ts';
+import type { ServedVersion } from '../inventory/content-service.ts';
 import { createStayCache } from '../inventory/stay-cache.ts';
 import { suppliersWithoutStays, type StayIndex } from '../inventory/stay-index.ts';
 import { createSearch, type ClusteringSettings } from '../search/search.ts';
 import type { WorkSlicer } from '../search/work-slicer.ts';
-import type { Store, VersionReader } from '../store/store.ts';
+import type { VersionReader } from '../store/store.ts';
 import type { QuoteService } from '../suppliers/quote-service.ts';
 import type { Settings, SupplierId } from '../types.ts';
 
@@ -90,31 +89,21 @@ export interface Serving {
   services(): Services | null;
   /** When the version served was swapped in (ISO), '' before the first. */
   builtAt(): string;
-  /** Loads a published version's index (in the content worker) and swaps it in. */
-  serve(worker: Pick<ContentWorker, 'loadIndex'>, no: number, label: string): Promise<void>;
+  /** Swaps a version in, already held and loaded (the content service's sink; it logs the swap). */
+  serve(version: ServedVersion): void;
 }
 
-export function createServing(
-  parts: SearchParts,
-  store: Pick<Store, 'version'>,
-  now: () => Date,
-  log: () => Pick<FastifyBaseLogger, 'info'>,
-): Serving {
+export function createServing(parts: SearchParts, now: () => Date): Serving {
   let services: Services | null = null;
   let builtAt = '';
   return {
     services: () => services,
     builtAt: () => builtAt,
-    async serve(worker, no, label) {
-      const loading = performance.now();
-      const { index, pyramid } = await worker.loadIndex(no);
+    serve(version) {
       // One assignment swaps everything a search reads: the index, its pyramid, the stays and ids
       // of that version. Searches already running finish on the version they started with.
-      services = servicesOf(parts, { index, pyramid, version: store.version(no), label });
+      services = servicesOf(parts, version);
       builtAt = now().toISOString();
-      log().info(
-        `serving content version ${no} (${label}): index of ${index.size} stays built in ${Math.round(performance.now() - loading)} ms`,
-      );
     },
   };
 }

@@ -2,11 +2,12 @@
 // supplier's feed brought, or what it had when its feed failed or shrank, merged, given stable ids,
 // built and published as a new content version beside the served one.
 import { hash } from 'node:crypto';
-import type { StayIdEntry, Store } from '../store/store.ts';
+import type { RankedStay, StayIdEntry, Store } from '../store/store.ts';
 import { SUPPLIER_IDS, type Listing, type Stay, type SupplierId } from '../types.ts';
 import { assignStayIds } from './assign-stay-ids.ts';
 import { buildStays } from './build-stays.ts';
-import { mergeListings } from './merge-listings.ts';
+import { mergeListings, type MergeSettings } from './merge-listings.ts';
+import type { RankSettings } from './rank-stays.ts';
 
 /** What pulling one supplier's feed gave: its listings (malformed records skipped and counted), or an error. */
 export type FeedOutcome = { ok: true; listings: Listing[]; skipped: number } | { ok: false; error: string };
@@ -52,59 +53,85 @@ export interface BuildContentOptions {
   feeds: Partial<Record<SupplierId, FeedOutcome>>;
   /** A feed with fewer than (1 - shrinkLimit) of the supplier's previous listings is held back. */
   shrinkLimit: number;
+  /** The merge's gates and the ranking prior. */
+  settings: MergeSettings & RankSettings;
   now?: () => Date;
+}
+
+/** What a build gives: its report, and the stays it published (null when it published none: unchanged). */
+export interface BuiltContent {
+  result: ContentBuildResult;
+  /** The new version's stays in idx order, for its index to be built from them (content-worker.ts). */
+  stays: readonly RankedStay[] | null;
 }
 
 /** A digest of what a stay shows, to tell a changed stay from an unchanged one without keeping 160k documents. */
 const digestOf = (stay: Stay): string => hash('sha1', JSON.stringify({ ...stay, idx: 0, rank: undefined }), 'base64');
 
-export async function buildContentVersion(options: BuildContentOptions): Promise<ContentBuildResult> {
-  const started = performance.now();
-  const { store } = options;
-  const now = (options.now ?? (() => new Date()))().toISOString();
-  const current = await store.currentContent();
-  const previousInfo = ((current?.info ?? {}) as ContentInfo).suppliers ?? {};
+/** What the served version holds, as far as a build needs it. */
+interface ServedListings {
+  /** Each stay's digest, by stay id. */
+  digests: Map<string, string>;
+  /** Each supplier's listing count. */
+  counts: Record<SupplierId, number>;
+  /** The listings of the suppliers that keep theirs (feed failed, not pulled or held back); empty for the others. */
+  kept: Record<SupplierId, Listing[]>;
+}
 
-  // What the served version holds: each stay's digest, each supplier's listing count, and the
-  // listings themselves only of suppliers that keep them (feed failed or not pulled): holding every
-  // old listing beside the new feeds doubled the worker's heap during a refresh.
-  const previousDigest = new Map<string, string>();
-  const count = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, 0])) as Record<SupplierId, number>;
-  /** The served version's listings of the wanted suppliers; the first read also takes digests and counts. */
-  const readServed = async (wanted: ReadonlySet<SupplierId>, tally: boolean): Promise<Record<SupplierId, Listing[]>> => {
-    const out = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, [] as Listing[]])) as Record<SupplierId, Listing[]>;
-    if (current === null) return out;
-    for await (const batch of store.version(current.no).allStays()) {
+const perSupplier = <T>(make: () => T): Record<SupplierId, T> =>
+  Object.fromEntries(SUPPLIER_IDS.map((s) => [s, make()])) as Record<SupplierId, T>;
+
+/**
+ * Reads the served version: each stay's digest, each supplier's listing count, and the listings
+ * themselves only of suppliers that keep them: holding every old listing beside the new feeds
+ * doubled the worker's heap during a refresh. Whether a feed shrank past the limit is known only
+ * after the counts, so a held-back supplier's listings are read in a second pass (rare: a broken feed).
+ */
+async function readServed(
+  store: Store,
+  no: number | null,
+  feeds: BuildContentOptions['feeds'],
+  shrinkLimit: number,
+): Promise<ServedListings & { heldBack: Set<SupplierId> }> {
+  const served: ServedListings = { digests: new Map(), counts: perSupplier(() => 0), kept: perSupplier(() => [] as Listing[]) };
+  const pass = async (wanted: ReadonlySet<SupplierId>, tally: boolean): Promise<void> => {
+    if (no === null) return;
+    for await (const batch of store.version(no).allStays()) {
       for (const stay of batch) {
-        if (tally) previousDigest.set(stay.id, digestOf(stay));
+        if (tally) served.digests.set(stay.id, digestOf(stay));
         for (const listing of stay.listings) {
-          if (tally) count[listing.supplier]++;
-          if (wanted.has(listing.supplier)) out[listing.supplier].push(listing);
+          if (tally) served.counts[listing.supplier]++;
+          if (wanted.has(listing.supplier)) served.kept[listing.supplier].push(listing);
         }
       }
     }
-    return out;
   };
-  const kept = await readServed(new Set(SUPPLIER_IDS.filter((s) => options.feeds[s]?.ok !== true)), true);
+  await pass(new Set(SUPPLIER_IDS.filter((s) => feeds[s]?.ok !== true)), true);
   const shrank = (supplier: SupplierId) => {
-    const feed = options.feeds[supplier];
-    return feed?.ok === true && count[supplier] > 0 && feed.listings.length < count[supplier] * (1 - options.shrinkLimit);
+    const feed = feeds[supplier];
+    const count = served.counts[supplier];
+    return feed?.ok === true && count > 0 && feed.listings.length < count * (1 - shrinkLimit);
   };
-  // A feed held back keeps what the supplier had: read again for it alone (rare: a broken feed).
   const heldBack = new Set(SUPPLIER_IDS.filter(shrank));
-  if (heldBack.size > 0) {
-    const again = await readServed(heldBack, false);
-    for (const s of heldBack) kept[s] = again[s];
-  }
+  if (heldBack.size > 0) await pass(heldBack, false);
+  return { ...served, heldBack };
+}
 
+/** Each supplier's verdict and state, and the listings the new version is built from: applied feeds and kept listings. */
+function chooseListings(
+  options: BuildContentOptions,
+  served: ServedListings & { heldBack: Set<SupplierId> },
+  previousInfo: ContentInfo['suppliers'],
+  now: string,
+): { listings: Listing[]; suppliers: ContentBuildResult['suppliers'] } {
   const suppliers = {} as ContentBuildResult['suppliers'];
   const listings: Listing[] = [];
   for (const supplier of SUPPLIER_IDS) {
     const feed = options.feeds[supplier];
-    const previous = count[supplier];
+    const previous = served.counts[supplier];
     const before = previousInfo[supplier];
     const keep = (verdict: FeedVerdict, error: string | null, skipped = 0) => {
-      for (const l of kept[supplier]) listings.push(l);
+      for (const l of served.kept[supplier]) listings.push(l);
       suppliers[supplier] = {
         verdict,
         skipped,
@@ -117,7 +144,7 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     };
     if (feed === undefined) keep('not pulled', null);
     else if (!feed.ok) keep('failed', feed.error);
-    else if (heldBack.has(supplier)) {
+    else if (served.heldBack.has(supplier)) {
       // A broken feed must not delete a supplier's inventory: held back, reported, retried.
       keep(
         'held back',
@@ -137,22 +164,22 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
       };
     }
   }
-  if (listings.length === 0) throw new Error('no supplier has any listing yet: nothing to publish');
+  return { listings, suppliers };
+}
 
-  // Entity resolution over everything (a new listing on a second supplier joins its stay), then
-  // the ids the map gives, so a stay keeps its id while any of its listings remains.
-  const groups = mergeListings(listings);
-  const known = await store.stayIds();
-  const ids = assignStayIds(groups, known);
-  const stays = buildStays(groups, ids);
-
+/** Stays added, removed and changed against the served version, and the listings whose stay id the map lacks. */
+function diffStays(
+  stays: readonly RankedStay[],
+  digests: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, string>,
+): { added: number; removed: number; changed: number; entries: StayIdEntry[] } {
   let added = 0,
     changed = 0;
   const seen = new Set<string>();
   const entries: StayIdEntry[] = [];
   for (const stay of stays) {
     seen.add(stay.id);
-    const before = previousDigest.get(stay.id);
+    const before = digests.get(stay.id);
     if (before === undefined) added++;
     else if (before !== digestOf(stay)) changed++;
     for (const l of stay.listings) {
@@ -161,7 +188,25 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     }
   }
   let removed = 0;
-  for (const id of previousDigest.keys()) if (!seen.has(id)) removed++;
+  for (const id of digests.keys()) if (!seen.has(id)) removed++;
+  return { added, removed, changed, entries };
+}
+
+export async function buildContentVersion(options: BuildContentOptions): Promise<BuiltContent> {
+  const started = performance.now();
+  const { store } = options;
+  const now = (options.now ?? (() => new Date()))().toISOString();
+  const current = await store.currentContent();
+  const served = await readServed(store, current?.no ?? null, options.feeds, options.shrinkLimit);
+  const { listings, suppliers } = chooseListings(options, served, ((current?.info ?? {}) as ContentInfo).suppliers ?? {}, now);
+  if (listings.length === 0) throw new Error('no supplier has any listing yet: nothing to publish');
+
+  // Entity resolution over everything (a new listing on a second supplier joins its stay), then
+  // the ids the map gives, so a stay keeps its id while any of its listings remains.
+  const groups = mergeListings(listings, options.settings);
+  const known = await store.stayIds();
+  const stays = buildStays(groups, options.settings, assignStayIds(groups, known));
+  const { added, removed, changed, entries } = diffStays(stays, served.digests, known);
 
   const label = `${now}/${stays.length}s/${listings.length}l`;
   const info: ContentInfo = {
@@ -177,15 +222,18 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const no = await store.publishContent(stays, label, info, entries);
   const unchanged = current !== null && no === current.no;
   return {
-    no,
-    label: unchanged ? current.label : label,
-    unchanged,
-    stays: stays.length,
-    listings: listings.length,
-    added,
-    removed,
-    changed,
-    suppliers,
-    ms: Math.round(performance.now() - started),
+    result: {
+      no,
+      label: unchanged ? current.label : label,
+      unchanged,
+      stays: stays.length,
+      listings: listings.length,
+      added,
+      removed,
+      changed,
+      suppliers,
+      ms: Math.round(performance.now() - started),
+    },
+    stays: unchanged ? null : stays,
   };
 }

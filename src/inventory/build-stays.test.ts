@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { latLngToCell } from 'h3-js';
+import { defaults } from '../defaults.ts';
 import type { Listing, Rating, SupplierId } from '../types.ts';
 import { averageRating, buildStays, preferredListing, serviceId } from './build-stays.ts';
 import { rankScore, rankStays } from './rank-stays.ts';
@@ -100,27 +101,36 @@ describe('preferredListing', () => {
 
 describe('rankStays', () => {
   it('ranks by Bayesian average: many good reviews beat a few perfect ones', () => {
-    assert.ok(rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2)), 'rankScore(rating(9.1, 3000)) > rankScore(rating(10, 2))');
-    assert.equal(rankScore(rating(3, 0)), 7.5);
-    const ranks = rankStays([
-      { id: 'stb', averageRating: rating(10, 2) },
-      { id: 'sta', averageRating: rating(9.1, 3000) },
-      { id: 'stc', averageRating: rating(8, 0) },
-      { id: 'std', averageRating: rating(8, 0) },
-    ]);
+    assert.ok(
+      rankScore(rating(9.1, 3000), defaults) > rankScore(rating(10, 2), defaults),
+      'rankScore(rating(9.1, 3000), defaults) > rankScore(rating(10, 2), defaults)',
+    );
+    assert.equal(rankScore(rating(3, 0), defaults), 7.5);
+    const ranks = rankStays(
+      [
+        { id: 'stb', averageRating: rating(10, 2) },
+        { id: 'sta', averageRating: rating(9.1, 3000) },
+        { id: 'stc', averageRating: rating(8, 0) },
+        { id: 'std', averageRating: rating(8, 0) },
+      ],
+      defaults,
+    );
     assert.deepEqual([...ranks], [1, 0, 2, 3]);
   });
 });
 
 describe('rankStays without a guest rating', () => {
   it('scores a stay with none as no evidence: the prior mean, below good ratings and above poor ones (docs/decisions.md 136)', () => {
-    assert.equal(rankScore(rating(null, 0)), 7.5);
-    assert.equal(rankScore(rating(null, 500)), 7.5, 'reviews without a value are no evidence either');
-    const ranks = rankStays([
-      { id: 'sta', averageRating: rating(4, 800) },
-      { id: 'stb', averageRating: rating(null, 0) },
-      { id: 'stc', averageRating: rating(9, 800) },
-    ]);
+    assert.equal(rankScore(rating(null, 0), defaults), 7.5);
+    assert.equal(rankScore(rating(null, 500), defaults), 7.5, 'reviews without a value are no evidence either');
+    const ranks = rankStays(
+      [
+        { id: 'sta', averageRating: rating(4, 800) },
+        { id: 'stb', averageRating: rating(null, 0) },
+        { id: 'stc', averageRating: rating(9, 800) },
+      ],
+      defaults,
+    );
     assert.deepEqual([...ranks], [2, 1, 0]);
   });
 });
@@ -132,7 +142,7 @@ describe('buildStays', () => {
       [listing('supplier_d', '20', { lat: -33.86, lng: 151.2, type: 'villa', typeLabel: 'Entire villa' })],
       [listing('supplier_b', 'HB30', { lat: 40.7, lng: -74, rating: rating(9.5, 5000, 5) })],
     ];
-    const stays = buildStays(groups);
+    const stays = buildStays(groups, defaults);
     assert.deepEqual(
       stays.map((s) => s.idx),
       [0, 1, 2],
@@ -156,7 +166,7 @@ describe('buildStays', () => {
 
   it('refuses a listing in two groups (two stays with one id)', () => {
     const shared = listing('supplier_a', '1');
-    assert.throws(() => buildStays([[shared], [shared, listing('supplier_b', 'HB9', { lat: 41 })]]), /same service id/);
+    assert.throws(() => buildStays([[shared], [shared, listing('supplier_b', 'HB9', { lat: 41 })]], defaults), /same service id/);
   });
 });
 
@@ -165,7 +175,7 @@ describe('buildStays', () => {
     const page = 'https://www.booking.com/hotel/us/h1.html?aid=!AFFILIATE_ID!&checkin=!START_DATE!';
     const a = listing('supplier_a', '1001', { url: page });
     const c = listing('supplier_c', '77');
-    const [stay] = buildStays([[c, a]]);
+    const [stay] = buildStays([[c, a]], defaults);
     assert.deepEqual(stay.listings, [a, c]);
     assert.equal(stay.listings[0].url, page);
   });

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { latLngToCell } from 'h3-js';
 import type { RankedStay } from '../store/store.ts';
 import { SUPPLIER_IDS, type Listing, type Rating } from '../types.ts';
-import { rankStays } from './rank-stays.ts';
+import { rankStays, type RankSettings } from './rank-stays.ts';
 
 /** Resolution of the H3 cell stored with each stay: the finest, so any coarser cell derives from it. */
 const H3_RESOLUTION = 15;
@@ -113,9 +113,9 @@ export function buildStay(group: readonly Listing[], id?: string): RankedStay {
 /**
  * Stays from merged groups (inventory/merge-listings.ts). idx follows the H3 cell, so stays that
  * are near each other are near each other in the store and in the index columns; rank is the
- * global ranking (rank-stays.ts).
+ * global ranking (rank-stays.ts) under the settings' prior.
  */
-export function buildStays(groups: readonly (readonly Listing[])[], givenIds?: readonly string[]): RankedStay[] {
+export function buildStays(groups: readonly (readonly Listing[])[], settings: RankSettings, givenIds?: readonly string[]): RankedStay[] {
   const stays: RankedStay[] = [];
   groups.forEach((group, g) => {
     if (group.length > 0) stays.push(buildStay(group, givenIds?.[g]));
@@ -129,7 +129,7 @@ export function buildStays(groups: readonly (readonly Listing[])[], givenIds?: r
     if (ids.has(stay.id)) throw new Error(`two stays got the same service id ${stay.id}`);
     ids.add(stay.id);
   }
-  const ranks = rankStays(stays);
+  const ranks = rankStays(stays, settings);
   for (let idx = 0; idx < stays.length; idx++) {
     stays[idx].idx = idx;
     stays[idx].rank = ranks[idx];

@@ -10,10 +10,12 @@ import type { RankedStay, Store } from '../store/store.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 import { createSupplierAuth } from '../suppliers/supplier-auth.ts';
 import type { SupplierId } from '../types.ts';
-import { createContentService } from './content-service.ts';
+import { createContentService, type ContentServiceOptions } from './content-service.ts';
 import type { ContentWorker } from './content-worker-client.ts';
+import type { ContentBuildResult } from './build-content-version.ts';
 import type { FeedReport, RefreshOutcome } from './refresh-content.ts';
 import { defaults } from '../defaults.ts';
+import type { VersionIndex } from './version-index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'staygate-content-service-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,8 +24,17 @@ let files = 0;
 /** One stay named after the version, so what a version holds tells which it is. */
 const named = (name: string): RankedStay[] => syntheticStays(1).map((s) => ({ ...s, name }));
 
-/** These tests never refresh: a worker that is asked anything fails the test. */
-const noWorker = new Proxy({} as ContentWorker, { get: (_target, op) => () => assert.fail(`the worker was asked to ${String(op)}`) });
+/**
+ * A worker that only loads indexes (these tests never refresh: a refresh fails the test): an empty
+ * index, after `loading(no)`, what happens while version `no` loads.
+ */
+const loadingWorker = (loading: (no: number) => Promise<void> = async () => undefined): ContentServiceOptions['worker'] => ({
+  refreshAndIndex: () => assert.fail('the worker was asked to refresh'),
+  async loadIndex(no) {
+    await loading(no);
+    return { no, index: { size: 0 }, pyramid: {} } as VersionIndex;
+  },
+});
 
 async function nameIn(store: Store, no: number): Promise<string | undefined> {
   return (await store.version(no).getStays([0]))[0]?.name;
@@ -49,20 +60,21 @@ describe('content service and pruning', () => {
     let v2 = 0;
     const content = createContentService({
       store: gateway,
-      worker: noWorker,
-      shrinkLimit: 0.2,
-      refreshMs: 0,
-      retryMs: 60_000,
-      pollMs: 10,
-      log: () => undefined,
-      warn: () => undefined,
-      async serve(no) {
+      worker: loadingWorker(async (no) => {
         if (no === v2) {
           // Two more versions published while this one loads: neither it nor the one served goes.
           await publisher.publishContent(named('three'), 'three', {});
           await publisher.publishContent(named('four'), 'four', {});
           seenWhileLoading.push(await nameIn(gateway, v1), await nameIn(gateway, v2));
         }
+      }),
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 10,
+      log: () => undefined,
+      warn: () => undefined,
+      serve({ no }) {
         served.push(no);
       },
     });
@@ -102,20 +114,54 @@ describe('content service and pruning', () => {
     const served: number[] = [];
     const content = createContentService({
       store: racing,
-      worker: noWorker,
+      worker: loadingWorker(),
       shrinkLimit: 0.2,
       refreshMs: 0,
       retryMs: 60_000,
       pollMs: 60_000,
       log: () => undefined,
       warn: () => undefined,
-      async serve(no) {
+      serve({ no }) {
         served.push(no);
       },
     });
     try {
       await content.start(AbortSignal.timeout(10_000));
       assert.deepEqual(served, [v3]);
+    } finally {
+      content.stop();
+      await store.close();
+    }
+  });
+});
+
+describe('content service and the refresh', () => {
+  it('serves the version a refresh published with the index the refresh brought: the worker is not asked to load it again', async () => {
+    const store = createSqliteStore({ path: join(dir, `store-${files++}.sqlite`), settings: defaults });
+    const worker: ContentServiceOptions['worker'] = {
+      // As the worker does: publishes, then sends the version's index back with the report.
+      async refreshAndIndex() {
+        const no = await store.publishContent(named('one'), 'one', {});
+        const result = { no, label: 'one', unchanged: false, stays: 1, added: 1, removed: 0, changed: 0, ms: 1 } as ContentBuildResult;
+        return { outcome: { feeds: {}, result }, index: { no, index: { size: 1 }, pyramid: {} } as VersionIndex };
+      },
+      loadIndex: (no) => assert.fail(`the worker was asked to load version ${no}`),
+    };
+    const served: [number, number][] = [];
+    const content = createContentService({
+      store,
+      worker,
+      shrinkLimit: 0.2,
+      refreshMs: 0,
+      retryMs: 60_000,
+      pollMs: 60_000,
+      log: () => undefined,
+      warn: () => undefined,
+      serve: ({ no, index }) => void served.push([no, index.size]),
+    });
+    try {
+      await content.start(AbortSignal.timeout(10_000));
+      assert.deepEqual(served, [[(await store.currentContent())!.no, 1]]);
     } finally {
       content.stop();
       await store.close();
@@ -144,7 +190,7 @@ describe('content service and credentials', () => {
       },
       { feeds: { supplier_a: failed('supplier_a: no answer within 30000 ms', 'ok') }, result: null },
     ];
-    const worker = { refresh: async () => pulls.shift()! } as unknown as ContentWorker;
+    const worker = { refreshAndIndex: async () => ({ outcome: pulls.shift()!, index: null }) } as unknown as ContentWorker;
     const auth = createSupplierAuth();
     const waits: [SupplierId, number][] = [];
     const content = createContentService({
@@ -158,7 +204,7 @@ describe('content service and credentials', () => {
       warn: () => undefined,
       auth,
       onRateLimitWaits: (supplier, n) => waits.push([supplier, n]),
-      serve: async () => assert.fail('nothing is published'),
+      serve: () => assert.fail('nothing is published'),
     });
     try {
       await content.refresh();

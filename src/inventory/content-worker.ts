@@ -1,35 +1,37 @@
 // The content worker's thread: pulling the suppliers' feeds, merging, building and writing a
 // content version, and building a version's index and cell pyramid, all off the gateway's event
 // loop (README, "Content refresh": /health answers within 250 ms at every moment of a refresh).
-// content-worker-client.ts drives it.
+// content-worker-client.ts drives it. A refresh is one trip: the version is published and, when
+// the gateway asks, its index built from the stays still in hand, both sent back in one reply.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { defaults } from '../defaults.ts';
 import { openContentStore } from '../store/open-content-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Supplier, SupplierConfig } from '../suppliers/supplier.ts';
-import { cellPyramidParts } from './cell-pyramid.ts';
+import type { Settings } from '../types.ts';
 import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
 import { refreshContent } from './refresh-content.ts';
-import { buildStayIndexColumns, stayIndexFromColumns } from './stay-index.ts';
+import { buildVersionIndexParts, indexRowsOfStays } from './version-index.ts';
+
+const options = workerData as ContentWorkerOptions;
+const { settings } = options;
 
 // Searches first when the CPU is short (docs/decisions.md 67). On Linux a nice value is a
 // thread's own, and 0 names the calling thread; elsewhere it would slow the whole process.
 if (process.platform === 'linux') {
   try {
-    setPriority(0, defaults.contentWorkerNice);
+    setPriority(0, settings.contentWorkerNice);
   } catch {
     // Refused (a sandbox): the worker runs at the loop's priority, as it did before.
   }
 }
 
 const port = parentPort!;
-const options = workerData as ContentWorkerOptions;
 // The worker's own handle on the gateway's content store (SQLite file or PostgreSQL), opened by
 // the first job; a failed open (the database away) is tried again by the next job.
 let opening: Promise<Store> | null = null;
 const openStore = (): Promise<Store> => {
-  opening ??= openContentStore(options.where, { settings: defaults }).catch((error: unknown) => {
+  opening ??= openContentStore(options.where, { settings }).catch((error: unknown) => {
     opening = null;
     throw error;
   });
@@ -41,8 +43,8 @@ const feedSuppliers = (): Promise<readonly Supplier[]> => {
   const feeds = options.feeds;
   if (feeds === undefined) return Promise.reject(new Error('this content worker was started without feeds: it only loads indexes'));
   return (suppliers ??= import(feeds.module).then(
-    (m: { createSuppliers(configs: readonly SupplierConfig[], settings: typeof defaults): Supplier[] }) =>
-      m.createSuppliers(feeds.configs, defaults),
+    (m: { createSuppliers(configs: readonly SupplierConfig[], settings: Settings): Supplier[] }) =>
+      m.createSuppliers(feeds.configs, settings),
   ));
 };
 
@@ -73,19 +75,24 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
   const store = await openStore();
   switch (request.op) {
     case 'refresh': {
-      const refresh = await refreshContent({
+      const { outcome, stays } = await refreshContent({
         suppliers: await feedSuppliers(),
         store,
         shrinkLimit: request.shrinkLimit,
+        settings,
         only: request.only ?? undefined,
         pageSize: request.pageSize ?? undefined,
       });
-      return { job: request.job, ok: true, refresh };
+      // The new version's index from its stays, still in hand: not from its chunks read back.
+      const index =
+        request.index && stays !== null && outcome.result !== null
+          ? await buildVersionIndexParts(outcome.result.no, indexRowsOfStays(stays), settings)
+          : null;
+      return { job: request.job, ok: true, refresh: outcome, index };
     }
     case 'index': {
-      const columns = await buildStayIndexColumns(store.version(request.no).indexRows());
-      const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: defaults.clusterMaxResolution });
-      return { job: request.job, ok: true, index: { columns, pyramid } };
+      const index = await buildVersionIndexParts(request.no, store.version(request.no).indexRows(), settings);
+      return { job: request.job, ok: true, index };
     }
   }
 }

@@ -37,21 +37,27 @@ const ids = (groups: Listing[][]): string[][] => groups.map((group) => group.map
 
 describe('mergeListings on hand-made cases', () => {
   it('merges one property written differently by several suppliers', () => {
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Hôtel Lumière'),
-      listing('supplier_b', 'HB1', 'LUMIERE HOTEL', { north: 20 }),
-      listing('supplier_c', '1', 'Lumière Hotel - Paris', { east: -35 }),
-      listing('supplier_d', '9', 'hotel lumiere paris', { north: 40, east: 10 }),
-    ]);
+    const groups = mergeListings(
+      [
+        listing('supplier_a', '1', 'Hôtel Lumière'),
+        listing('supplier_b', 'HB1', 'LUMIERE HOTEL', { north: 20 }),
+        listing('supplier_c', '1', 'Lumière Hotel - Paris', { east: -35 }),
+        listing('supplier_d', '9', 'hotel lumiere paris', { north: 40, east: 10 }),
+      ],
+      defaults,
+    );
     assert.deepEqual(ids(groups), [['supplier_a:1', 'supplier_b:HB1', 'supplier_c:1', 'supplier_d:9']]);
   });
 
   it('keeps at most one listing per supplier in a group', () => {
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Hotel Aurora'),
-      listing('supplier_a', '2', 'Hotel Aurora', { north: 10 }),
-      listing('supplier_b', 'HB1', 'Aurora Hotel', { north: 5 }),
-    ]);
+    const groups = mergeListings(
+      [
+        listing('supplier_a', '1', 'Hotel Aurora'),
+        listing('supplier_a', '2', 'Hotel Aurora', { north: 10 }),
+        listing('supplier_b', 'HB1', 'Aurora Hotel', { north: 5 }),
+      ],
+      defaults,
+    );
     assert.equal(groups.length, 2);
     assert.ok(
       groups.every((group) => new Set(group.map((l) => l.supplier)).size === group.length),
@@ -62,31 +68,37 @@ describe('mergeListings on hand-made cases', () => {
 
   it('never merges listings further apart than the maximum distance', () => {
     const far = defaults.mergeMaxDistanceMeters + 20;
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Hotel Aurora'),
-      listing('supplier_b', 'HB1', 'Hotel Aurora', { north: far }),
-    ]);
+    const groups = mergeListings(
+      [listing('supplier_a', '1', 'Hotel Aurora'), listing('supplier_b', 'HB1', 'Hotel Aurora', { north: far })],
+      defaults,
+    );
     assert.equal(groups.length, 2);
   });
 
   it('never merges a hotel with a rental, nor names that are not alike', () => {
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Villa Aurora', { type: 'hotel' }),
-      listing('supplier_d', '1', 'Villa Aurora', { type: 'villa', north: 5 }),
-      listing('supplier_b', 'HB1', 'Grand Hotel Metropole', { north: 10 }),
-      listing('supplier_c', '7', 'Sunrise Suites', { north: 12 }),
-    ]);
+    const groups = mergeListings(
+      [
+        listing('supplier_a', '1', 'Villa Aurora', { type: 'hotel' }),
+        listing('supplier_d', '1', 'Villa Aurora', { type: 'villa', north: 5 }),
+        listing('supplier_b', 'HB1', 'Grand Hotel Metropole', { north: 10 }),
+        listing('supplier_c', '7', 'Sunrise Suites', { north: 12 }),
+      ],
+      defaults,
+    );
     assert.equal(groups.length, 4);
   });
 
   it('pairs each chain branch with its own copy, not with the look-alike next door', () => {
     // Two branches of a chain 120 m apart, each sold by two suppliers with jittered coordinates.
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Ibis Paris Centre', { address: '3 Rue de Rivoli, Paris, FR' }),
-      listing('supplier_a', '2', 'Ibis Paris Gare', { north: 120, address: '40 Rue de la Gare, Paris, FR' }),
-      listing('supplier_b', 'HB1', 'IBIS PARIS CENTRE', { north: 50, address: '3 Rue de Rivoli, Paris, FR' }),
-      listing('supplier_b', 'HB2', 'Ibis Gare', { north: 75, address: '40 Rue de la Gare, Paris, FR' }),
-    ]);
+    const groups = mergeListings(
+      [
+        listing('supplier_a', '1', 'Ibis Paris Centre', { address: '3 Rue de Rivoli, Paris, FR' }),
+        listing('supplier_a', '2', 'Ibis Paris Gare', { north: 120, address: '40 Rue de la Gare, Paris, FR' }),
+        listing('supplier_b', 'HB1', 'IBIS PARIS CENTRE', { north: 50, address: '3 Rue de Rivoli, Paris, FR' }),
+        listing('supplier_b', 'HB2', 'Ibis Gare', { north: 75, address: '40 Rue de la Gare, Paris, FR' }),
+      ],
+      defaults,
+    );
     assert.deepEqual(ids(groups), [
       ['supplier_a:1', 'supplier_b:HB1'],
       ['supplier_a:2', 'supplier_b:HB2'],
@@ -94,18 +106,21 @@ describe('mergeListings on hand-made cases', () => {
   });
 
   it('does not chain A~B and B~C into a group where A and C are too far apart', () => {
-    const groups = mergeListings([
-      listing('supplier_a', '1', 'Hotel Aurora'),
-      listing('supplier_b', 'HB1', 'Hotel Aurora', { north: 100 }),
-      listing('supplier_c', '1', 'Hotel Aurora', { north: 200 }),
-    ]);
+    const groups = mergeListings(
+      [
+        listing('supplier_a', '1', 'Hotel Aurora'),
+        listing('supplier_b', 'HB1', 'Hotel Aurora', { north: 100 }),
+        listing('supplier_c', '1', 'Hotel Aurora', { north: 200 }),
+      ],
+      defaults,
+    );
     assert.equal(groups.length, 2);
   });
 
   it('finds the same property across the antimeridian', () => {
     const west = { ...listing('supplier_a', '1', 'Hotel Aurora'), lat: -16.5, lng: 179.9999 };
     const east = { ...listing('supplier_b', 'HB1', 'Aurora Hotel'), lat: -16.5, lng: -179.9999 };
-    assert.equal(mergeListings([west, east]).length, 1);
+    assert.equal(mergeListings([west, east], defaults).length, 1);
   });
 
   it('is deterministic and keeps every listing exactly once', () => {
@@ -115,10 +130,10 @@ describe('mergeListings on hand-made cases', () => {
       listing('supplier_c', '5', 'Sunny flat near the park', { type: 'apartment', north: 400 }),
       listing('supplier_d', '5', 'Sunny flat near the park - Paris', { type: 'apartment', north: 420 }),
     ];
-    const first = ids(mergeListings(input));
-    assert.deepEqual(ids(mergeListings(input)), first);
+    const first = ids(mergeListings(input, defaults));
+    assert.deepEqual(ids(mergeListings(input, defaults)), first);
     assert.deepEqual(first.flat().sort(), input.map((l) => `${l.supplier}:${l.supplierStayId}`).sort());
-    assert.deepEqual(mergeListings([]), []);
+    assert.deepEqual(mergeListings([], defaults), []);
   });
 });
 
@@ -149,7 +164,7 @@ describe('mergeListings on the simulated world', () => {
     const world = generateWorld({ seed: defaults.simSeed, stays: defaults.simStays });
     const listings = SUPPLIER_IDS.flatMap((supplier) => world.listings[supplier]);
     const started = performance.now();
-    const groups = mergeListings(listings);
+    const groups = mergeListings(listings, defaults);
     const ms = performance.now() - started;
     const { precision, recall, merged, truePairs } = pairwiseQuality(listings, groups);
     t.diagnostic(`${listings.length} listings of ${world.properties.length} properties -> ${groups.length} groups in ${Math.round(ms)} ms`);
@@ -166,7 +181,7 @@ describe('mergeListings on the simulated world', () => {
   it('holds on another seed', (t) => {
     const world = generateWorld({ seed: 7, stays: 40_000 });
     const listings = SUPPLIER_IDS.flatMap((supplier) => world.listings[supplier]);
-    const { precision, recall } = pairwiseQuality(listings, mergeListings(listings));
+    const { precision, recall } = pairwiseQuality(listings, mergeListings(listings, defaults));
     t.diagnostic(`seed 7, ${listings.length} listings: precision ${precision.toFixed(5)}, recall ${recall.toFixed(5)}`);
     assert.ok(precision >= 0.995, `precision ${precision}`);
     assert.ok(recall >= 0.99, `recall ${recall}`);

@@ -1,24 +1,21 @@
 import KDBush from 'kdbush';
-import { defaults } from '../defaults.ts';
 import { distanceMeters } from '../geo/distance.ts';
-import { SUPPLIER_IDS, type Listing } from '../types.ts';
+import { SUPPLIER_IDS, type Listing, type Settings } from '../types.ts';
 import { createNameFeatures } from './name-similarity.ts';
 
-export interface MergeOptions {
-  /** Listings further apart are never one property. */
-  maxDistanceMeters?: number;
-  /** Names less alike than this (name-similarity.ts, 0..1) are never one property. */
-  minNameSimilarity?: number;
-  /** Pairs scoring lower (name + address - distance, see pairScore) are never one property. */
-  minScore?: number;
-}
+/**
+ * The merge's gates: listings further apart than `mergeMaxDistanceMeters`, names less alike than
+ * `mergeMinNameSimilarity` (name-similarity.ts, 0..1) or pairs scoring below `mergeMinScore`
+ * (name + address - distance, see pairScore) are never one property.
+ */
+export type MergeSettings = Pick<Settings, 'mergeMaxDistanceMeters' | 'mergeMinNameSimilarity' | 'mergeMinScore'>;
 
 const METRES_PER_DEGREE_LAT = 111_320;
 const SUPPLIER_BIT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, 1 << i]));
 
 /**
  * How much the address and the distance weigh against the name in a pair's score, which must
- * reach `minScore` and orders the greedy merge. A name at the `minNameSimilarity` floor needs the
+ * reach `mergeMinScore` and orders the greedy merge. A name at the `mergeMinNameSimilarity` floor needs the
  * same address to pass; among pairs that pass, the same address and a shorter distance say which
  * of two look-alikes ("Hotel Aurora", "Aurora Suites") a listing is. Tuned on the simulated world
  * (merge-listings.test.ts prints precision and recall).
@@ -43,9 +40,9 @@ function typeClass(listing: Listing): number {
  * Entity resolution: groups the listings that are one property sold by several suppliers under
  * different ids, names written differently and coordinates a few tens of metres apart.
  *
- * Candidates are pairs from different suppliers within `maxDistanceMeters` (kd-tree range query),
- * of the same class (hotel / rental), with names at least `minNameSimilarity` alike and a score
- * (name + address - distance - type mismatch) of at least `minScore`. They are merged greedily,
+ * Candidates are pairs from different suppliers within `mergeMaxDistanceMeters` (kd-tree range query),
+ * of the same class (hotel / rental), with names at least `mergeMinNameSimilarity` alike and a score
+ * (name + address - distance - type mismatch) of at least `mergeMinScore`. They are merged greedily,
  * best score first, as long as a group holds at most one listing per supplier and every pair
  * inside it passes the same gates. Best first means a listing joins its closest look-alike, not
  * the first one found: two branches of one chain in one street do not merge, because each has a
@@ -54,10 +51,8 @@ function typeClass(listing: Listing): number {
  * Deterministic for a given input order; every listing is in exactly one group. Groups come out
  * in the order of their first listing.
  */
-export function mergeListings(listings: readonly Listing[], options: MergeOptions = {}): Listing[][] {
-  const maxDistance = options.maxDistanceMeters ?? defaults.mergeMaxDistanceMeters;
-  const minName = options.minNameSimilarity ?? defaults.mergeMinNameSimilarity;
-  const minScore = options.minScore ?? defaults.mergeMinScore;
+export function mergeListings(listings: readonly Listing[], settings: MergeSettings): Listing[][] {
+  const { mergeMaxDistanceMeters: maxDistance, mergeMinNameSimilarity: minName, mergeMinScore: minScore } = settings;
   const n = listings.length;
   if (n === 0) return [];
 

@@ -95,6 +95,81 @@ function trigramHash(a: number, b: number, c: number): number {
 
 const SPACE = 32;
 
+/** Trigrams of " word ": the padding marks where words start and end. */
+function pushTrigrams(word: string, push: (value: number) => void): void {
+  let a = SPACE;
+  let b = word.charCodeAt(0);
+  for (let i = 1; i <= word.length; i++) {
+    const c = i < word.length ? word.charCodeAt(i) : SPACE;
+    push(trigramHash(a, b, c));
+    a = b;
+    b = c;
+  }
+}
+
+/**
+ * The words of a name that tell it apart: generic words and the words of its own city dropped
+ * (`cityWords` caches a city's words: a big city is asked for thousands of times).
+ */
+function distinctiveWords(name: string, address: string, cityWords: Map<string, Set<string>>): string[] {
+  const cityName = cityOf(address);
+  let city = cityWords.get(cityName);
+  if (city === undefined) {
+    city = new Set(words(fold(cityName)));
+    cityWords.set(cityName, city);
+  }
+  const all = words(fold(name));
+  const core = all.filter((word) => !GENERIC_WORDS.has(word) && !city.has(word));
+  if (core.length > 0) return core;
+  // "Hotel Paris" is all generic words and city: then the words are all there is to compare.
+  const named = all.filter((word) => !GENERIC_WORDS.has(word));
+  return named.length > 0 ? named : all;
+}
+
+/**
+ * Sorted sets of integers laid end to end in one growable Int32Array, each a segment [from, to):
+ * `push` values, then `seal(from)` sorts and dedups the open segment and returns its end. Slot 0
+ * is never used, so that an end of 0 can mean "not computed".
+ */
+function createSetPool(capacity: number) {
+  let pool = new Int32Array(Math.max(1024, capacity));
+  let end = 1;
+  return {
+    get end(): number {
+      return end;
+    },
+    push(value: number): void {
+      if (end === pool.length) {
+        const grown = new Int32Array(pool.length * 2);
+        grown.set(pool);
+        pool = grown;
+      }
+      pool[end++] = value;
+    },
+    seal(from: number): number {
+      end = sortUnique(pool, from, end);
+      return end;
+    },
+    /** Sørensen-Dice coefficient of two segments, 0..1 (1 when both are empty). */
+    dice(i0: number, i1: number, j0: number, j1: number): number {
+      const total = i1 - i0 + (j1 - j0);
+      if (total === 0) return 1;
+      let common = 0;
+      while (i0 < i1 && j0 < j1) {
+        const a = pool[i0];
+        const b = pool[j0];
+        if (a === b) {
+          common++;
+          i0++;
+          j0++;
+        } else if (a < b) i0++;
+        else j0++;
+      }
+      return (2 * common) / total;
+    },
+  };
+}
+
 /**
  * The names and addresses of a list of listings reduced to what identifies them, compared by
  * position in that list. Three sorted integer sets per listing: the distinctive words of the name
@@ -123,7 +198,6 @@ export function createNameFeatures(listings: readonly { name: string; address: s
     }
     return id;
   };
-  // A city's words are asked for once per listing in it: thousands of times for a big city.
   const cityWords = new Map<string, Set<string>>();
 
   // Features are computed on first use: a listing with no other supplier's listing nearby is
@@ -136,88 +210,36 @@ export function createNameFeatures(listings: readonly { name: string; address: s
   const nameEnd = new Uint32Array(n);
   const addressAt = new Uint32Array(n);
   const addressEnd = new Uint32Array(n);
-  // Slot 0 is never used, so that an end of 0 can mean "not computed".
-  let pool = new Int32Array(Math.max(1024, n * 32));
-  let end = 1;
-  const push = (value: number): void => {
-    if (end === pool.length) {
-      const grown = new Int32Array(pool.length * 2);
-      grown.set(pool);
-      pool = grown;
-    }
-    pool[end++] = value;
-  };
+  const pool = createSetPool(n * 32);
+  const push = (value: number): void => pool.push(value);
 
   const computeName = (k: number): void => {
-    const { name, address } = listings[k];
-    const cityName = cityOf(address);
-    let city = cityWords.get(cityName);
-    if (city === undefined) {
-      city = new Set(words(fold(cityName)));
-      cityWords.set(cityName, city);
-    }
-    const all = words(fold(name));
-    let core = all.filter((word) => !GENERIC_WORDS.has(word) && !city.has(word));
-    // "Hotel Paris" is all generic words and city: then the words are all there is to compare.
-    if (core.length === 0) core = all.filter((word) => !GENERIC_WORDS.has(word));
-    if (core.length === 0) core = all;
-
-    nameAt[k] = end;
+    const core = distinctiveWords(listings[k].name, listings[k].address, cityWords);
+    nameAt[k] = pool.end;
     for (const word of core) push(intern(word));
-    end = sortUnique(pool, nameAt[k], end);
-    gramsAt[k] = end;
-    for (const word of core) {
-      // Trigrams of " word ": the padding marks where words start and end.
-      let a = SPACE;
-      let b = word.charCodeAt(0);
-      for (let i = 1; i <= word.length; i++) {
-        const c = i < word.length ? word.charCodeAt(i) : SPACE;
-        push(trigramHash(a, b, c));
-        a = b;
-        b = c;
-      }
-    }
-    end = sortUnique(pool, gramsAt[k], end);
-    nameEnd[k] = end;
+    gramsAt[k] = pool.seal(nameAt[k]);
+    for (const word of core) pushTrigrams(word, push);
+    nameEnd[k] = pool.seal(gramsAt[k]);
   };
 
   const computeAddress = (k: number): void => {
-    addressAt[k] = end;
+    addressAt[k] = pool.end;
     for (const word of words(fold(listings[k].address))) push(intern(word));
-    end = sortUnique(pool, addressAt[k], end);
-    addressEnd[k] = end;
-  };
-
-  /** Sørensen-Dice coefficient of two sorted unique segments of the pool, 0..1 (1 when both are empty). */
-  const dice = (i0: number, i1: number, j0: number, j1: number): number => {
-    const total = i1 - i0 + (j1 - j0);
-    if (total === 0) return 1;
-    let common = 0;
-    while (i0 < i1 && j0 < j1) {
-      const a = pool[i0];
-      const b = pool[j0];
-      if (a === b) {
-        common++;
-        i0++;
-        j0++;
-      } else if (a < b) i0++;
-      else j0++;
-    }
-    return (2 * common) / total;
+    addressEnd[k] = pool.seal(addressAt[k]);
   };
 
   return {
     nameSimilarity(i, j) {
       if (nameEnd[i] === 0) computeName(i);
       if (nameEnd[j] === 0) computeName(j);
-      const wordsDice = dice(nameAt[i], gramsAt[i], nameAt[j], gramsAt[j]);
-      const gramsDice = dice(gramsAt[i], nameEnd[i], gramsAt[j], nameEnd[j]);
+      const wordsDice = pool.dice(nameAt[i], gramsAt[i], nameAt[j], gramsAt[j]);
+      const gramsDice = pool.dice(gramsAt[i], nameEnd[i], gramsAt[j], nameEnd[j]);
       return (wordsDice + gramsDice) / 2;
     },
     addressSimilarity(i, j) {
       if (addressEnd[i] === 0) computeAddress(i);
       if (addressEnd[j] === 0) computeAddress(j);
-      return dice(addressAt[i], addressEnd[i], addressAt[j], addressEnd[j]);
+      return pool.dice(addressAt[i], addressEnd[i], addressAt[j], addressEnd[j]);
     },
   };
 }

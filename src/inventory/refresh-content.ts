@@ -5,18 +5,20 @@
 // the gateway's own thread held its event loop for up to ~250 ms at a time (docs/decisions.md 67).
 // Used by the gateway's schedule and by `staygate content refresh`, both through content-worker-client.ts.
 import { jsonSafeUrl } from '../text/json-safe-url.ts';
-import type { Store } from '../store/store.ts';
+import type { RankedStay, Store } from '../store/store.ts';
 import { observeCalls } from '../suppliers/call-observer.ts';
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
-import { buildContentVersion, type ContentBuildResult, type FeedOutcome } from './build-content-version.ts';
+import { buildContentVersion, type BuildContentOptions, type ContentBuildResult, type FeedOutcome } from './build-content-version.ts';
 
 export interface RefreshOptions {
   suppliers: readonly Supplier[];
   store: Store;
-  /** A feed shrinking by more than this share is held back (defaults.feedShrinkLimit). */
+  /** A feed shrinking by more than this share is held back (Settings.feedShrinkLimit). */
   shrinkLimit: number;
+  /** The merge's gates and the ranking prior (build-content-version.ts). */
+  settings: BuildContentOptions['settings'];
   /** Pull only these; the others keep what they have (a retry of failed suppliers). Absent: all. */
   only?: readonly SupplierId[];
   pageSize?: number;
@@ -44,6 +46,13 @@ export interface RefreshOutcome {
   result: ContentBuildResult | null;
   /** Nothing was pulled: another process holds the content lease and is refreshing. */
   elsewhere?: boolean;
+}
+
+/** A refresh's report, and the stays of the version it published (null when it published none). */
+export interface RefreshDone {
+  outcome: RefreshOutcome;
+  /** In idx order: the content worker builds the new version's index from them, not from its chunks read back. */
+  stays: readonly RankedStay[] | null;
 }
 
 async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outcome: FeedOutcome; report: FeedReport }> {
@@ -97,18 +106,19 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
   }
 }
 
-export async function refreshContent(options: RefreshOptions): Promise<RefreshOutcome> {
+export async function refreshContent(options: RefreshOptions): Promise<RefreshDone> {
   const asked = options.suppliers.filter((s) => options.only === undefined || options.only.includes(s.id));
   const pulled = await Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, options)] as const));
   const feeds = Object.fromEntries(pulled.map(([id, p]) => [id, p.report])) as RefreshOutcome['feeds'];
   options.signal?.throwIfAborted();
-  if (!pulled.some(([, p]) => p.outcome.ok)) return { feeds, result: null };
-  const result = await buildContentVersion({
+  if (!pulled.some(([, p]) => p.outcome.ok)) return { outcome: { feeds, result: null }, stays: null };
+  const { result, stays } = await buildContentVersion({
     store: options.store,
     feeds: Object.fromEntries(pulled.map(([id, p]) => [id, p.outcome])),
     shrinkLimit: options.shrinkLimit,
+    settings: options.settings,
   });
-  return { feeds, result };
+  return { outcome: { feeds, result }, stays };
 }
 
 /** The log lines of a refresh: one per pulled supplier, and the version published. */

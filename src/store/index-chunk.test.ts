@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
-import { decodeIndexChunk, encodeIndexChunk } from './index-chunk.ts';
+import { decodeIndexChunk, encodeIndexChunk, indexRowOf } from './index-chunk.ts';
 import type { IndexRow, RankedStay } from './store.ts';
 
 function stay(idx: number): RankedStay {
@@ -96,6 +96,20 @@ describe('index chunks', () => {
         ['supplier_b', null],
       ],
     );
+  });
+
+  it("gives a stay's row as a chunk reads it back: the index a publisher builds from its stays is the one read from the store", () => {
+    const stays = [
+      ...Array.from({ length: 20 }, (_v, i) => stay(i)),
+      {
+        ...stay(20),
+        averageRating: { value: null, hotelStars: null, count: 0 },
+        listings: stay(20).listings.map((l) => ({ ...l, rating: { ...l.rating, value: null, hotelStars: null } })),
+      },
+    ];
+    const rows: IndexRow[] = [];
+    decodeIndexChunk(encodeIndexChunk(stays), (row) => rows.push(row));
+    assert.deepEqual(stays.map(indexRowOf), rows);
   });
 
   it('handles an empty chunk and refuses idx out of sequence', () => {

@@ -65,6 +65,51 @@ function columnsOf(buffer: ArrayBuffer, n: number) {
   };
 }
 
+/**
+ * Each stay's folded name, once: the content worker builds the index of a version it has just
+ * published from the same stay objects the chunks were encoded from, and folding 160k names again
+ * (Unicode normalisation) would cost it up to a second. Weak: it goes with the stays.
+ */
+const foldedNames = new WeakMap<RankedStay, string>();
+
+function searchNameOf(stay: RankedStay): string {
+  let folded = foldedNames.get(stay);
+  if (folded === undefined) {
+    folded = foldText(stay.name);
+    foldedNames.set(stay, folded);
+  }
+  return folded;
+}
+
+/**
+ * What the in-memory index holds of a stay (stay-index.ts), the one definition of it: the chunks
+ * store these rows, and the content worker builds the index of a version it has just published
+ * from them straight away, without reading its chunks back.
+ */
+export function indexRowOf(stay: RankedStay): IndexRow {
+  const listingRatings: ListingRating[] = [];
+  const suppliers: SupplierId[] = [];
+  for (const listing of stay.listings) {
+    if (!SUPPLIER_SLOT.has(listing.supplier)) continue;
+    suppliers.push(listing.supplier);
+    listingRatings.push({ supplier: listing.supplier, value: listing.rating.value, hotelStars: listing.rating.hotelStars });
+  }
+  return {
+    idx: stay.idx,
+    rank: stay.rank,
+    lat: stay.lat,
+    lng: stay.lng,
+    h3: stay.h3,
+    type: stay.type,
+    suppliers,
+    stars: stay.averageRating.hotelStars,
+    rating: stay.averageRating.value,
+    reviewCount: stay.averageRating.count,
+    listingRatings,
+    searchName: searchNameOf(stay),
+  };
+}
+
 /** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them). */
 export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
   const n = stays.length;
@@ -73,28 +118,27 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
   const h3: string[] = new Array(n);
   const names: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const stay = stays[i];
-    if (stay.idx !== stays[0].idx + i) throw new Error(`index chunk: idx ${stay.idx} out of sequence`);
-    const code = TYPE_CODE.get(stay.type);
-    if (code === undefined) throw new Error(`index chunk: unknown stay type ${stay.type} (stay ${stay.id})`);
-    lat[i] = stay.lat;
-    lng[i] = stay.lng;
-    stars[i] = stay.averageRating.hotelStars ?? Number.NaN;
-    rating[i] = stay.averageRating.value ?? Number.NaN;
-    rank[i] = stay.rank;
-    reviewCount[i] = stay.averageRating.count;
+    const row = indexRowOf(stays[i]);
+    if (row.idx !== stays[0].idx + i) throw new Error(`index chunk: idx ${row.idx} out of sequence`);
+    const code = TYPE_CODE.get(row.type);
+    if (code === undefined) throw new Error(`index chunk: unknown stay type ${row.type} (stay ${stays[i].id})`);
+    lat[i] = row.lat;
+    lng[i] = row.lng;
+    stars[i] = row.stars ?? Number.NaN;
+    rating[i] = row.rating ?? Number.NaN;
+    rank[i] = row.rank;
+    reviewCount[i] = row.reviewCount;
     type[i] = code;
     let mask = 0;
-    for (const listing of stay.listings) {
-      const s = SUPPLIER_SLOT.get(listing.supplier);
-      if (s === undefined) continue;
+    for (const listing of row.listingRatings) {
+      const s = SUPPLIER_SLOT.get(listing.supplier)!;
       mask |= 1 << s;
-      listingRating[i * S + s] = listing.rating.value === null ? NO_RATING : Math.round(listing.rating.value * 10);
-      listingStars[i * S + s] = listing.rating.hotelStars === null ? NO_STARS : Math.round(listing.rating.hotelStars * 2);
+      listingRating[i * S + s] = listing.value === null ? NO_RATING : Math.round(listing.value * 10);
+      listingStars[i * S + s] = listing.hotelStars === null ? NO_STARS : Math.round(listing.hotelStars * 2);
     }
     suppliers[i] = mask;
-    h3[i] = stay.h3;
-    names[i] = foldText(stay.name);
+    h3[i] = row.h3;
+    names[i] = row.searchName;
   }
   return {
     firstIdx: n === 0 ? 0 : stays[0].idx,

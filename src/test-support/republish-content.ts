@@ -2,10 +2,10 @@
 // gateway's store as another process would (`staygate content refresh`, another gateway), and
 // served once the gateway has picked it up. For listings no simulated supplier sends (a guest
 // rating the API lacks), without a supplier of the test's own.
+import { defaults } from '../defaults.ts';
 import { buildStays } from '../inventory/build-stays.ts';
 import { sqliteLocation } from '../compose/open-stores.ts';
 import { openContentStore } from '../store/open-content-store.ts';
-import { defaults } from '../defaults.ts';
 import type { Listing } from '../types.ts';
 import type { TestApp } from './start-test-app.ts';
 
@@ -30,7 +30,7 @@ export async function republishContent(t: TestApp, label: string, change: (listi
     }
     // The same stays as served (the change changed nothing: the supplier already sends them so) are
     // no new version (docs/decisions.md 80): the store answers with the served one, which stays served.
-    if ((await store.publishContent(buildStays(groups, ids), label, current.info)) === current.no) return;
+    if ((await store.publishContent(buildStays(groups, defaults, ids), label, current.info)) === current.no) return;
   } finally {
     await store.close();
   }

@@ -110,15 +110,8 @@ export function advanceWorld(world: World, days: number): AdvanceResult {
 
   for (let d = 0; d < days; d++) {
     world.day++;
-    advanceOneDay(
-      world,
-      createRandom(Math.floor(hashToUnit('world-day', world.seed, world.day) * 2 ** 31)),
-      used,
-      sellers,
-      added,
-      removed,
-      changed,
-    );
+    const rng = createRandom(Math.floor(hashToUnit('world-day', world.seed, world.day) * 2 ** 31));
+    advanceOneDay({ world, rng, used, sellers, added, removed, changed });
   }
   // Net effect over the advance: opened then closed is nothing; a change of what opened or closed is no change.
   for (const k of [...added])
@@ -137,32 +130,58 @@ export function advanceWorld(world: World, days: number): AdvanceResult {
   };
 }
 
-function advanceOneDay(
-  world: World,
-  rng: Random,
-  used: Record<SupplierId, Set<string>>,
-  sellers: Map<number, SimListing[]>,
-  added: Set<string>,
-  removed: Set<string>,
-  changed: Set<string>,
-): void {
-  // Listings open this morning, addressed across the four feeds without copying them (flatMap of
-  // 200k listings a day was most of an advance).
-  const feeds = SUPPLIER_IDS.map((s) => world.listings[s]);
-  const all = { length: feeds.reduce((n, f) => n + f.length, 0) };
-  if (all.length === 0) return;
-  const pickListing = (): SimListing => {
-    let i = rng.int(0, all.length - 1);
-    for (const feed of feeds) {
-      if (i < feed.length) return feed[i];
-      i -= feed.length;
-    }
-    throw new Error('unreachable');
-  };
+/** What one day's steps share: the world, the day's PRNG, and the bookkeeping of the whole advance. */
+interface Day {
+  world: World;
+  rng: Random;
+  /** Every id each supplier ever used. */
+  used: Record<SupplierId, Set<string>>;
+  /** Who sells each property today. */
+  sellers: Map<number, SimListing[]>;
+  added: Set<string>;
+  removed: Set<string>;
+  changed: Set<string>;
+}
 
-  // Changes first, on listings open this morning.
-  for (let i = countOf(rng, all.length, DAILY_RATES.reviews); i > 0; i--) {
-    const l = pickListing();
+/**
+ * One day: changes and closures on the listings open this morning, then openings and cross-listings
+ * among the properties of this morning. The steps draw from the day's PRNG in this order, which
+ * makes a day the same whichever advance it is part of.
+ */
+function advanceOneDay(day: Day): void {
+  const open = openListings(day);
+  if (open.count === 0) return;
+  changeListings(day, open);
+  closeListings(day, open);
+  const propertyCount = day.world.properties.length;
+  openProperties(day, propertyCount);
+  crossListProperties(day, propertyCount);
+}
+
+/**
+ * The listings open this morning: how many, and one drawn at random, addressed across the four
+ * feeds without copying them (flatMap of 200k listings a day was most of an advance).
+ */
+function openListings({ world, rng }: Day): { count: number; pick(): SimListing } {
+  const feeds = SUPPLIER_IDS.map((s) => world.listings[s]);
+  const count = feeds.reduce((n, f) => n + f.length, 0);
+  return {
+    count,
+    pick() {
+      let i = rng.int(0, count - 1);
+      for (const feed of feeds) {
+        if (i < feed.length) return feed[i];
+        i -= feed.length;
+      }
+      throw new Error('unreachable');
+    },
+  };
+}
+
+/** Reviews, renames, new photos and capacity changes, on listings open this morning. */
+function changeListings({ world, rng, changed }: Day, open: ReturnType<typeof openListings>): void {
+  for (let i = countOf(rng, open.count, DAILY_RATES.reviews); i > 0; i--) {
+    const l = open.pick();
     const extra = rng.int(1, 5);
     const count = l.rating.count + extra;
     // A new review pulls the mean towards a fresh score by its weight.
@@ -170,28 +189,30 @@ function advanceOneDay(
     l.rating = { ...l.rating, value: clamp(round1((l.rating.value * l.rating.count + fresh * extra) / count), 1, 10), count };
     changed.add(key(l.supplier, l.supplierStayId));
   }
-  for (let i = countOf(rng, all.length, DAILY_RATES.rename); i > 0; i--) {
-    const l = pickListing();
+  for (let i = countOf(rng, open.count, DAILY_RATES.rename); i > 0; i--) {
+    const l = open.pick();
     const property = world.properties[l.propertyId];
     // A rename the content team makes: still the same property, recognisably (entity resolution must keep up).
     l.name = varyName(property.name, property.city, rng);
     changed.add(key(l.supplier, l.supplierStayId));
   }
-  for (let i = countOf(rng, all.length, DAILY_RATES.photos); i > 0; i--) {
-    const l = pickListing();
+  for (let i = countOf(rng, open.count, DAILY_RATES.photos); i > 0; i--) {
+    const l = open.pick();
     const base = l.media.thumbnail.split('?')[0];
     l.media = { ...l.media, thumbnail: `${base}?v=${world.day}` };
     changed.add(key(l.supplier, l.supplierStayId));
   }
-  for (let i = countOf(rng, all.length, DAILY_RATES.capacity); i > 0; i--) {
-    const l = pickListing();
+  for (let i = countOf(rng, open.count, DAILY_RATES.capacity); i > 0; i--) {
+    const l = open.pick();
     l.capacity = { ...l.capacity, guests: Math.max(1, l.capacity.guests + (rng.chance(0.5) ? 1 : -1)) };
     changed.add(key(l.supplier, l.supplierStayId));
   }
+}
 
-  // Closures.
+/** Closures: drawn among this morning's listings, moved to `world.closed`. */
+function closeListings({ world, rng, sellers, removed }: Day, open: ReturnType<typeof openListings>): void {
   const closing = new Set<SimListing>();
-  for (let i = countOf(rng, all.length, DAILY_RATES.close); i > 0; i--) closing.add(pickListing());
+  for (let i = countOf(rng, open.count, DAILY_RATES.close); i > 0; i--) closing.add(open.pick());
   for (const s of SUPPLIER_IDS) {
     const listings = world.listings[s];
     let w = 0;
@@ -206,10 +227,15 @@ function advanceOneDay(
     }
     listings.length = w;
   }
+}
 
-  // Openings: new properties, each near an existing one of its city (at least 400 m away, further
-  // than any merge distance, so it is a neighbour, not a duplicate), sold by one supplier.
-  const propertyCount = world.properties.length;
+/**
+ * Openings: new properties, each near an existing one of its city (at least 400 m away, further
+ * than any merge distance, so it is a neighbour, not a duplicate), sold by one supplier. Anchors
+ * are drawn among the `propertyCount` properties of this morning.
+ */
+function openProperties(day: Day, propertyCount: number): void {
+  const { world, rng } = day;
   for (let i = countOf(rng, propertyCount, DAILY_RATES.open); i > 0; i--) {
     const anchor = world.properties[rng.int(0, propertyCount - 1)];
     const hotel = anchor.type === 'hotel';
@@ -243,10 +269,13 @@ function advanceOneDay(
       hotelStars: hotel ? rng.int(2, 5) : null,
       count: rng.int(0, 5),
     };
-    sellers.set(property.propertyId, [addListing(world, rng, used, added, property, supplier, at, name, rating, capacity)]);
+    day.sellers.set(property.propertyId, [addListing(day, property, supplier, at, name, rating, capacity)]);
   }
+}
 
-  // Existing properties newly listed on one more supplier: a variant of the name, a few metres off.
+/** Existing properties (of this morning) newly listed on one more supplier: a variant of the name, a few metres off. */
+function crossListProperties(day: Day, propertyCount: number): void {
+  const { world, rng, sellers } = day;
   for (let i = countOf(rng, propertyCount, DAILY_RATES.crossList); i > 0; i--) {
     const property = world.properties[rng.int(0, propertyCount - 1)];
     const open = sellers.get(property.propertyId);
@@ -263,9 +292,7 @@ function advanceOneDay(
       hotelStars: model.rating.hotelStars,
       count: rng.int(0, 20),
     };
-    const listing = addListing(world, rng, used, added, property, supplier, at, varyName(property.name, property.city, rng), rating, {
-      ...model.capacity,
-    });
+    const listing = addListing(day, property, supplier, at, varyName(property.name, property.city, rng), rating, { ...model.capacity });
     // In SUPPLIER_IDS order, the order advanceWorld builds `sellers` in: `open[0]` is then the same
     // model whether the days are advanced in one call or several.
     const index = open.findIndex((l) => SUPPLIER_IDS.indexOf(l.supplier) > SUPPLIER_IDS.indexOf(supplier));
@@ -274,10 +301,7 @@ function advanceOneDay(
 }
 
 function addListing(
-  world: World,
-  rng: Random,
-  used: Record<SupplierId, Set<string>>,
-  added: Set<string>,
+  { world, rng, used, added }: Day,
   property: WorldProperty,
   supplier: SupplierId,
   at: { lat: number; lng: number },

@@ -338,6 +338,8 @@ interface CityState {
   city: SimCity;
   lang: Language;
   scaleM: number;
+  /** Share of its hotels that are a chain's branch. */
+  chainRate: number;
   /** Chain hotels by family, to keep branches of one family apart. */
   chainPoints: Map<string, { lat: number; lng: number }[]>;
   nameKeys: Set<string>;
@@ -388,110 +390,137 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
       city,
       lang: languageOf(city.countryCode),
       scaleM: coreScaleM(city.population),
+      chainRate: city.population >= 200_000 || city.touristShare > 0 ? 0.2 : 0.1,
       chainPoints: new Map(),
       nameKeys: new Set(),
       placed: [],
     };
-    const chainRate = city.population >= 200_000 || city.touristShare > 0 ? 0.2 : 0.1;
-
     for (let k = 0; k < counts[ci]; k++) {
-      const propertyId = properties.length;
-      const hotel = rng.chance(HOTEL_SHARE);
-      const tail = rng.chance(hotel ? 0.03 : 0.14);
-      const type: StayType = hotel ? 'hotel' : rentalTypePicker(city.countryCode, tail)(rng);
-      const scaleM = state.scaleM * (hotel ? 0.8 : 1.2);
-      let point: { lat: number; lng: number };
-      if (state.placed.length > 0 && rng.chance(NEIGHBOUR_RATE)) {
-        const neighbour = rng.pick(state.placed);
-        point = offsetPoint(neighbour.lat, neighbour.lng, rng.float(15, 80), rng.float(0, 2 * Math.PI));
-      } else {
-        point = samplePoint(rng, city, scaleM, tail);
-      }
-
-      const capacity = makeCapacity(rng, type);
-      let name: string | null = null;
-      let brand: ChainBrand | null = null;
-      if (hotel && rng.chance(chainRate)) {
-        const candidate = rng.pick(brandsIn(city.countryCode));
-        for (let i = 0; i < 20 && tooCloseToFamily(state, candidate.family, point); i++) point = samplePoint(rng, city, scaleM, tail);
-        if (!tooCloseToFamily(state, candidate.family, point)) {
-          name = uniqueName(state, () => nameChainHotel(rng, candidate, city.name, state.lang), 6);
-          if (name !== null) brand = candidate;
-        }
-      }
-      if (name === null) {
-        const make = hotel
-          ? (attempt: number) => nameIndependentHotel(rng, state.lang, attempt)
-          : () => nameRental(rng, type as RentalType, state.lang, capacity.bedrooms);
-        name = uniqueName(state, make) ?? disambiguate(state, make(1), rng);
-      }
-      if (brand) {
-        const points = state.chainPoints.get(brand.family) ?? [];
-        points.push(point);
-        state.chainPoints.set(brand.family, points);
-      }
-      state.placed.push(point);
-
-      const lat = round6(point.lat);
-      const lng = round6(point.lng);
-      const streetNumber = 1 + Math.min(399, Math.floor(rng.exponential(40)));
-      const address = `${streetNumber} ${rng.pick(STREETS[state.lang])}, ${city.name}, ${city.countryCode}`;
-      const property: WorldProperty = {
-        propertyId,
-        cityId: city.cityId,
-        city: city.name,
-        countryCode: city.countryCode,
-        type,
-        lat,
-        lng,
-        name,
-        address,
-        chain: brand ? brand.brand : null,
-      };
-      properties.push(property);
-
-      const stars = hotel
-        ? brand
-          ? brand.stars
-          : pickHotelStars(rng)
-        : STARRED_RENTALS.has(type as RentalType) && rng.chance(0.6)
-          ? rng.int(3, 5)
-          : null;
-      const style: HotelStyle = brand ? (rng.chance(0.6) ? 'business' : 'standard') : pickHotelStyle(rng);
-      const rating = guestRating(rng, hotel);
-      const reviews = popularity(rng, hotel);
-
-      chooseSuppliers(rng, type).forEach((supplier, i) => {
-        const primary = i === 0;
-        const at = primary ? point : offsetPoint(point.lat, point.lng, rng.float(...CROSS_LIST_JITTER_M), rng.float(0, 2 * Math.PI));
-        // supplier_b classifies some hotels half a star apart from the others.
-        const listedStars =
-          stars !== null && supplier === 'supplier_b' && rng.chance(0.2) ? clamp(stars + (rng.chance(0.5) ? 0.5 : -0.5), 1, 5) : stars;
-        listings[supplier].push({
-          propertyId,
-          supplier,
-          supplierStayId: '',
-          name: primary ? name : varyName(name, city.name, rng),
-          typeLabel: typeLabel(supplier, type, style),
-          type,
-          address,
-          lat: primary ? lat : round6(at.lat),
-          lng: primary ? lng : round6(at.lng),
-          rating: {
-            value: primary ? rating : clamp(round1(rating + rng.int(-3, 3) / 10), 1, 10),
-            hotelStars: listedStars,
-            count: primary ? reviews : Math.round(reviews * rng.float(0.2, 1.1)),
-          },
-          capacity: { ...capacity },
-          policies: makePolicies(rng, type, supplier),
-          media: { thumbnail: '', logoSquare: LOGOS(supplier) },
-        });
-      });
+      const generated = generateProperty(rng, state, properties.length);
+      properties.push(generated.property);
+      listProperty(rng, generated, listings);
     }
   }
 
   assignIds(rng, listings);
   return { seed, properties, listings, day: 0, closed: { supplier_a: [], supplier_b: [], supplier_c: [], supplier_d: [] } };
+}
+
+interface GeneratedProperty {
+  property: WorldProperty;
+  /** Where it is, before rounding to the world's 6 decimals: its other listings are placed around it. */
+  point: { lat: number; lng: number };
+  brand: ChainBrand | null;
+  capacity: SimListing['capacity'];
+}
+
+/**
+ * One property of a city: its type, place, capacity, name (a chain's branch now and then, kept
+ * apart from its family's other branches) and address. The draws from `rng` come in this order,
+ * on which a seed's world depends.
+ */
+function generateProperty(rng: Random, state: CityState, propertyId: number): GeneratedProperty {
+  const { city } = state;
+  const hotel = rng.chance(HOTEL_SHARE);
+  const tail = rng.chance(hotel ? 0.03 : 0.14);
+  const type: StayType = hotel ? 'hotel' : rentalTypePicker(city.countryCode, tail)(rng);
+  const scaleM = state.scaleM * (hotel ? 0.8 : 1.2);
+  let point: { lat: number; lng: number };
+  if (state.placed.length > 0 && rng.chance(NEIGHBOUR_RATE)) {
+    const neighbour = rng.pick(state.placed);
+    point = offsetPoint(neighbour.lat, neighbour.lng, rng.float(15, 80), rng.float(0, 2 * Math.PI));
+  } else {
+    point = samplePoint(rng, city, scaleM, tail);
+  }
+
+  const capacity = makeCapacity(rng, type);
+  let name: string | null = null;
+  let brand: ChainBrand | null = null;
+  if (hotel && rng.chance(state.chainRate)) {
+    const candidate = rng.pick(brandsIn(city.countryCode));
+    for (let i = 0; i < 20 && tooCloseToFamily(state, candidate.family, point); i++) point = samplePoint(rng, city, scaleM, tail);
+    if (!tooCloseToFamily(state, candidate.family, point)) {
+      name = uniqueName(state, () => nameChainHotel(rng, candidate, city.name, state.lang), 6);
+      if (name !== null) brand = candidate;
+    }
+  }
+  if (name === null) {
+    const make = hotel
+      ? (attempt: number) => nameIndependentHotel(rng, state.lang, attempt)
+      : () => nameRental(rng, type as RentalType, state.lang, capacity.bedrooms);
+    name = uniqueName(state, make) ?? disambiguate(state, make(1), rng);
+  }
+  if (brand) {
+    const points = state.chainPoints.get(brand.family) ?? [];
+    points.push(point);
+    state.chainPoints.set(brand.family, points);
+  }
+  state.placed.push(point);
+
+  const streetNumber = 1 + Math.min(399, Math.floor(rng.exponential(40)));
+  const property: WorldProperty = {
+    propertyId,
+    cityId: city.cityId,
+    city: city.name,
+    countryCode: city.countryCode,
+    type,
+    lat: round6(point.lat),
+    lng: round6(point.lng),
+    name,
+    address: `${streetNumber} ${rng.pick(STREETS[state.lang])}, ${city.name}, ${city.countryCode}`,
+    chain: brand ? brand.brand : null,
+  };
+  return { property, point, brand, capacity };
+}
+
+/**
+ * A property's listings at the suppliers that sell it: the first as the property is, the others a
+ * few metres off, the name varied, the rating, reviews and (at supplier_b) stars a little apart.
+ */
+function listProperty(
+  rng: Random,
+  { property, point, brand, capacity }: GeneratedProperty,
+  listings: Record<SupplierId, SimListing[]>,
+): void {
+  const { type, propertyId, name, address, lat, lng } = property;
+  const hotel = type === 'hotel';
+  const stars = hotel
+    ? brand
+      ? brand.stars
+      : pickHotelStars(rng)
+    : STARRED_RENTALS.has(type as RentalType) && rng.chance(0.6)
+      ? rng.int(3, 5)
+      : null;
+  const style: HotelStyle = brand ? (rng.chance(0.6) ? 'business' : 'standard') : pickHotelStyle(rng);
+  const rating = guestRating(rng, hotel);
+  const reviews = popularity(rng, hotel);
+
+  chooseSuppliers(rng, type).forEach((supplier, i) => {
+    const primary = i === 0;
+    const at = primary ? point : offsetPoint(point.lat, point.lng, rng.float(...CROSS_LIST_JITTER_M), rng.float(0, 2 * Math.PI));
+    // supplier_b classifies some hotels half a star apart from the others.
+    const listedStars =
+      stars !== null && supplier === 'supplier_b' && rng.chance(0.2) ? clamp(stars + (rng.chance(0.5) ? 0.5 : -0.5), 1, 5) : stars;
+    listings[supplier].push({
+      propertyId,
+      supplier,
+      supplierStayId: '',
+      name: primary ? name : varyName(name, property.city, rng),
+      typeLabel: typeLabel(supplier, type, style),
+      type,
+      address,
+      lat: primary ? lat : round6(at.lat),
+      lng: primary ? lng : round6(at.lng),
+      rating: {
+        value: primary ? rating : clamp(round1(rating + rng.int(-3, 3) / 10), 1, 10),
+        hotelStars: listedStars,
+        count: primary ? reviews : Math.round(reviews * rng.float(0.2, 1.1)),
+      },
+      capacity: { ...capacity },
+      policies: makePolicies(rng, type, supplier),
+      media: { thumbnail: '', logoSquare: LOGOS(supplier) },
+    });
+  });
 }
 
 // --- ids -------------------------------------------------------------------------------------------

@@ -1,0 +1,50 @@
+// A content version's in-memory index and cell pyramid: built in the content worker, from the
+// store's chunks of a version (one published elsewhere, or the stored one at a start) or from the
+// stays of the version it has just published itself (no chunk read back); handed over as typed
+// arrays, transferred, not copied; assembled into views on the gateway's thread.
+import { indexRowOf } from '../store/index-chunk.ts';
+import type { IndexRow, RankedStay } from '../store/store.ts';
+import type { Settings } from '../types.ts';
+import { assembleCellPyramid, cellPyramidParts, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
+import { buildStayIndexColumns, stayIndexFromColumns, type StayIndex, type StayIndexColumns } from './stay-index.ts';
+
+/** A version's index and pyramid, what its searches read. */
+export interface VersionIndex {
+  no: number;
+  index: StayIndex;
+  pyramid: CellPyramid;
+}
+
+/** What a version's index is made of, built in the worker and sent over; `ms`, how long the build took there. */
+export interface VersionIndexParts {
+  no: number;
+  columns: StayIndexColumns;
+  pyramid: CellPyramidParts;
+  ms: number;
+}
+
+/** Rows per batch from a version's stays: the index build takes them a batch at a time, as from the store. */
+const BATCH = 16_384;
+
+/** The index rows of stays held in memory (idx order), in batches, as the store's `indexRows` gives them. */
+export async function* indexRowsOfStays(stays: readonly RankedStay[]): AsyncGenerator<IndexRow[]> {
+  for (let from = 0; from < stays.length; from += BATCH) yield stays.slice(from, from + BATCH).map(indexRowOf);
+}
+
+/** Builds version `no`'s index columns and pyramid parts from its rows (in idx order, batched). */
+export async function buildVersionIndexParts(
+  no: number,
+  rows: AsyncIterable<IndexRow[]>,
+  settings: Pick<Settings, 'clusterMaxResolution'>,
+): Promise<VersionIndexParts> {
+  const started = performance.now();
+  const columns = await buildStayIndexColumns(rows);
+  const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: settings.clusterMaxResolution });
+  return { no, columns, pyramid, ms: Math.round(performance.now() - started) };
+}
+
+/** The index and pyramid over parts built in the worker: views only, no copy. */
+export function assembleVersionIndex(parts: VersionIndexParts): VersionIndex {
+  const index = stayIndexFromColumns(parts.columns);
+  return { no: parts.no, index, pyramid: assembleCellPyramid(index, parts.pyramid) };
+}
