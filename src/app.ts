@@ -91,7 +91,10 @@ export interface App {
 /** The adapters of the four suppliers at these base URLs (the CLI's sync uses them too). */
 export { createSuppliers, SUPPLIERS_MODULE };
 
-/** Builds a gateway: the units of compose/ in the order each needs the one before (compose/README.md). */
+/**
+ * Builds a gateway: the units of compose/ in the order each needs the one before (compose/README.md).
+ * About 100 lines: one line or block per unit, in order, and the gateway's stop; it owns nothing else.
+ */
 export function createApp(options: AppOptions): App {
   const { settings } = options;
   mkdirSync(settings.dataDir, { recursive: true });

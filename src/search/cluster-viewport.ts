@@ -299,6 +299,10 @@ interface DeferredWork {
  * step per stay (scanning pieces through the filter, placing stays in cells finer than the
  * pyramid) is not done during the walk but listed as `deferred`, for the caller to `run` at once
  * or in slices, in order, and `finish`; then `groups()`.
+ *
+ * Long (~190 lines) on purpose: its inner functions share the walk's state (the frontier, the cells
+ * met, the deferred work) and are hot; a rewrite into small units is on issue 22's branch of the
+ * clustering work, which measures it.
  */
 function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep) {
   const inView = inViewTest(view);

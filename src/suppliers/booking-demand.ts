@@ -32,7 +32,8 @@ const isAccommodationId = (id: string): boolean => isNumericId(id) && Number(id)
  * is the server as the spec writes it (https://demandapi.booking.com/3.1); every operation is a POST
  * with a JSON body, `Authorization: Bearer <key>` and `X-Affiliate-Id`. Content walks the countries
  * of /common/locations/countries, each one's /accommodations/details to its last page; quotes are
- * /accommodations/search by ids; commissions come from the orders endpoints.
+ * /accommodations/search by ids; commissions come from the orders endpoints. About 100 lines: the
+ * driver's operations share its client and auth headers; its report is booking-demand-report.ts.
  */
 export function createBookingDemandDriver(config: SupplierConfig, settings: DriverSettings): Supplier {
   const id = config.id;

@@ -23,6 +23,7 @@ const LOCATION_RULE =
 export type UnifiedQuerySettings = Pick<Settings, 'radiusMeters' | 'maxHotelIds' | 'maxPageSize' | 'pageSize'>;
 
 // Every parameter is optional: which ones a request needs is a rule (the location rule), not a type.
+// Long because it is one object literal, a parameter a few lines, read as the API's table of them.
 export function unifiedQuerySchema(settings: UnifiedQuerySettings) {
   return Type.Partial(
     Type.Object({
