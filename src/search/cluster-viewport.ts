@@ -301,7 +301,7 @@ interface DeferredWork {
  * or in slices, in order, and `finish`; then `groups()`.
  *
  * Long (~190 lines) on purpose: its inner functions share the walk's state (the frontier, the cells
- * met, the deferred work) and are hot; splitting it belongs with issue 22.s clustering rework,
+ * met, the deferred work) and are hot; splitting it belongs with issue 22's clustering rework,
  * which measures each step.
  */
 function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep) {
