@@ -9,7 +9,10 @@ import type { ApplyReportResult } from './transaction-store.ts';
  * The writes of the SQLite transaction store, each one transaction that moves the data version
  * with the rows (page ends remembered before are then not used): applying a report or an import,
  * and giving unowned transactions to their partners. Lines rendered by an older CSV_FORMAT are
- * rendered again when the writes are prepared.
+ * rendered again when the writes are prepared. Each reads before it writes, so each takes the
+ * file's write lock first (BEGIN IMMEDIATE, waiting out the busy timeout): a deferred transaction
+ * whose snapshot another connection moves on before its first write is refused at once
+ * (SQLITE_BUSY_SNAPSHOT), and a sync would fail for nothing.
  */
 export function sqliteTransactionWrites(db: Database.Database) {
   const upsert = db.prepare(`INSERT INTO transactions (${WRITE_COLUMNS.join(', ')})
@@ -41,7 +44,7 @@ export function sqliteTransactionWrites(db: Database.Database) {
         if (result.inserted + result.updated > 0) bump.run();
         return result;
       },
-    ),
+    ).immediate,
     /** Gives every unowned transaction of an aid in `owners` to that partner; how many. */
     assignPartners: db.transaction((owners: ReadonlyMap<string, string>): number => {
       let changed = 0;
@@ -51,7 +54,7 @@ export function sqliteTransactionWrites(db: Database.Database) {
       }
       if (changed > 0) bump.run();
       return changed;
-    }),
+    }).immediate,
   };
 }
 
@@ -66,5 +69,5 @@ function rerenderCsv(db: Database.Database, bump: () => void): void {
     }
     db.prepare("INSERT OR REPLACE INTO transactions_meta (name, value) VALUES ('csv_format', ?)").run(CSV_FORMAT);
     bump();
-  })();
+  }).immediate();
 }

@@ -140,7 +140,7 @@ describe('staygate transactions', () => {
         );
       });
     const sync = await run('transactions', 'sync');
-    assert.equal(sync.code, 0, sync.stderr);
+    assert.equal(sync.code, 0, `${sync.stdout}${sync.stderr}`);
     const lines = sync.stdout.trim().split('\n');
     assert.equal(lines.filter((l) => LINE.test(l)).length, N);
     assert.equal(lines.at(-1), `synced ${N} of ${SUPPLIERS}${IMPORT_NOTE}`);
@@ -179,7 +179,7 @@ describe('staygate transactions', () => {
     const overlap = { STAYGATE_REPORT_SYNC_OVERLAP_MS: String(3_600_000) };
 
     const sync = await run(['transactions', 'sync'], overlap);
-    assert.equal(sync.code, 0, sync.stderr);
+    assert.equal(sync.code, 0, `${sync.stdout}${sync.stderr}`);
     const store = createSqliteTransactionStore({
       path: path.join(t.dataDir, 'staygate.sqlite'),
       settings: { ...defaults, reportingReadConnections: 0 },
@@ -187,7 +187,7 @@ describe('staygate transactions', () => {
     try {
       assert.equal(await store.get('supplier_a', late.bookingId), null, 'the incremental sync never reads that far back');
       const reconcile = await run(['transactions', 'reconcile'], overlap);
-      assert.equal(reconcile.code, 0, reconcile.stderr);
+      assert.equal(reconcile.code, 0, `${reconcile.stdout}${reconcile.stderr}`);
       const line = reconcile.stdout.split('\n').find((l) => l.startsWith('supplier_a: '));
       assert.match(
         line ?? '',

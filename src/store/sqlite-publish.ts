@@ -34,7 +34,7 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
     return served;
   });
 
-  /** A new version's number, its row (unpublished) and its empty tables. */
+  /** A new version's number, its row (unpublished) and its empty tables; immediate, as it reads max(no) before it writes. */
   const reserve = db.transaction((label: string, info: string, digest: string): number => {
     const next = (db.prepare<[], { no: number | null }>('SELECT max(no) AS no FROM content_versions').get()?.no ?? 0) + 1;
     db.prepare('INSERT INTO content_versions (no, label, published, info, digest) VALUES (?, ?, 0, ?, ?)').run(next, label, info, digest);
@@ -105,7 +105,7 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
     const infoText = JSON.stringify(info ?? {});
     const unchanged = keepServed.immediate(digest, infoText, ids);
     if (unchanged !== null) return unchanged;
-    const no = reserve(label, infoText, digest);
+    const no = reserve.immediate(label, infoText, digest);
     try {
       await writeRows(no, byIdx, ids);
     } catch (error) {
