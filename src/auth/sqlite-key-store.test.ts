@@ -56,7 +56,7 @@ test('sqlite key store: shares the inventory file, and another connection sees c
       (await server.activeKeys()).map((k) => k.id),
       [id],
     );
-    assert.equal(await inventory.inventoryVersion(), null, 'the inventory tables are untouched');
+    assert.equal(await inventory.currentContent(), null, 'the inventory tables are untouched');
   } finally {
     await Promise.all([inventory.close(), server.close(), cli.close()]);
   }

@@ -7,10 +7,10 @@ export function checkDense(stays: readonly RankedStay[]): void {
   const seenRank = new Uint8Array(n);
   for (const stay of stays) {
     if (!Number.isInteger(stay.idx) || stay.idx < 0 || stay.idx >= n || seenIdx[stay.idx]) {
-      throw new Error(`replaceInventory: idx must be dense 0..${n - 1}, got ${stay.idx} (stay ${stay.id})`);
+      throw new Error(`publishContent: idx must be dense 0..${n - 1}, got ${stay.idx} (stay ${stay.id})`);
     }
     if (!Number.isInteger(stay.rank) || stay.rank < 0 || stay.rank >= n || seenRank[stay.rank]) {
-      throw new Error(`replaceInventory: rank must be dense 0..${n - 1}, got ${stay.rank} (stay ${stay.id})`);
+      throw new Error(`publishContent: rank must be dense 0..${n - 1}, got ${stay.rank} (stay ${stay.id})`);
     }
     seenIdx[stay.idx] = 1;
     seenRank[stay.rank] = 1;

@@ -153,9 +153,9 @@ describe('a SQLite file of an older content layout', () => {
     old.close();
     const store = createSqliteStore({ path: file, settings: defaults });
     try {
-      assert.equal(await store.inventoryVersion(), null);
-      await store.replaceInventory(syntheticStays(3), 'v-new');
-      assert.equal(await store.inventoryVersion(), 'v-new');
+      assert.equal(await store.currentContent(), null);
+      await store.publishContent(syntheticStays(3), 'v-new', {});
+      assert.equal((await store.currentContent())?.label, 'v-new');
     } finally {
       await store.close();
     }

@@ -55,7 +55,7 @@ describe('postgres store', { skip }, () => {
     const store = createPgStore({ pool, settings: defaults });
     try {
       let start = performance.now();
-      await store.replaceInventory(stays, 'big');
+      await store.publishContent(stays, 'big', {});
       const writeMs = performance.now() - start;
       start = performance.now();
       let rows = 0;
@@ -68,7 +68,7 @@ describe('postgres store', { skip }, () => {
         rows += batch.length;
       }
       const readMs = performance.now() - start;
-      t.diagnostic(`replaceInventory ${n}: ${writeMs.toFixed(0)} ms; indexRows: ${readMs.toFixed(0)} ms`);
+      t.diagnostic(`publishContent ${n}: ${writeMs.toFixed(0)} ms; indexRows: ${readMs.toFixed(0)} ms`);
       assert.equal(rows, n);
       const [found] = await store.resolveHotelIds([{ raw: '100003', supplier: null, id: '100003' }]);
       assert.deepEqual(found, [3]);

@@ -47,13 +47,7 @@ export function createPgStore(options: PgStoreOptions): Store {
   };
 
   return {
-    async inventoryVersion() {
-      return (await current())?.label ?? null;
-    },
     currentContent: current,
-    async replaceInventory(stays, version) {
-      await publish(stays, version, {});
-    },
     publishContent: publish,
     version: reader,
     holdVersions: holds.hold,

@@ -20,9 +20,6 @@ export function sqliteContentMeta(db: Database.Database) {
       const value = getMeta.get(INVENTORY_NO_KEY)?.value;
       return value === undefined ? null : Number(value);
     },
-    currentLabel(): string | null {
-      return getMeta.get(INVENTORY_VERSION_KEY)?.value ?? null;
-    },
     /** Moves the pointer and the label together (inside the caller's transaction). */
     setCurrent(no: number, label: string): void {
       setMeta.run(INVENTORY_NO_KEY, String(no));

@@ -36,12 +36,12 @@ describe('sqlite store', () => {
   it('keeps the inventory across reopening the file', async () => {
     const path = freshPath();
     const first = createSqliteStore({ path, settings: defaults });
-    await first.replaceInventory(syntheticStays(10), 'v-persist');
+    await first.publishContent(syntheticStays(10), 'v-persist', {});
     await first.close();
     await first.close(); // idempotent
     const second = createSqliteStore({ path, settings: defaults });
     try {
-      assert.equal(await second.inventoryVersion(), 'v-persist');
+      assert.equal((await second.currentContent())?.label, 'v-persist');
       const [found] = await second.resolveHotelIds([{ raw: '100003', supplier: null, id: '100003' }]);
       assert.deepEqual(found, [3]);
       assert.equal((await second.getStays([9]))[0].name, 'Hotel Number 9');
@@ -52,7 +52,7 @@ describe('sqlite store', () => {
 
   it('creates missing parent folders', async () => {
     const store = createSqliteStore({ path: join(dir, 'a', 'b', 'store.sqlite'), settings: defaults });
-    assert.equal(await store.inventoryVersion(), null);
+    assert.equal(await store.currentContent(), null);
     await store.close();
   });
 
@@ -62,7 +62,7 @@ describe('sqlite store', () => {
     const store = createSqliteStore({ path: freshPath(), settings: defaults });
     try {
       let start = performance.now();
-      await store.replaceInventory(stays, 'big');
+      await store.publishContent(stays, 'big', {});
       const writeMs = performance.now() - start;
       start = performance.now();
       let rows = 0;
@@ -75,7 +75,7 @@ describe('sqlite store', () => {
         rows += batch.length;
       }
       const readMs = performance.now() - start;
-      t.diagnostic(`replaceInventory ${n}: ${writeMs.toFixed(0)} ms; indexRows: ${readMs.toFixed(0)} ms`);
+      t.diagnostic(`publishContent ${n}: ${writeMs.toFixed(0)} ms; indexRows: ${readMs.toFixed(0)} ms`);
       assert.equal(rows, n);
       // The times are printed, not asserted: a test holds no wall-clock budget (issue 13).
     } finally {

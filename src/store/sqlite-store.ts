@@ -53,17 +53,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let closed = false;
 
   return {
-    async inventoryVersion() {
-      return meta.currentLabel();
-    },
     async currentContent() {
       const no = meta.currentNo();
       if (no === null) return null;
       const row = selectInfo.get(no);
       return row === undefined ? null : { no, label: row.label, info: JSON.parse(row.info) as unknown };
-    },
-    async replaceInventory(stays, version) {
-      await publish(stays, version, {});
     },
     publishContent: publish,
     version: reader,

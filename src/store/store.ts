@@ -68,12 +68,8 @@ export interface VersionReader {
  * implementation runs the same contract suite (test-support/contracts/store-contract.ts).
  */
 export interface Store {
-  /** Version label of the ingested inventory, or null when nothing was ingested yet. */
-  inventoryVersion(): Promise<string | null>;
   /** The served content version: its number, label and what the refresh recorded of it; null before the first. */
   currentContent(): Promise<{ no: number; label: string; info: unknown } | null>;
-  /** Publishes a whole new inventory (publishContent without info or ids); stays carry dense idx 0..n-1 and rank 0..n-1. */
-  replaceInventory(stays: readonly RankedStay[], version: string): Promise<void>;
   /**
    * Writes a new content version beside the served one and publishes it in one step, with the
    * listings' stay ids; returns its number. Older versions are dropped unless they are among the

@@ -126,7 +126,7 @@ export async function searchWorld(
   overrides: Partial<Omit<SearchDeps, 'index' | 'pyramid' | 'stays' | 'store'>> & { quotes?: ReadonlyMap<SupplierId, QuoteService> } = {},
 ): Promise<SearchWorld> {
   const store: Store = createSqliteStore({ path: ':memory:', settings: defaults });
-  await store.replaceInventory(stays, 'search-world');
+  await store.publishContent(stays, 'search-world', {});
   const index = await buildStayIndex(store.indexRows());
   const deps: SearchDeps = {
     index,

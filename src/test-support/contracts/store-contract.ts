@@ -186,20 +186,20 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it('starts empty: no version, no rows, nothing resolves', async () => {
-      assert.equal(await store.inventoryVersion(), null);
+      assert.equal(await store.currentContent(), null);
       assert.deepEqual((await allRows(store)).rows, []);
       assert.deepEqual(await store.getStays([0, 1]), []);
       assert.deepEqual(await store.resolveHotelIds([bare('1001')]), [[]]);
     });
 
     it('records the version of the inventory it holds', async () => {
-      await store.replaceInventory(fixture(), 'v1');
-      assert.equal(await store.inventoryVersion(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
+      assert.equal((await store.currentContent())?.label, 'v1');
     });
 
     it('yields index rows in idx order, in batches of the size asked', async () => {
       // Handed over out of order: idx, not array position, decides.
-      await store.replaceInventory(fixture().reverse(), 'v1');
+      await store.publishContent(fixture().reverse(), 'v1', {});
       for (const batchSize of [1, 3, 4, 1000]) {
         const { batches, rows } = await allRows(store, batchSize);
         assert.deepEqual(
@@ -242,7 +242,7 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
 
     it('returns full stays in the order asked, skipping unknown idx', async () => {
       const stays = fixture();
-      await store.replaceInventory(stays, 'v1');
+      await store.publishContent(stays, 'v1', {});
       const expected = withoutRank(stays);
       assert.deepEqual(stripRank(await store.getStays([2, 99, 0, -1, 1.5])), [expected[2], expected[0]]);
       assert.deepEqual(stripRank(await store.getStays([0, 1, 2, 3])), expected);
@@ -250,7 +250,7 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it('resolves a bare id to the service id or any supplier id, possibly several stays', async () => {
-      await store.replaceInventory(fixture(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
       const [byService, shared, bOnly, unknown] = await store.resolveHotelIds([
         bare('stbbbbbbbbbbbb'),
         bare('1001'),
@@ -264,7 +264,7 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it("resolves a prefixed id within that supplier's listings only", async () => {
-      await store.replaceInventory(fixture(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
       assert.deepEqual(
         await store.resolveHotelIds([
           prefixed('supplier_a', '1001'),
@@ -279,21 +279,21 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it('answers one entry per ref, in the order given, duplicates included', async () => {
-      await store.replaceInventory(fixture(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
       assert.deepEqual(await store.resolveHotelIds([bare('HB0000004'), bare('HB0000004'), bare('stcccccccccccc')]), [[3], [3], [2]]);
       assert.deepEqual(await store.resolveHotelIds([]), []);
     });
 
     it('replaces the whole inventory: old stays and ids are gone', async () => {
-      await store.replaceInventory(fixture(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
       const next = [
         stay(0, 0, 'steeeeeeeeeeee', [listing('supplier_c', '77', { name: 'Harbour Lodge', type: 'lodge' })], {
           name: 'Harbour Lodge',
           type: 'lodge',
         }),
       ];
-      await store.replaceInventory(next, 'v2');
-      assert.equal(await store.inventoryVersion(), 'v2');
+      await store.publishContent(next, 'v2', {});
+      assert.equal((await store.currentContent())?.label, 'v2');
       const { rows } = await allRows(store);
       assert.deepEqual(
         rows.map((row) => [row.idx, row.searchName, row.type]),
@@ -304,21 +304,21 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     });
 
     it('accepts an empty inventory', async () => {
-      await store.replaceInventory(fixture(), 'v1');
-      await store.replaceInventory([], 'empty');
-      assert.equal(await store.inventoryVersion(), 'empty');
+      await store.publishContent(fixture(), 'v1', {});
+      await store.publishContent([], 'empty', {});
+      assert.equal((await store.currentContent())?.label, 'empty');
       assert.deepEqual((await allRows(store)).rows, []);
     });
 
     it('rejects idx or rank that are not dense, keeping what it had', async () => {
-      await store.replaceInventory(fixture(), 'v1');
+      await store.publishContent(fixture(), 'v1', {});
       const gap = fixture();
       gap[3] = { ...gap[3], idx: 7 };
-      await assert.rejects(store.replaceInventory(gap, 'bad'), /idx/);
+      await assert.rejects(store.publishContent(gap, 'bad', {}), /idx/);
       const twice = fixture();
       twice[3] = { ...twice[3], rank: 0 };
-      await assert.rejects(store.replaceInventory(twice, 'bad'), /rank/);
-      assert.equal(await store.inventoryVersion(), 'v1');
+      await assert.rejects(store.publishContent(twice, 'bad', {}), /rank/);
+      assert.equal((await store.currentContent())?.label, 'v1');
       assert.equal((await allRows(store)).rows.length, 4);
     });
 
@@ -327,7 +327,7 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       const v2 = await store.publishContent(single('Second'), 'two', { n: 2 });
       assert.ok(v2 > v1, `versions are numbered upwards: ${v1}, ${v2}`);
       assert.deepEqual(await store.currentContent(), { no: v2, label: 'two', info: { n: 2 } });
-      assert.equal(await store.inventoryVersion(), 'two');
+      assert.equal((await store.currentContent())?.label, 'two');
       // The one before stays readable (a gateway that has not swapped yet still serves it).
       assert.deepEqual(
         (await everyStay(store, v1)).map((s) => s.id),
@@ -410,13 +410,13 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       ]);
       assert.equal(again, v2, 'the served version');
       assert.deepEqual(await store.currentContent(), { no: v2, label: 'two', info: { n: 2 } });
-      assert.equal(await store.inventoryVersion(), 'two');
+      assert.equal((await store.currentContent())?.label, 'two');
       assert.deepEqual(await store.holdVersions([v1, v2]), [v1, v2], 'no version dropped: none was published');
       assert.equal((await store.stayIds()).get('supplier_b:HB0000004'), 'stdddddddddddd');
       // The same stays handed over in another order are the same content (idx decides, not position).
       assert.equal(await store.publishContent(fixture().reverse(), 'four', { n: 3 }), v2);
-      await store.replaceInventory(fixture(), 'five');
-      assert.equal(await store.inventoryVersion(), 'two');
+      await store.publishContent(fixture(), 'five', {});
+      assert.equal((await store.currentContent())?.label, 'two');
     });
 
     it('publishes a version for stays that differ from the served ones in anything stored: a field, a rank', async () => {
