@@ -49,6 +49,16 @@ describe('readConfig', () => {
     assert.equal(readConfig({ STAYGATE_REDIS_PREFIX: 'eu-1:' }).redisKeyPrefix, 'eu-1:');
   });
 
+  it('STAYGATE_URL and STAYGATE_API_KEY (staygate mcp): unset or blank = null, else as given (the URL without a trailing slash)', () => {
+    assert.deepEqual([readConfig({}).gatewayUrl, readConfig({}).apiKey], [null, null]);
+    assert.deepEqual(
+      [readConfig({ STAYGATE_URL: ' ', STAYGATE_API_KEY: ' ' }).gatewayUrl, readConfig({ STAYGATE_API_KEY: ' ' }).apiKey],
+      [null, null],
+    );
+    const set = readConfig({ STAYGATE_URL: 'https://gw.example/', STAYGATE_API_KEY: ' sk_1 ' });
+    assert.deepEqual([set.gatewayUrl, set.apiKey], ['https://gw.example', 'sk_1']);
+  });
+
   it('settings: every figure of defaults.ts, those a variable sets overlaid, nothing else changed', () => {
     assert.deepEqual(readConfig({}).settings, { ...defaults, dataDir: path.resolve(defaults.dataDir) });
     const { settings } = readConfig({
@@ -84,6 +94,7 @@ describe('readConfig', () => {
       { PORT: 'http' },
       { HOST: 'not a host' },
       { STAYGATE_PUBLIC_URL: 'api.example.com' },
+      { STAYGATE_URL: 'localhost:3000' },
       { STAYGATE_SIM_SEED: '-1' },
       { STAYGATE_SIM_STAYS: 'many' },
       { LOG_LEVEL: 'verbose' },

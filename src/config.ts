@@ -48,6 +48,10 @@ export interface Config {
   mapTilesAttribution: string | null;
   /** LOG_FORMAT: `json` (one object per line, for machines) or `pretty` (pino-pretty, for people). */
   logFormat: 'json' | 'pretty';
+  /** STAYGATE_URL: the gateway `staygate mcp` talks to; null = this configuration's own (http://localhost:PORT). */
+  gatewayUrl: string | null;
+  /** STAYGATE_API_KEY: the key `staygate mcp` sends; null = none (the demo's keyless limits). */
+  apiKey: string | null;
   /**
    * Every tunable figure: defaults.ts overlaid with the variables that set one (PORT,
    * STAYGATE_DATA_DIR, STAYGATE_SIM_SEED, STAYGATE_SIM_STAYS, STAYGATE_REPORT_*, STAYGATE_CORS_ORIGINS,
@@ -276,6 +280,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTilesUrl,
     mapTilesAttribution,
     logFormat: logFormat(env.LOG_FORMAT),
+    gatewayUrl: httpUrl(env, 'STAYGATE_URL'),
+    apiKey: env.STAYGATE_API_KEY?.trim() || null,
     settings,
   };
 }

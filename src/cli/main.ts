@@ -40,17 +40,17 @@ interface Opened {
   databaseUrl: string | null;
 }
 
-/** `staygate mcp [--url] [--key]`: the gateway's MCP tools over stdio. */
-async function mcpCommand(config: Config, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** `staygate mcp [--url] [--key]`: the gateway's MCP tools over stdio; the flags override STAYGATE_URL and STAYGATE_API_KEY. */
+async function mcpCommand(config: Config, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { url: { type: 'string' }, key: { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
-  const url = values.url ?? env.STAYGATE_URL ?? `http://localhost:${config.port}`;
+  const url = values.url ?? config.gatewayUrl ?? `http://localhost:${config.port}`;
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL, not "${url}"`);
-  const key = values.key ?? env.STAYGATE_API_KEY ?? null;
+  const key = values.key ?? config.apiKey;
   await runMcpCommand({ url, key: key === null || key.trim() === '' ? null : key.trim(), version: VERSION, settings: config.settings });
   return 0;
 }
@@ -114,7 +114,7 @@ async function databaseCommand(group: string, args: string[], env: NodeJS.Proces
 
 async function runCommand(group: string, args: string[], env: NodeJS.ProcessEnv, io: CliIo, opened: Opened): Promise<number> {
   if (group === 'suppliers') return await suppliersCommand(args, env, io);
-  if (group === 'mcp') return await mcpCommand(readConfig(env), args, env);
+  if (group === 'mcp') return await mcpCommand(readConfig(env), args);
   if (group === 'sim') return await simCommand(readConfig(env), args, env, io);
   if (group === 'openapi') return await runOpenApiCommand(readConfig(env).settings, args, io);
   if (group === 'keys' || group === 'transactions' || group === 'content' || group === 'db')

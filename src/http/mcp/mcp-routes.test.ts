@@ -232,6 +232,23 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(text(bad), (await t.get('/v3/accommodations?lat=48')).body.message);
     await client.close();
   });
+
+  it('staygate mcp takes the gateway and the key from STAYGATE_URL and STAYGATE_API_KEY when no flag names them', async () => {
+    const client = new Client({ name: 'staygate-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/staygate.js', 'mcp'],
+        env: { ...(process.env as Record<string, string>), STAYGATE_URL: base, STAYGATE_API_KEY: key },
+        cwd: ROOT,
+        stderr: 'inherit',
+      }),
+    );
+    const result = await call(client, 'search_accommodations', { address: 'Paris', pageSize: 2 });
+    assert.notEqual(result.isError, true, text(result));
+    assert.match(JSON.stringify(result.structuredContent), /aid=aff-mcp/, 'the key of STAYGATE_API_KEY');
+    await client.close();
+  });
 });
 
 describe('MCP rate limits', () => {
