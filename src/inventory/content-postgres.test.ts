@@ -15,6 +15,7 @@ import { openContentStore, type StoreLocation } from '../store/open-content-stor
 import type { IndexRow, Store } from '../store/store.ts';
 import { SUPPLIERS_MODULE } from '../suppliers/create-suppliers.ts';
 import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-support/pg.ts';
+import { baseQuery } from '../test-support/search-world.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { createContentService, type ContentService } from './content-service.ts';
 import { createContentWorker, type ContentWorker } from './content-worker-client.ts';
@@ -83,26 +84,7 @@ async function startGateway(where: StoreLocation, slots: Record<SupplierId, Simu
 const PARIS = { south: 48.8, west: 2.2, north: 48.92, east: 2.45 };
 
 function boxQuery(box: typeof PARIS, pageSize = 10): SearchQuery {
-  return {
-    location: { kind: 'box', ...box },
-    hotelIds: null,
-    providers: null,
-    types: null,
-    hotelSearch: null,
-    minStars: 0,
-    minGuestRating: 0,
-    minRatingCount: 0,
-    page: 1,
-    pageSize,
-    dates: null,
-    occupancy: { adults: 2, children: 0, childrenAges: null, rooms: 1 },
-    currency: 'USD',
-    minPrice: null,
-    maxPrice: null,
-    cluster: 'false',
-    precision: null,
-    cell: null,
-  };
+  return baseQuery({ location: { kind: 'box', ...box }, pageSize });
 }
 
 /** Polls a condition (no fixed sleep stands in for it); fails after `ms`. */
