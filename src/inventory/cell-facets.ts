@@ -61,20 +61,34 @@ const EPS32 = 2 ** -23;
 const down32 = (x: number) => Math.fround(x - Math.abs(x) * EPS32 - TINY);
 const up32 = (x: number) => Math.fround(x + Math.abs(x) * EPS32 + TINY);
 
-/** Each dimension's code of every byte value, FACET_CODES apart. */
-const CODE_OF = (() => {
-  const out = new Uint8Array(FACET_DIMS * 256);
-  for (let d = 0; d < FACET_DIMS; d++) for (let v = 0; v < 256; v++) out[d * 256 + v] = Math.min(NO_CODE, facetCode(d, v));
-  return out;
-})();
+/** Each dimension's code of every byte value (a value no stay can have: NO_CODE). */
+const CODE_OF = Array.from({ length: FACET_DIMS }, (_, d) =>
+  Uint8Array.from({ length: 256 }, (_, v) => Math.min(NO_CODE, facetCode(d, v))),
+);
+
+/** A level's entries with their unrounded boxes and sums (7 an entry), for the next coarser level. */
+export interface BuiltFacets {
+  facets: LevelFacets;
+  /** The level's piece starts. */
+  start: Uint32Array;
+  raw: Float64Array;
+}
 
 /**
  * The entries of one level: for each piece of at least `minStays` stays (positions
- * start[c] .. start[c + 1] - 1 of `order`), its stays by code in each dimension.
+ * start[c] .. start[c + 1] - 1 of `order`), its stays by code in each dimension. Built from the
+ * finer level's (`finer`, built just before: pieces nest) where a child piece has entries, from
+ * the stays of the others, so each stay is tallied about once, not once a level.
  */
-export function levelFacets(index: StayIndex, start: Uint32Array, size: number, order: Uint32Array, minStays: number): LevelFacets {
+export function levelFacets(
+  index: StayIndex,
+  start: Uint32Array,
+  size: number,
+  order: Uint32Array,
+  minStays: number,
+  finer: BuiltFacets | null,
+): BuiltFacets {
   const { lat, lng, rank } = index;
-  const columns = [index.type, index.suppliers, index.rating, index.stars];
   const pieces: number[] = [];
   for (let c = 0; c < size; c++) if (start[c + 1] - start[c] >= minStays) pieces.push(c);
   const slots = FACET_DIMS * FACET_CODES;
@@ -93,31 +107,98 @@ export function levelFacets(index: StayIndex, start: Uint32Array, size: number, 
     counts: number[] = [],
     bests: number[] = [],
     boxes: number[] = [],
-    centroids: number[] = [];
-  pieces.forEach((c, i) => {
-    count.fill(0);
-    for (let p = start[c]; p < start[c + 1]; p++) {
+    centroids: number[] = [],
+    raw: number[] = [];
+  /** Adds figures (a stay's, or a finer entry's) to slot k. */
+  const merge = (
+    k: number,
+    cnt: number,
+    b: number,
+    y0: number,
+    x0: number,
+    y1: number,
+    x1: number,
+    sy: number,
+    sx: number,
+    sxw: number,
+  ) => {
+    if (count[k] === 0) {
+      best[k] = b;
+      s[k] = y0;
+      w[k] = x0;
+      n[k] = y1;
+      e[k] = x1;
+      sumLat[k] = sy;
+      sumLng[k] = sx;
+      sumWrapped[k] = sxw;
+    } else {
+      if (rank[b] < rank[best[k]]) best[k] = b;
+      if (y0 < s[k]) s[k] = y0;
+      if (y1 > n[k]) n[k] = y1;
+      if (x0 < w[k]) w[k] = x0;
+      if (x1 > e[k]) e[k] = x1;
+      sumLat[k] += sy;
+      sumLng[k] += sx;
+      sumWrapped[k] += sxw;
+    }
+    count[k] += cnt;
+  };
+  const { type, suppliers, rating, stars } = index;
+  const typeCode = CODE_OF[FACET_TYPE],
+    suppliersCode = CODE_OF[FACET_SUPPLIERS],
+    ratingCode = CODE_OF[FACET_RATING],
+    starsCode = CODE_OF[FACET_STARS];
+  const scan = (from: number, to: number) => {
+    for (let p = from; p < to; p++) {
       const idx = order[p];
       const y = lat[idx],
-        x = lng[idx],
-        r = rank[idx];
-      for (let d = 0; d < FACET_DIMS; d++) {
-        const k = d * FACET_CODES + CODE_OF[d * 256 + columns[d][idx]];
-        if (count[k]++ === 0) {
-          best[k] = idx;
-          s[k] = n[k] = y;
-          w[k] = e[k] = x;
-          sumLat[k] = sumLng[k] = sumWrapped[k] = 0;
-        } else {
-          if (r < rank[best[k]]) best[k] = idx;
-          if (y < s[k]) s[k] = y;
-          else if (y > n[k]) n[k] = y;
-          if (x < w[k]) w[k] = x;
-          else if (x > e[k]) e[k] = x;
+        x = lng[idx];
+      const xw = x < 0 ? x + 360 : x;
+      merge(FACET_TYPE * FACET_CODES + typeCode[type[idx]], 1, idx, y, x, y, x, y, x, xw);
+      merge(FACET_SUPPLIERS * FACET_CODES + suppliersCode[suppliers[idx]], 1, idx, y, x, y, x, y, x, xw);
+      merge(FACET_RATING * FACET_CODES + ratingCode[rating[idx]], 1, idx, y, x, y, x, y, x, xw);
+      merge(FACET_STARS * FACET_CODES + starsCode[stars[idx]], 1, idx, y, x, y, x, y, x, xw);
+    }
+  };
+  for (let i = 0; i < pieces.length; i++) {
+    const c = pieces[i];
+    count.fill(0);
+    if (finer === null) scan(start[c], start[c + 1]);
+    else {
+      const f = finer.facets,
+        fs = finer.start,
+        fr = finer.raw;
+      // The children: the finer pieces starting within this one.
+      let d = 0,
+        hi = fs.length - 1;
+      while (d < hi) {
+        const m = (d + hi) >>> 1;
+        if (fs[m] < start[c]) d = m + 1;
+        else hi = m;
+      }
+      for (; d < fs.length - 1 && fs[d] < start[c + 1]; d++) {
+        const j = facetPieceOf(f, d);
+        if (j < 0) {
+          scan(fs[d], fs[d + 1]);
+          continue;
         }
-        sumLat[k] += y;
-        sumLng[k] += x;
-        sumWrapped[k] += x < 0 ? x + 360 : x;
+        for (let dim = 0; dim < FACET_DIMS; dim++) {
+          for (let q = f.facetStart[j * FACET_DIMS + dim]; q < f.facetStart[j * FACET_DIMS + dim + 1]; q++) {
+            const r = 7 * q;
+            merge(
+              dim * FACET_CODES + f.facetCode[q],
+              f.facetCount[q],
+              f.facetBest[q],
+              fr[r],
+              fr[r + 1],
+              fr[r + 2],
+              fr[r + 3],
+              fr[r + 4],
+              fr[r + 5],
+              fr[r + 6],
+            );
+          }
+        }
       }
     }
     for (let d = 0; d < FACET_DIMS; d++) {
@@ -129,6 +210,7 @@ export function levelFacets(index: StayIndex, start: Uint32Array, size: number, 
         counts.push(count[k]);
         bests.push(best[k]);
         boxes.push(down32(s[k]), down32(w[k]), up32(n[k]), up32(e[k]));
+        raw.push(s[k], w[k], n[k], e[k], sumLat[k], sumLng[k], sumWrapped[k]);
         let x = sumLng[k] / count[k];
         // Stays across the antimeridian: their mean on 0..360, as the pieces' centroids.
         if (Math.fround(up32(e[k])) - Math.fround(down32(w[k])) > 180) {
@@ -138,16 +220,20 @@ export function levelFacets(index: StayIndex, start: Uint32Array, size: number, 
         centroids.push(sumLat[k] / count[k], x);
       }
     }
-  });
+  }
   facetStart[pieces.length * FACET_DIMS] = codes.length;
   return {
-    facetPieces: Uint32Array.from(pieces),
-    facetStart,
-    facetCode: Uint8Array.from(codes),
-    facetCount: Uint32Array.from(counts),
-    facetBest: Uint32Array.from(bests),
-    facetBox: Float32Array.from(boxes),
-    facetCentroid: Float32Array.from(centroids),
+    facets: {
+      facetPieces: Uint32Array.from(pieces),
+      facetStart,
+      facetCode: Uint8Array.from(codes),
+      facetCount: Uint32Array.from(counts),
+      facetBest: Uint32Array.from(bests),
+      facetBox: Float32Array.from(boxes),
+      facetCentroid: Float32Array.from(centroids),
+    },
+    start,
+    raw: Float64Array.from(raw),
   };
 }
 

@@ -1,6 +1,6 @@
 import { exactCell } from '../geo/exact-cell.ts';
 import { compareHalves, resolutionOf } from '../geo/h3-cell.ts';
-import { levelFacets, type LevelFacets } from './cell-facets.ts';
+import { levelFacets, type BuiltFacets, type LevelFacets } from './cell-facets.ts';
 import { exactCells } from './exact-cells.ts';
 import type { StayIndex } from './stay-index.ts';
 
@@ -159,6 +159,8 @@ export function cellPyramidParts(index: StayIndex, options: PyramidOptions): Cel
   }
 
   const levels: PyramidLevel[] = new Array(maxResolution + 1);
+  /** The facet entries of the level built last (the finer one), which the next builds on. */
+  let facets: BuiltFacets | null = null;
 
   // Finest level from the stays themselves.
   let cells = 0;
@@ -222,6 +224,9 @@ export function cellPyramidParts(index: StayIndex, options: PyramidOptions): Cel
       }
       centroid[2 * c + 1] = x;
     }
+    // Every piece of r0 (at most 122 cells, whatever the world's size): a whole-world view is
+    // then added up from entries alone.
+    facets = levelFacets(index, start, size, order, r <= FACET_EVERY_PIECE_TO ? 1 : facetMinStays, facets);
     levels[r] = {
       resolution: r,
       size,
@@ -230,9 +235,7 @@ export function cellPyramidParts(index: StayIndex, options: PyramidOptions): Cel
       box,
       centroid,
       ...piecesByCell(start, size, exact.cell[r], exact.cellHi[r], exact.cellLo[r], idxAt),
-      // Every piece of r0 and r1 (at most 122 and 842 cells, whatever the world's size): a
-      // whole-world view is then added up from entries alone.
-      ...levelFacets(index, start, size, order, r <= FACET_EVERY_PIECE_TO ? 1 : facetMinStays),
+      ...facets.facets,
     };
     if (r === 0) break;
 
