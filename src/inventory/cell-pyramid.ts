@@ -1,5 +1,6 @@
 import { exactCell } from '../geo/exact-cell.ts';
 import { compareHalves, resolutionOf } from '../geo/h3-cell.ts';
+import { levelFacets, type BuiltFacets, type LevelFacets } from './cell-facets.ts';
 import { exactCells } from './exact-cells.ts';
 import type { StayIndex } from './stay-index.ts';
 
@@ -9,7 +10,7 @@ import type { StayIndex } from './stay-index.ts';
  * a cell can be cut by the edges of coarser cells into several pieces (1.1-1.4 per cell on the
  * benchmark world); pieces do nest, so the pyramid walks them as a tree.
  */
-export interface PyramidLevel {
+export interface PyramidLevel extends LevelFacets {
   readonly resolution: number;
   /** Number of pieces. */
   readonly size: number;
@@ -29,8 +30,10 @@ export interface PyramidLevel {
   /** The occupied cells of the resolution in id order, as halves. */
   readonly cellHi: Uint32Array;
   readonly cellLo: Uint32Array;
-  /** The pieces of cell k are byCell[cellStart[k]] .. byCell[cellStart[k + 1] - 1]. */
-  readonly cellStart: Uint32Array;
+  /**
+   * The pieces ordered by their cell (then position): those of cell k are found by a binary
+   * search on cell[byCell[i]], not listed by a per-cell start (4 bytes a cell the facets use).
+   */
   readonly byCell: Uint32Array;
 }
 
@@ -40,8 +43,8 @@ export interface PyramidLevel {
  * (walked down from r0, see search/cluster-viewport.ts), not the stays inside it. A stay's cell
  * is latLngToCell of its coordinates at every resolution (exact-cells.ts), never the parent of
  * its res-15 cell. 40 bytes per piece (start, best, cell and byCell 4 each, box 16, centroid 8),
- * 12 per cell (its id and where its pieces are listed), and 8 per stay for the order and its
- * inverse; bench/clustering.ts prints the total per stay. The deepest level is r8, the deepest
+ * 8 per cell (its id), 8 per stay for the order and its inverse, and the big pieces' facets
+ * (cell-facets.ts); bench/clustering.ts prints the total per stay. The deepest level is r8, the deepest
  * cluster=auto/true uses; finer top-mode cells are computed stay by stay.
  */
 export interface CellPyramid {
@@ -50,6 +53,8 @@ export interface CellPyramid {
   readonly levels: readonly PyramidLevel[];
   /** Stays in the index. */
   readonly size: number;
+  /** The fewest stays of a piece with facet entries: smaller ones have none. */
+  readonly facetMinStays: number;
   /** idx of the stay at a position of the pyramid's order. */
   idxAt(position: number): number;
   /** Position of the stay with this idx. */
@@ -85,9 +90,20 @@ function up32(x: number): number {
  * the stays ordered by their cells at r0, r1, .. maxResolution and their res-15 cell, so that
  * pieces nest, by one counting sort per resolution.
  */
-export function buildCellPyramid(index: StayIndex, options: { maxResolution: number }): CellPyramid {
+export function buildCellPyramid(index: StayIndex, options: PyramidOptions): CellPyramid {
   return assembleCellPyramid(index, cellPyramidParts(index, options));
 }
+
+export interface PyramidOptions {
+  maxResolution: number;
+  /** The fewest stays a piece has facet entries for (cell-facets.ts); 1,024 unless given (tests give fewer). */
+  facetMinStays?: number;
+}
+
+/** Pieces of fewer stays are scanned through a filter rather than given facet entries... */
+export const FACET_MIN_STAYS = 1024;
+/** ...but for those of this resolution and coarser, which all have them. */
+export const FACET_EVERY_PIECE_TO = 0;
 
 /**
  * What a pyramid is made of: typed arrays only, so a worker can build it and hand it over
@@ -95,6 +111,7 @@ export function buildCellPyramid(index: StayIndex, options: { maxResolution: num
  */
 export interface CellPyramidParts {
   maxResolution: number;
+  facetMinStays: number;
   order: Uint32Array;
   positions: Uint32Array;
   levels: PyramidLevel[];
@@ -102,8 +119,8 @@ export interface CellPyramidParts {
 
 // Long (~150 lines) on purpose: one pass per level over the stays in cell order, its steps sharing
 // the level's typed arrays; it is the build the index-build benchmark times, kept in one place.
-export function cellPyramidParts(index: StayIndex, options: { maxResolution: number }): CellPyramidParts {
-  const { maxResolution } = options;
+export function cellPyramidParts(index: StayIndex, options: PyramidOptions): CellPyramidParts {
+  const { maxResolution, facetMinStays = FACET_MIN_STAYS } = options;
   const n = index.size;
   const { h3Hi, h3Lo, lat, lng, rank } = index;
   const exact = exactCells(index, maxResolution);
@@ -142,6 +159,8 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
   }
 
   const levels: PyramidLevel[] = new Array(maxResolution + 1);
+  /** The facet entries of the level built last (the finer one), which the next builds on. */
+  let facets: BuiltFacets | null = null;
 
   // Finest level from the stays themselves.
   let cells = 0;
@@ -205,6 +224,9 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
       }
       centroid[2 * c + 1] = x;
     }
+    // Every piece of r0 (at most 122 cells, whatever the world's size): a whole-world view is
+    // then added up from entries alone.
+    facets = levelFacets(index, start, size, order, r <= FACET_EVERY_PIECE_TO ? 1 : facetMinStays, facets);
     levels[r] = {
       resolution: r,
       size,
@@ -213,6 +235,7 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
       box,
       centroid,
       ...piecesByCell(start, size, exact.cell[r], exact.cellHi[r], exact.cellLo[r], idxAt),
+      ...facets.facets,
     };
     if (r === 0) break;
 
@@ -248,12 +271,12 @@ export function cellPyramidParts(index: StayIndex, options: { maxResolution: num
     start[parents] = n;
   }
 
-  return { maxResolution, order, positions, levels };
+  return { maxResolution, facetMinStays, order, positions, levels };
 }
 
 /** The pyramid over an index from its parts (built here or in a worker). */
 export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): CellPyramid {
-  const { maxResolution, order, positions, levels } = parts;
+  const { maxResolution, facetMinStays, order, positions, levels } = parts;
   const n = index.size;
   const { h3Hi, h3Lo, lat, lng } = index;
   const idxAt = (p: number) => order[p];
@@ -267,8 +290,14 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
       level.cell,
       level.cellHi,
       level.cellLo,
-      level.cellStart,
       level.byCell,
+      level.facetPieces,
+      level.facetStart,
+      level.facetCode,
+      level.facetCount,
+      level.facetBest,
+      level.facetBox,
+      level.facetCentroid,
     ])
       bytes += a.byteLength;
   }
@@ -287,6 +316,7 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
 
   return {
     maxResolution,
+    facetMinStays,
     levels,
     size: n,
     idxAt,
@@ -311,8 +341,16 @@ export function assembleCellPyramid(index: StayIndex, parts: CellPyramidParts): 
       }
       const runs: number[] = [];
       if (a === level.cellHi.length || level.cellHi[a] !== hi || level.cellLo[a] !== lo) return runs;
-      for (let i = level.cellStart[a]; i < level.cellStart[a + 1]; i++)
-        runs.push(level.start[level.byCell[i]], level.start[level.byCell[i] + 1]);
+      // byCell is ordered by cell: its pieces of cell a follow the first.
+      const { byCell, cell } = level;
+      let i = 0,
+        j = byCell.length;
+      while (i < j) {
+        const m = (i + j) >>> 1;
+        if (cell[byCell[m]] < a) i = m + 1;
+        else j = m;
+      }
+      for (; i < byCell.length && cell[byCell[i]] === a; i++) runs.push(level.start[byCell[i]], level.start[byCell[i] + 1]);
       return runs;
     },
     bytes,
@@ -329,14 +367,13 @@ function piecesByCell(
   idxAt: (p: number) => number,
 ) {
   const cell = new Uint32Array(size);
-  const cellStart = new Uint32Array(cellHi.length + 1);
+  const fill = new Uint32Array(cellHi.length + 1);
   for (let c = 0; c < size; c++) {
     cell[c] = cellOfIdx[idxAt(start[c])];
-    cellStart[cell[c] + 1]++;
+    fill[cell[c] + 1]++;
   }
-  for (let k = 1; k < cellStart.length; k++) cellStart[k] += cellStart[k - 1];
+  for (let k = 1; k < fill.length; k++) fill[k] += fill[k - 1];
   const byCell = new Uint32Array(size);
-  const fill = cellStart.slice(0, -1);
   for (let c = 0; c < size; c++) byCell[fill[cell[c]]++] = c;
-  return { cell, cellHi, cellLo, cellStart, byCell };
+  return { cell, cellHi, cellLo, byCell };
 }

@@ -6,7 +6,11 @@ import { cellString } from '../geo/h3-cell.ts';
 import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
-import { clusterHit, groupCells, pyramidCells, spreadOrder, type CellGroups } from './cluster-viewport.ts';
+import { baseQuery } from '../test-support/search-world.ts';
+import { clusterHit, groupCells, pyramidCells, pyramidCellsSliced, spreadOrder, type CellGroups } from './cluster-viewport.ts';
+import { facetFilterOf } from './facet-filter.ts';
+import type { SearchQuery } from './search-query.ts';
+import { staticFilter } from './static-filter.ts';
 
 const VIEWS: Record<string, BoundingBox> = {
   paris: { north: 48.9, east: 2.42, south: 48.82, west: 2.27 },
@@ -125,6 +129,48 @@ for (const cellOrder of [true, false]) {
     });
   });
 }
+
+describe("viewport cells through a filter of one attribute (the pyramid's facet entries)", () => {
+  let index: StayIndex;
+  let pyramid: CellPyramid;
+  before(async () => {
+    index = await syntheticIndex(syntheticPoints(5_000, 5), { cellOrder: true, varied: true });
+    // Entries from 16 stays a piece: views add up big pieces and scan small ones both.
+    pyramid = buildCellPyramid(index, { maxResolution: 8, facetMinStays: 16 });
+  });
+  const FILTERS: Record<string, Partial<SearchQuery>> = {
+    hotels: { types: ['hotel'] },
+    twoTypes: { types: ['palace', 'riad'] },
+    supplierB: { providers: ['supplier_b'] },
+    twoSuppliers: { providers: ['supplier_a', 'supplier_d'] },
+    rating8: { minGuestRating: 8 },
+    rating10: { minGuestRating: 10 },
+    stars3: { minStars: 3 },
+    // Not whole codes: the stays are scanned, by the column's table.
+    rating85: { minGuestRating: 8.5 },
+    stars35: { minStars: 3.5 },
+  };
+
+  test('every kind of one-attribute filter agrees with the brute force at every resolution, sliced or not', async () => {
+    let byEntries = 0;
+    for (const [filterName, fields] of Object.entries(FILTERS)) {
+      const query = baseQuery(fields);
+      const keep = staticFilter(index, query, null, null);
+      const facets = facetFilterOf(index, query);
+      assert.ok(facets !== null, `${filterName}: one attribute`);
+      if (facets.codes !== null) byEntries++;
+      for (const [name, view] of Object.entries(VIEWS)) {
+        for (const r of [0, 2, 3, 5, 8, 10]) {
+          const label = `${name} ${filterName} r${r}`;
+          assertMatches(pyramidCells(index, pyramid, view, r, keep, facets), index, view, r, label, keep);
+          const sliced = await pyramidCellsSliced(index, pyramid, view, r, keep, () => undefined, facets);
+          assertMatches(sliced, index, view, r, `${label} sliced`, keep);
+        }
+      }
+    }
+    assert.equal(byEntries, 7, 'whole codes answered by entries');
+  });
+});
 
 describe('spread order of cluster=top', () => {
   test('the first page takes the best cell of each square of a sqrt(pageSize) grid before any second cell', async () => {

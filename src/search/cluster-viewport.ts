@@ -8,8 +8,10 @@
 // Then the modes' own steps: clusterHit (auto/true) and spreadOrder (top).
 import type { BoundingBox } from '../geo/bounding-box.ts';
 import { cellKey, cellString, compareHalves } from '../geo/h3-cell.ts';
+import { FACET_DIMS, facetPieceOf } from '../inventory/cell-facets.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
+import type { FacetFilter } from './facet-filter.ts';
 import type { ClusterHit } from './search-result.ts';
 
 /** One occupied cell of a viewport: its stays inside the view (and the filters), summarised. */
@@ -94,27 +96,45 @@ function scanInto(
   to: number,
   inView: InView | null,
   keep: Keep = null,
+  facets: FacetFilter | null = null,
 ): void {
   const { lat, lng, rank } = index;
+  // One attribute's filter tests its column by a table, not through the whole predicate.
+  const column = facets?.column ?? null,
+    values = facets?.values ?? null;
+  // The hot loop of filtered views: the tally in locals, written back once.
+  let { count, best, bestRank, south, west, north, east, sumLat, sumLng, sumWrapped } = t;
   for (let p = from; p < to; p++) {
     const idx = idxAt(p);
+    if (column !== null) {
+      if (values![column[idx]] === 0) continue;
+    } else if (keep !== null && !keep(idx)) continue;
     const y = lat[idx],
       x = lng[idx];
     if (inView !== null && !inView(y, x)) continue;
-    if (keep !== null && !keep(idx)) continue;
-    t.count++;
-    if (rank[idx] < t.bestRank) {
-      t.bestRank = rank[idx];
-      t.best = idx;
+    count++;
+    if (rank[idx] < bestRank) {
+      bestRank = rank[idx];
+      best = idx;
     }
-    if (y < t.south) t.south = y;
-    if (y > t.north) t.north = y;
-    if (x < t.west) t.west = x;
-    if (x > t.east) t.east = x;
-    t.sumLat += y;
-    t.sumLng += x;
-    t.sumWrapped += x < 0 ? x + 360 : x;
+    if (y < south) south = y;
+    if (y > north) north = y;
+    if (x < west) west = x;
+    if (x > east) east = x;
+    sumLat += y;
+    sumLng += x;
+    sumWrapped += x < 0 ? x + 360 : x;
   }
+  t.count = count;
+  t.best = best;
+  t.bestRank = bestRank;
+  t.south = south;
+  t.west = west;
+  t.north = north;
+  t.east = east;
+  t.sumLat = sumLat;
+  t.sumLng = sumLng;
+  t.sumWrapped = sumWrapped;
 }
 
 /** Adds a tally to another. */
@@ -240,14 +260,47 @@ function lowerBound(a: Uint32Array, value: number): number {
  * finds the runs of stays in view, and scans them through the filter. That costs the stays in
  * view, but in pyramid order, already grouped, with no list to build or sort.
  */
-export function pyramidCells(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep = null): CellGroups {
-  const walk = walkView(index, pyramid, view, resolution, keep);
+export function pyramidCells(
+  index: StayIndex,
+  pyramid: CellPyramid,
+  view: BoundingBox,
+  resolution: number,
+  keep: Keep = null,
+  facets: FacetFilter | null = null,
+): CellGroups {
+  const walk = walkView(index, pyramid, view, resolution, keep, facets);
   while (walk.step(Infinity));
   for (const work of walk.deferred) {
     walk.run(work, work.from, work.to);
     walk.finish(work);
   }
   return walk.groups();
+}
+
+/**
+ * pyramidCells through a filter of one attribute whose codes the pyramid's facet entries hold
+ * (facet-filter.ts), no finer than the pyramid: the walk down the pyramid is done at once (it
+ * walks what an unfiltered view walks, less), and what it leaves, the stays of small pieces and
+ * of pieces cut by the view's edges, is counted, for the caller to scan at once (`now`) when they
+ * are few, or in slices.
+ */
+export function facetWalk(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep, facets: FacetFilter) {
+  const walk = walkView(index, pyramid, view, resolution, keep, facets);
+  while (walk.step(Infinity));
+  let stays = 0;
+  for (const work of walk.deferred) stays += work.to - work.from;
+  return {
+    /** Stays left to scan. */
+    stays,
+    now(): CellGroups {
+      for (const work of walk.deferred) {
+        walk.run(work, work.from, work.to);
+        walk.finish(work);
+      }
+      return walk.groups();
+    },
+    sliced: (pause: () => Promise<void> | undefined): Promise<CellGroups> => scanSliced(walk, pause),
+  };
 }
 
 /** Pieces walked, or stays scanned, between two offers to pause. */
@@ -267,9 +320,15 @@ export async function pyramidCellsSliced(
   resolution: number,
   keep: Keep,
   pause: () => Promise<void> | undefined,
+  facets: FacetFilter | null = null,
 ): Promise<CellGroups> {
-  const walk = walkView(index, pyramid, view, resolution, keep);
+  const walk = walkView(index, pyramid, view, resolution, keep, facets);
   while (walk.step(STEP)) await pause();
+  return scanSliced(walk, pause);
+}
+
+/** A walk's deferred stays, STEP at a time, offering to pause between steps; then its groups. */
+async function scanSliced(walk: ReturnType<typeof walkView>, pause: () => Promise<void> | undefined): Promise<CellGroups> {
   for (const work of walk.deferred) {
     for (let from = work.from; from < work.to; from += STEP) {
       walk.run(work, from, Math.min(work.to, from + STEP));
@@ -282,9 +341,10 @@ export async function pyramidCellsSliced(
 
 /**
  * Stay-by-stay work over positions [from, to) of the pyramid, run in any steps, then finished
- * once: piece `piece`'s stays through the filter into `tally` (then added to its cell), or, with
- * no piece (-1), each stay placed in its cell finer than the pyramid. Plain data rather than
- * closures: a filtered world view defers thousands of them.
+ * once: stays of deepest-level piece `piece` through the filter into `tally` (then added to its
+ * cell, with the piece's run of stays unless the walk already gave it), or, with no piece (-1),
+ * each stay placed in its cell finer than the pyramid. Plain data rather than closures: a
+ * filtered world view defers thousands of them.
  */
 interface DeferredWork {
   from: number;
@@ -292,6 +352,7 @@ interface DeferredWork {
   piece: number;
   test: InView | null;
   tally: Tally | null;
+  withRun: boolean;
 }
 
 /**
@@ -304,7 +365,7 @@ interface DeferredWork {
  * met, the deferred work) and are hot; splitting it belongs with issue 22's clustering rework,
  * which measures each step.
  */
-function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep) {
+function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep, facets: FacetFilter | null) {
   const inView = inViewTest(view);
   const { south, north, west, east } = view;
   const crosses = west > east;
@@ -312,32 +373,34 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const { levels } = pyramid;
   const gathering = new Gathering();
   const cell = new Uint32Array(2);
+  /** Whole pieces through the filter from their facet entries (cell-facets.ts), else by their stays. */
+  const byFacets = keep !== null && facets !== null && facets.codes !== null;
 
-  /** Adds a piece of the deepest walked level, or part of it, to its cell. */
-  const add = (c: number, t: Tally) => {
+  /** Adds a piece of the deepest walked level, or part of it, to its cell (with its run of stays, once). */
+  const add = (c: number, t: Tally, withRun = true) => {
     const level = levels[deepest];
     const k = level.cell[c];
     const g = gathering.at(level.cellHi[k], level.cellLo[k]);
     addTally(g.t, t);
-    Gathering.run(g, level.start[c], level.start[c + 1]);
+    if (withRun) Gathering.run(g, level.start[c], level.start[c + 1]);
   };
 
   const deferred: DeferredWork[] = [];
   /** Stays [from, to) to place in their cells at `resolution` one by one (see splitStay). */
   const split = (from: number, to: number, test: InView | null) => {
-    if (from < to) deferred.push({ from, to, piece: -1, test, tally: null });
+    if (from < to) deferred.push({ from, to, piece: -1, test, tally: null, withRun: false });
   };
   /** Piece c's stays [from, to) through the filter (and the view, when tested), then added to its cell. */
-  const scanPiece = (c: number, from: number, to: number, test: InView | null) => {
-    deferred.push({ from, to, piece: c, test, tally: newTally() });
+  const scanPiece = (c: number, from: number, to: number, test: InView | null, withRun = true) => {
+    deferred.push({ from, to, piece: c, test, tally: newTally(), withRun });
   };
   /** Positions [a, b) of a deferred work. */
   const run = (work: DeferredWork, a: number, b: number) => {
-    if (work.tally !== null) scanInto(work.tally, index, pyramid.idxAt, a, b, work.test, keep);
+    if (work.tally !== null) scanInto(work.tally, index, pyramid.idxAt, a, b, work.test, keep, facets);
     else for (let p = a; p < b; p++) splitStay(p, work.test);
   };
   const finish = (work: DeferredWork) => {
-    if (work.tally !== null) add(work.piece, work.tally);
+    if (work.tally !== null) add(work.piece, work.tally, work.withRun);
   };
   /** Places the stay at position p in its cell at `resolution`, when in view (if tested) and kept. */
   const splitStay = (p: number, test: InView | null) => {
@@ -356,8 +419,12 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const from = level.start[c],
       to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, null);
-    if (keep !== null) return scanPiece(c, from, to, null);
+    if (keep !== null && !byFacets) return scanPiece(c, from, to, null);
     const t = newTally();
+    if (keep !== null) {
+      keptUnder(t, deepest, c, c);
+      return add(c, t);
+    }
     inside(t, deepest, c);
     add(c, t);
   };
@@ -384,26 +451,57 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     return [lowerBound(starts, levels[r].start[c]), lowerBound(starts, levels[r].start[c + 1])];
   };
 
-  /** Adds the precomputed figures of piece c of level r (all its stays) to the tally. */
-  const inside = (t: Tally, r: number, c: number): void => {
-    const level = levels[r];
-    const count = level.start[c + 1] - level.start[c];
-    const b = 4 * c;
-    const best = level.best[c];
+  /** Adds precomputed figures (a piece's, or a facet entry's: number e of the arrays) to the tally. */
+  const figures = (t: Tally, count: number, best: number, box: Float32Array, centroid: Float32Array, e: number): void => {
+    const b = 4 * e;
     if (index.rank[best] < t.bestRank) {
       t.bestRank = index.rank[best];
       t.best = best;
     }
     t.count += count;
-    if (level.box[b] < t.south) t.south = level.box[b];
-    if (level.box[b + 1] < t.west) t.west = level.box[b + 1];
-    if (level.box[b + 2] > t.north) t.north = level.box[b + 2];
-    if (level.box[b + 3] > t.east) t.east = level.box[b + 3];
-    const y = level.centroid[2 * c],
-      x = level.centroid[2 * c + 1];
+    if (box[b] < t.south) t.south = box[b];
+    if (box[b + 1] < t.west) t.west = box[b + 1];
+    if (box[b + 2] > t.north) t.north = box[b + 2];
+    if (box[b + 3] > t.east) t.east = box[b + 3];
+    const y = centroid[2 * e],
+      x = centroid[2 * e + 1];
     t.sumLat += y * count;
     t.sumLng += x * count;
     t.sumWrapped += (x < 0 ? x + 360 : x) * count;
+  };
+
+  /** Adds the precomputed figures of piece c of level r (all its stays) to the tally. */
+  const inside = (t: Tally, r: number, c: number): void => {
+    const level = levels[r];
+    figures(t, level.start[c + 1] - level.start[c], level.best[c], level.box, level.centroid, c);
+  };
+
+  /**
+   * Adds the stays of piece c of level r (all in view) that the filter keeps: a big piece's facet
+   * entries of the kept codes, a small piece's stays scanned (deferred, into deepest-level piece
+   * `top`'s cell; the caller gives its run).
+   */
+  const keptUnder = (t: Tally, r: number, c: number, top: number): void => {
+    const level = levels[r];
+    const i = facetPieceOf(level, c);
+    if (i < 0) return scanPiece(top, level.start[c], level.start[c + 1], null, false);
+    const { dim, codes } = facets!;
+    const { facetStart, facetCode, facetCount, facetBest, facetBox, facetCentroid } = level;
+    for (let e = facetStart[i * FACET_DIMS + dim]; e < facetStart[i * FACET_DIMS + dim + 1]; e++) {
+      if (codes![facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
+    }
+  };
+
+  /** gather through the filter: kept stays under piece c of level r, in view, for deepest-level piece `top`. */
+  const gatherKept = (t: Tally, r: number, c: number, top: number): void => {
+    const rel = relation(r, c);
+    if (rel === DISJOINT) return;
+    const level = levels[r];
+    if (rel === INSIDE) return keptUnder(t, r, c, top);
+    // A cut piece too small for entries: its stays, each tested against the view.
+    if (r === pyramid.maxResolution || facetPieceOf(level, c) < 0) return scanPiece(top, level.start[c], level.start[c + 1], inView, false);
+    const [first, end] = children(r, c);
+    for (let d = first; d < end; d++) gatherKept(t, r + 1, d, top);
   };
 
   /**
@@ -427,8 +525,13 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const from = level.start[c],
       to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, inView);
-    if (keep !== null) return scanPiece(c, from, to, inView);
+    if (keep !== null && (!byFacets || deepest === pyramid.maxResolution)) return scanPiece(c, from, to, inView);
     const t = newTally();
+    if (keep !== null) {
+      const [first, end] = children(deepest, c);
+      for (let d = first; d < end; d++) gatherKept(t, deepest + 1, d, c);
+      return add(c, t);
+    }
     if (deepest === pyramid.maxResolution) scanInto(t, index, pyramid.idxAt, from, to, inView);
     else {
       const [first, end] = children(deepest, c);
@@ -473,6 +576,9 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     return wholeFrom < wholeTo || stack.length > 0;
   };
 
+  /** Whether the filter keeps a stay: by the column's table for one attribute. */
+  const kept = facets !== null ? (idx: number) => facets.values[facets.column[idx]] === 1 : keep === null ? () => true : keep;
+
   const groups = (): CellGroups => {
     const cells = gathering.cells();
     let total = 0;
@@ -487,7 +593,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
         for (let i = 0; i < runs.length; i += 2) {
           for (let p = runs[i]; p < runs[i + 1]; p++) {
             const idx = pyramid.idxAt(p);
-            if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && (keep === null || keep(idx)))) continue;
+            if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && kept(idx))) continue;
             out.push(idx);
           }
         }

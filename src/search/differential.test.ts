@@ -20,6 +20,7 @@ import {
   type SearchWorld,
   worldStays,
 } from '../test-support/search-world.ts';
+import { facetFilterOf } from './facet-filter.ts';
 import { SUPPLIER_IDS, type HotelIdRef, type SupplierId } from '../types.ts';
 import type { SearchQuery } from './search-query.ts';
 import { createSearch } from './search.ts';
@@ -93,6 +94,7 @@ function randomQuery(rand: () => number): SearchQuery {
   if (kind < 0.62) {
     fields.location = { kind: 'box', ...randomBox(rand) };
     fields.cluster = pick(['false', 'auto', 'true', 'top'] as const);
+    if (chance(0.3)) oneAttribute(fields, rand);
     if (chance(0.12)) fields.precision = Math.floor(rand() * 14);
     if (chance(0.12)) {
       const box = fields.location;
@@ -115,6 +117,20 @@ function randomQuery(rand: () => number): SearchQuery {
     fields.cell = latLngToCell(stay.lat, stay.lng, 1 + Math.floor(rand() * 10));
   }
   return baseQuery(fields);
+}
+
+/**
+ * Leaves exactly one attribute filtering (a type, suppliers, a whole-point guest rating or star
+ * class), as the cell pyramid's facet entries answer it (inventory/cell-facets.ts).
+ */
+function oneAttribute(fields: Partial<SearchQuery>, rand: () => number): void {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
+  for (const k of ['providers', 'types', 'minStars', 'minGuestRating', 'minRatingCount', 'ratingsOf'] as const) delete fields[k];
+  const kind = rand();
+  if (kind < 0.3) fields.types = [pick(WORLD_TYPES), ...WORLD_TYPES.filter(() => rand() < 0.2)];
+  else if (kind < 0.55) fields.providers = [pick(SUPPLIER_IDS), ...SUPPLIER_IDS.filter(() => rand() < 0.3)].slice(0, 3);
+  else if (kind < 0.8) fields.minGuestRating = pick([6, 7, 8, 9, 10, 8.5]);
+  else fields.minStars = pick([1, 2, 3, 4, 5, 3.5]);
 }
 
 /** Tiny to whole-world boxes, around the world's cities, across the antimeridian (Fiji) and anywhere. */
@@ -186,7 +202,7 @@ describe('the search core agrees with a brute-force scan of the same stays', () 
   for (const seed of SEEDS) {
     test(`seed ${seed}: ${QUERIES_PER_SEED} random queries`, async (t) => {
       const rand = seededRandom(seed);
-      const seen = { clustered: 0, top: 0, dated: 0, refused: 0, nonEmpty: 0 };
+      const seen = { clustered: 0, top: 0, dated: 0, refused: 0, nonEmpty: 0, byFacets: 0 };
       const queue: { query: SearchQuery; expands?: number }[] = [];
       for (let q = 0; q < QUERIES_PER_SEED || queue.length > 0; q++) {
         const { query, expands } = queue.shift() ?? { query: randomQuery(rand) };
@@ -204,13 +220,14 @@ describe('the search core agrees with a brute-force scan of the same stays', () 
           queue.push(...followUps(rand, query, want));
         if (want.clusters !== null && want.clusters.length > 0) seen.clustered++;
         if (want.clustering?.mode === 'top') seen.top++;
+        if (want.clustering !== null && query.dates === null && facetFilterOf(world.deps.index, query)?.codes) seen.byFacets++;
         if (query.dates !== null) seen.dated++;
         if (want.hits.length > 0) seen.nonEmpty++;
       }
       // The generator must reach every kind of answer, or the agreement says little.
       t.diagnostic(JSON.stringify(seen));
       assert.ok(seen.nonEmpty > QUERIES_PER_SEED / 4, `only ${seen.nonEmpty} queries found stays`);
-      assert.ok(seen.clustered > 0 && seen.top > 0 && seen.dated > 0, `answers reached: ${JSON.stringify(seen)}`);
+      assert.ok(seen.clustered > 0 && seen.top > 0 && seen.dated > 0 && seen.byFacets > 0, `answers reached: ${JSON.stringify(seen)}`);
     });
   }
 });

@@ -3,10 +3,17 @@
 import { boxContainsPoint, type BoundingBox } from '../geo/bounding-box.ts';
 import { cellStays } from '../inventory/cell-stays.ts';
 import { filterCell, locate, type FilterCell } from './candidates.ts';
-import { groupCells, pyramidCells, pyramidCellsSliced, type CellGroups, type ViewCell } from './cluster-viewport.ts';
+import { facetWalk, groupCells, pyramidCells, pyramidCellsSliced, type CellGroups, type ViewCell } from './cluster-viewport.ts';
+import { facetFilterOf } from './facet-filter.ts';
 import type { SearchDeps } from './search-deps.ts';
 import type { SearchQuery } from './search-query.ts';
 import { isUnfiltered, staticFilter } from './static-filter.ts';
+
+/**
+ * Stays a filtered view's walk may leave to scan and still scan them at once: a table test and a
+ * tally each, ~10 ns, so ~0.5 ms, a tenth of a work slice (defaults.workSliceMs).
+ */
+const FACET_SCAN_AT_ONCE = 50_000;
 
 /**
  * The view's stays by cell: from the pyramid's figures when nothing filters them, through the
@@ -17,9 +24,17 @@ export async function viewGroups(deps: SearchDeps, query: SearchQuery, view: Bou
   if (query.cell === null) {
     const keep = isUnfiltered(query) ? null : staticFilter(index, query, null, null);
     if (keep === null && resolution <= pyramid.maxResolution) return pyramidCells(index, pyramid, view, resolution);
-    // Through a filter, or finer than the pyramid, the walk costs a step per stay in view: in
-    // slices, taking turns with other heavy searches.
-    return deps.slicer.run((pause) => pyramidCellsSliced(index, pyramid, view, resolution, keep, pause));
+    // Through a filter, or finer than the pyramid, the walk costs a step per stay in view (but
+    // for whole big pieces under a filter of one attribute: their facet entries): in slices,
+    // taking turns with other heavy searches.
+    const facets = keep === null ? null : facetFilterOf(index, query);
+    if (facets !== null && facets.codes !== null && resolution <= pyramid.maxResolution) {
+      // The facets leave few stays to scan, mostly (22,000 of the 1M world's 200,000 in Western
+      // Europe, ~0.2 ms): then at once, as an unfiltered view, without waiting for a turn.
+      const walk = facetWalk(index, pyramid, view, resolution, keep, facets);
+      return walk.stays <= FACET_SCAN_AT_ONCE ? walk.now() : deps.slicer.run(walk.sliced);
+    }
+    return deps.slicer.run((pause) => pyramidCellsSliced(index, pyramid, view, resolution, keep, pause, facets));
   }
   const { candidates, centre, radius } = await locate(deps, query);
   return groupCells(index, pyramid, candidates.filter(staticFilter(index, query, centre, radius)), resolution);

@@ -2,6 +2,7 @@
 import { latLngToCell } from 'h3-js';
 import { buildStayIndex, type StayIndex } from '../inventory/stay-index.ts';
 import type { IndexRow } from '../store/store.ts';
+import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
 
 /**
  * Points dense around a few centres (cities) and sparse elsewhere, Fiji's antimeridian included,
@@ -39,7 +40,7 @@ export function syntheticPoints(n: number, seed = 1): { lat: number; lng: number
 
 export async function syntheticIndex(
   points: readonly { lat: number; lng: number }[],
-  options: { cellOrder: boolean; seed?: number },
+  options: { cellOrder: boolean; seed?: number; varied?: boolean },
 ): Promise<StayIndex> {
   let s = options.seed ?? 9;
   const rand = () => (s = (s * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
@@ -56,10 +57,8 @@ export async function syntheticIndex(
     lat: r.lat,
     lng: r.lng,
     h3: r.h3,
-    type: 'hotel',
-    suppliers: ['supplier_a'],
-    stars: null,
-    rating: 8,
+    // Varied: attributes of every kind from a hash of idx (the ranks' stream is left as it is).
+    ...(options.varied ? variedAttributes(idx) : { type: 'hotel' as const, suppliers: ['supplier_a' as const], stars: null, rating: 8 }),
     reviewCount: 1,
     listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }],
     searchName: `stay ${idx}`,
@@ -68,4 +67,16 @@ export async function syntheticIndex(
     yield indexRows;
   }
   return buildStayIndex(batches());
+}
+
+/** A stay's type, suppliers, star class and guest rating (or none) from a hash of its idx. */
+function variedAttributes(idx: number): Pick<IndexRow, 'type' | 'suppliers' | 'stars' | 'rating'> {
+  const h = Math.imul(idx + 1, 2_654_435_761) >>> 0;
+  const suppliers = SUPPLIER_IDS.filter((_, i) => ((h >>> (4 + i)) & 1) === 1);
+  return {
+    type: STAY_TYPES[(h >>> 12) % 6],
+    suppliers: suppliers.length > 0 ? suppliers : ['supplier_c'],
+    stars: (h >>> 16) % 7 === 0 ? null : ((h >>> 19) % 11) / 2,
+    rating: (h >>> 23) % 9 === 0 ? null : (10 + ((h >>> 8) % 91)) / 10,
+  };
 }

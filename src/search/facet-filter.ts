@@ -1,0 +1,84 @@
+import {
+  FACET_CODES,
+  FACET_DIMS,
+  FACET_RATING,
+  FACET_STARS,
+  FACET_SUPPLIERS,
+  FACET_TYPE,
+  facetCode,
+  facetColumn,
+} from '../inventory/cell-facets.ts';
+import { NO_RATING, NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
+import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
+import type { SearchQuery } from './search-query.ts';
+
+const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
+
+/**
+ * A static filter of one attribute, which keeps exactly the stays whose value of one index
+ * column is kept: the clustering walk adds up the cell pyramid's facet entries for it
+ * (inventory/cell-facets.ts) and scans small pieces' stays by a table, not the whole predicate.
+ */
+export interface FacetFilter {
+  /** The dimension (FACET_TYPE, ...). */
+  dim: number;
+  /** 1 for each kept code when the kept values are whole codes (a rating of 8, not 8.5), else null: scan only. */
+  codes: Uint8Array | null;
+  /** The dimension's index column, and 1 for each of its byte values the filter keeps. */
+  column: Uint8Array;
+  values: Uint8Array;
+}
+
+/**
+ * The query's static filter as a FacetFilter, or null when it is not of one attribute (nothing
+ * filters, two attributes, a review count, hotel names, one supplier's own ratings): those keep
+ * the predicate of static-filter.ts. Kept values follow that predicate to the byte.
+ */
+export function facetFilterOf(index: StayIndex, query: SearchQuery): FacetFilter | null {
+  if (query.hotelIds !== null || query.hotelSearch !== null || query.cell !== null) return null;
+  if (query.minRatingCount > 0 || query.ratingsOf !== undefined) return null;
+  const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
+  const filters: ((v: number) => boolean)[] = [];
+  let dim = -1;
+  if (mask !== ALL_SUPPLIERS) {
+    dim = FACET_SUPPLIERS;
+    filters.push((v) => (v & mask) !== 0);
+  }
+  if (query.types !== null && query.types.length < STAY_TYPES.length) {
+    const codes = new Set(query.types.map(typeCode));
+    dim = FACET_TYPE;
+    filters.push((v) => codes.has(v));
+  }
+  if (query.minGuestRating > 0) {
+    const min = query.minGuestRating * 10;
+    dim = FACET_RATING;
+    filters.push((v) => v !== NO_RATING && v >= min - 1e-9);
+  }
+  if (query.minStars > 0) {
+    const min = query.minStars * 2;
+    dim = FACET_STARS;
+    filters.push((v) => v !== NO_STARS && v >= min);
+  }
+  if (filters.length !== 1) return null;
+  const values = new Uint8Array(256);
+  const test = filters[0];
+  for (let v = 0; v < 256; v++) values[v] = test(v) ? 1 : 0;
+  return { dim, codes: wholeCodes(dim, values), column: facetColumn(index, dim), values };
+}
+
+/** Each dimension's code of each byte value. */
+const CODES = Array.from({ length: FACET_DIMS }, (_, dim) => Uint8Array.from({ length: 256 }, (_, v) => facetCode(dim, v)));
+
+/** The kept codes, when every value of each code is kept or none is; else null. */
+function wholeCodes(dim: number, values: Uint8Array): Uint8Array | null {
+  const kept = new Int8Array(FACET_CODES).fill(-1);
+  const codeOf = CODES[dim];
+  for (let v = 0; v < 256; v++) {
+    const code = codeOf[v];
+    // Values no stay can have (a rating of 18.0) have no code: they cannot split one.
+    if (code >= FACET_CODES) continue;
+    if (kept[code] === -1) kept[code] = values[v];
+    else if (kept[code] !== values[v]) return null;
+  }
+  return Uint8Array.from(kept, (k) => (k === 1 ? 1 : 0));
+}
