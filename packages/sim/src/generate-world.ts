@@ -1,7 +1,7 @@
 // The simulated world (ground truth): real properties placed around real cities, and what each of the
 // four suppliers sells of them. Deterministic per seed, so tests, benchmarks and demos agree on it.
 import { distanceMeters } from './distance.ts';
-import type { Capacity, Listing, Policies, RentalType, StayType, SupplierId } from './types.ts';
+import type { Capacity, Listing, Policies, Rating, RentalType, StayType, SupplierId } from './types.ts';
 import { loadCities, type SimCity } from './load-cities.ts';
 import { MEDIA_PATHS } from './media-paths.ts';
 import { nameChainHotel, nameIndependentHotel, nameKey, nameRental } from './name-property.ts';
@@ -306,6 +306,18 @@ function makePolicies(rng: Random, type: StayType, supplier: SupplierId): Polici
   return POLICIES[(instantBook ? 2 : 0) + (freeCancellation ? 1 : 0)];
 }
 
+/**
+ * A rating shared by every listing of the same (value, stars, count) (frozen, as the world's days
+ * replace a listing's rating whole): ~64 bytes a listing less. Values are whole tenths and stars
+ * halves, so the key names exactly one triple of doubles.
+ */
+function sharedRating(ratings: Map<number, Rating>, value: number, hotelStars: number | null, count: number): Rating {
+  const key = (count * 12 + (hotelStars === null ? 0 : Math.round(hotelStars * 2) + 1)) * 101 + Math.round(value * 10);
+  let rating = ratings.get(key);
+  if (rating === undefined) ratings.set(key, (rating = Object.freeze({ value, hotelStars, count })));
+  return rating;
+}
+
 /** Each (supplier, type, style) label once: supplier_d's "Entire ..." labels are built strings. */
 const labels = new Map<string, string>();
 function sharedTypeLabel(supplier: SupplierId, type: StayType, style: HotelStyle): string {
@@ -399,6 +411,8 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
 
   const properties: WorldProperty[] = [];
   const listings: Record<SupplierId, SimListing[]> = { supplier_a: [], supplier_b: [], supplier_c: [], supplier_d: [] };
+  // One frozen rating object per distinct (value, stars, count), for this generation only.
+  const ratings = new Map<number, Rating>();
 
   for (let ci = 0; ci < cities.length; ci++) {
     if (counts[ci] === 0) continue;
@@ -415,7 +429,7 @@ export function generateWorld({ seed, stays }: GenerateWorldOptions): World {
     for (let k = 0; k < counts[ci]; k++) {
       const generated = generateProperty(rng, state, properties.length);
       properties.push(generated.property);
-      listProperty(rng, generated, listings);
+      listProperty(rng, generated, listings, ratings);
     }
   }
 
@@ -499,6 +513,7 @@ function listProperty(
   rng: Random,
   { property, point, brand, capacity }: GeneratedProperty,
   listings: Record<SupplierId, SimListing[]>,
+  ratings: Map<number, Rating>,
 ): void {
   const { type, propertyId, name, address, lat, lng } = property;
   const hotel = type === 'hotel';
@@ -529,11 +544,12 @@ function listProperty(
       address,
       lat: primary ? lat : round6(at.lat),
       lng: primary ? lng : round6(at.lng),
-      rating: {
-        value: primary ? rating : clamp(round1(rating + rng.int(-3, 3) / 10), 1, 10),
-        hotelStars: listedStars,
-        count: primary ? reviews : Math.round(reviews * rng.float(0.2, 1.1)),
-      },
+      rating: sharedRating(
+        ratings,
+        primary ? rating : clamp(round1(rating + rng.int(-3, 3) / 10), 1, 10),
+        listedStars,
+        primary ? reviews : Math.round(reviews * rng.float(0.2, 1.1)),
+      ),
       capacity,
       policies: makePolicies(rng, type, supplier),
       media: { thumbnail: '', logoSquare: LOGOS(supplier) },
