@@ -183,6 +183,20 @@ function inboxOf(child: ChildProcess, stderr: { tail: string }) {
   };
 }
 
+/** A child's largest resident memory seen (sampled each second): how far a stage got before it died. */
+function watchRss(child: ChildProcess): { peakMb(): number; stop(): void } {
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, kbField(statusOf(child.pid!), 'VmRSS'));
+    } catch {
+      // exited
+    }
+  }, 1_000);
+  timer.unref(); // never what keeps the driver alive
+  return { peakMb: () => mb(peak), stop: () => clearInterval(timer) };
+}
+
 /** Sequential GETs of one path: median and p99 in ms. */
 async function latency(url: string, key: string): Promise<{ medianMs: number; p99Ms: number }> {
   const once = async () => {
@@ -217,13 +231,18 @@ async function runSize(stays: number): Promise<SizeFigures> {
       STAYGATE_SIM_DATA_DIR: '',
     },
   });
+  const simRss = watchRss(sim);
   try {
     const simNext = inboxOf(sim, { tail: '' });
     let slots: Slots;
     try {
       slots = (await simNext<{ slots: Slots }>()).slots;
     } catch (error) {
-      figures.failure = { stage: 'world generation (simulator)', error: (error as Error).message };
+      const after = ((performance.now() - started) / 1000).toFixed(0);
+      figures.failure = {
+        stage: 'world generation (simulator)',
+        error: `after ${after} s, resident ${simRss.peakMb()} MB at most: ${(error as Error).message}`,
+      };
       return figures;
     }
     const simStatus = statusOf(sim.pid!);
@@ -240,13 +259,17 @@ async function runSize(stays: number): Promise<SizeFigures> {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     const next = inboxOf(child, { tail: '' });
+    const childRss = watchRss(child);
+    const stageStarted = performance.now();
     for (;;) {
       let m: { stage?: Stage; failure?: Failure; listings?: number; done?: true };
       try {
         m = await next();
       } catch (error) {
         const stage = ['four feeds over HTTP', 'merge, ids, store write', 'index build'][figures.stages.length - 1] ?? 'stages';
-        figures.failure = { stage, error: (error as Error).message };
+        childRss.stop();
+        const after = ((performance.now() - stageStarted) / 1000 - figures.stages.slice(1).reduce((n, st) => n + st.s, 0)).toFixed(0);
+        figures.failure = { stage, error: `after ${after} s, resident ${childRss.peakMb()} MB at most: ${(error as Error).message}` };
         return figures;
       }
       if (m.stage) figures.stages.push(m.stage);
@@ -256,6 +279,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
         return figures;
       }
       if (m.done) {
+        childRss.stop();
         child.kill();
         break;
       }
@@ -286,12 +310,14 @@ async function runSize(stays: number): Promise<SizeFigures> {
     }
     return figures;
   } finally {
+    simRss.stop();
     sim.kill();
   }
 }
 
 function print(base: SizeFigures, big: SizeFigures): void {
-  const f1 = (x: number | undefined) => (x === undefined ? 'not measured' : x.toFixed(1));
+  const f1 = (x: number | undefined, unit: string) => (x === undefined ? 'not measured' : `${x.toFixed(1)} ${unit}`);
+  const mbOf = (x: number | undefined) => (x === undefined ? 'not measured' : `${x} MB`);
   const perStay = (m: number | undefined, s: SizeFigures) => (m === undefined ? '' : ` (${((m * 2 ** 20) / s.stays).toFixed(0)} B/stay)`);
   for (const s of [base, big]) {
     console.log(
@@ -309,12 +335,12 @@ function print(base: SizeFigures, big: SizeFigures): void {
   }
   console.log(`\ntargets at ${big.stays.toLocaleString('en')} stays (160k of the same run beside):`);
   console.log(
-    `  warm start: ${f1(big.warmStartS)} s (160k: ${f1(base.warmStartS)} s), target < ${TARGETS.warmStartS} s${
+    `  warm start: ${f1(big.warmStartS, 's')} (160k: ${f1(base.warmStartS, 's')}), target < ${TARGETS.warmStartS} s${
       big.warmStartS === undefined ? '' : big.warmStartS < TARGETS.warmStartS ? ' met' : ' MISSED'
     }`,
   );
   console.log(
-    `  gateway RSS in steady state: ${big.steadyRssMb ?? 'not measured'} MB (160k: ${base.steadyRssMb ?? 'not measured'} MB), target < ${TARGETS.steadyRssMb} MB${
+    `  gateway RSS in steady state: ${mbOf(big.steadyRssMb)} (160k: ${mbOf(base.steadyRssMb)}), target < ${TARGETS.steadyRssMb} MB${
       big.steadyRssMb === undefined ? '' : big.steadyRssMb < TARGETS.steadyRssMb ? ' met' : ' MISSED'
     }`,
   );
