@@ -252,6 +252,9 @@ async function runSize(stays: number): Promise<SizeFigures> {
       peakMb: mb(kbField(simStatus, 'VmHWM')),
       note: `simulator resident ${mb(kbField(simStatus, 'VmRSS'))} MB once serving`,
     });
+    console.error(
+      `[world-scale] ${stays} stays: world generated in ${figures.stages[0].s.toFixed(1)} s, peak RSS ${figures.stages[0].peakMb} MB`,
+    );
 
     console.error(`[world-scale] ${stays} stays: pull, merge and store, index`);
     const child = fork(new URL(import.meta.url).pathname, ['--stages', JSON.stringify({ slots, dataDir })], {
@@ -272,7 +275,11 @@ async function runSize(stays: number): Promise<SizeFigures> {
         figures.failure = { stage, error: `after ${after} s, resident ${childRss.peakMb()} MB at most: ${(error as Error).message}` };
         return figures;
       }
-      if (m.stage) figures.stages.push(m.stage);
+      if (m.stage) {
+        figures.stages.push(m.stage);
+        // As it comes, so that a run stopped before the end still leaves its stages.
+        console.error(`[world-scale] ${stays} stays: ${m.stage.name} ${m.stage.s.toFixed(1)} s, peak RSS ${m.stage.peakMb} MB`);
+      }
       if (m.listings !== undefined) figures.listings = m.listings;
       if (m.failure) {
         figures.failure = m.failure;
