@@ -2,6 +2,7 @@
 // builds the app and listens; on SIGTERM or SIGINT shuts all of it down cleanly. Nothing else lives here.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { simHeapLimitMb } from '@staygate/sim';
 import { createApp, type App } from './app.ts';
 import { logOptions, readConfig } from './config.ts';
 import { openStores } from './compose/open-stores.ts';
@@ -89,8 +90,10 @@ async function startSimulator(): Promise<SimulatorUrls> {
       : Object.entries(previous.slots)
           .map(([id, slot]) => `${id}=${new URL(slot.url).port}`)
           .join(',');
+  // A world beyond the default heap (about 4M stays) is given the heap it needs (issue 22).
+  const heapMb = simHeapLimitMb(config.settings.simStays);
   const child = fork(new URL(import.meta.resolve('@staygate/sim/main')), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`])],
     env: {
       ...process.env,
       STAYGATE_SIM_SEED: String(config.settings.simSeed),

@@ -11,6 +11,7 @@ export {
   type StartSimSuppliersOptions,
 } from './start-sim-suppliers.ts';
 export { startSimulator, type StartSimulatorOptions } from './start-simulator.ts';
+export { SIM_HEAP_BYTES_PER_STAY, simHeapLimitMb } from './sim-heap.ts';
 export { DEFAULT_SIM_SEED, DEFAULT_SIM_STAYS, simSettingsFromEnv, type SimSettings } from './sim-settings-from-env.ts';
 export { simQuote, type SimQuote, type SimQuoteRequest } from './price-stay.ts';
 export {

@@ -8,23 +8,26 @@ interface Lookup {
   day: number;
   size: number;
   open: Record<SupplierId, Map<string, SimListing>>;
-  /** Open and closed: a booking made before a closure is still reported. */
-  ever: Record<SupplierId, Map<string, SimListing>>;
+  /** Closed only (a booking made before a closure is still reported): `open` is not held twice over. */
+  closed: Record<SupplierId, Map<string, SimListing>>;
 }
 
 const lookups = new WeakMap<World, Lookup>();
+
+/** Without a [key, value] pair per listing on the way (millions of them at 10M listings). */
+function byId(listings: readonly SimListing[]): Map<string, SimListing> {
+  const map = new Map<string, SimListing>();
+  for (const l of listings) map.set(l.supplierStayId, l);
+  return map;
+}
 
 function lookup(world: World): Lookup {
   const size = world.properties.length;
   let found = lookups.get(world);
   if (found !== undefined && found.day === world.day && found.size === size) return found;
-  const open = Object.fromEntries(
-    SUPPLIER_IDS.map((s) => [s, new Map(world.listings[s].map((l) => [l.supplierStayId, l]))]),
-  ) as Lookup['open'];
-  const ever = Object.fromEntries(
-    SUPPLIER_IDS.map((s) => [s, new Map([...open[s], ...world.closed[s].map((l) => [l.supplierStayId, l] as const)])]),
-  ) as Lookup['ever'];
-  found = { day: world.day, size, open, ever };
+  const open = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.listings[s])])) as Lookup['open'];
+  const closed = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.closed[s])])) as Lookup['closed'];
+  found = { day: world.day, size, open, closed };
   lookups.set(world, found);
   return found;
 }
@@ -36,5 +39,7 @@ export function openListing(world: World, supplier: SupplierId, supplierStayId: 
 
 /** The listing a supplier sells or once sold under this id. */
 export function anyListing(world: World, supplier: SupplierId, supplierStayId: string): SimListing | undefined {
-  return lookup(world).ever[supplier].get(supplierStayId);
+  const { open, closed } = lookup(world);
+  // A closed listing's id is never reused (advance-world.ts), so an id is in at most one of the two.
+  return open[supplier].get(supplierStayId) ?? closed[supplier].get(supplierStayId);
 }
