@@ -245,7 +245,21 @@ function tilesUrl(env: NodeJS.ProcessEnv): string | null {
  * STAYGATE_SUPPLIER_<X>_API, _URL and credentials point its driver at a real API; a slot without
  * _URL is served by the built-in simulator.
  */
+/**
+ * A variable refused at the start: the CLI and the server print its message, one line, and exit 1
+ * (never a stack trace). Its name stays "Error", so the message reads as before.
+ */
+export class ConfigError extends Error {}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return configOf(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message, { cause: error });
+  }
+}
+
+function configOf(env: NodeJS.ProcessEnv): Config {
   const mapTilesUrl = tilesUrl(env);
   const mapTilesAttribution = env.STAYGATE_MAP_TILES_ATTRIBUTION?.trim() || null;
   if (mapTilesAttribution !== null && mapTilesUrl === null)

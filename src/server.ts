@@ -4,16 +4,31 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { simHeapLimitMb } from '@staygate/sim';
 import { createApp, type App } from './app.ts';
-import { logOptions, readConfig } from './config.ts';
+import { ConfigError, logOptions, readConfig } from './config.ts';
 import { openStores } from './compose/open-stores.ts';
 import { readSimulatorAddress, writeSimulatorAddress } from './compose/simulator-address.ts';
 import { bookingPageProblem, needsSimulator, resolveSupplierSlots, simApisVariable, type SimulatedSlot } from './compose/supplier-slots.ts';
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 
-const config = readConfig();
-// A real slot with nowhere to send a traveller is refused before anything starts (docs/decisions.md 146).
-const refused = SUPPLIER_IDS.map((id) => bookingPageProblem(id, config.suppliers[id])).filter((problem) => problem !== null);
-if (refused.length > 0) throw new Error(refused.join('\n'));
+const config = configOrExit();
+
+/**
+ * The configuration, or exit 1 with what is wrong in it, a line per mistake and no stack trace: a
+ * refused variable, or a real slot with nowhere to send a traveller (docs/decisions.md 146).
+ */
+function configOrExit() {
+  let problems: string[];
+  try {
+    const read = readConfig();
+    problems = SUPPLIER_IDS.map((id) => bookingPageProblem(id, read.suppliers[id])).filter((problem) => problem !== null);
+    if (problems.length === 0) return read;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems = [error.message];
+  }
+  process.stderr.write(problems.map((problem) => `staygate: ${problem}\n`).join(''));
+  process.exit(1);
+}
 
 /**
  * The simulated suppliers run in their own process: they are upstream services, and their work

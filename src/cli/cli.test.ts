@@ -209,6 +209,30 @@ describe('staygate --version and --help', () => {
   });
 });
 
+describe('a variable refused at the start', () => {
+  // The real binary and the real server entry, as an operator runs them: one line naming the
+  // variable, exit 1, no stack trace.
+  const exit = (args: string[], env: NodeJS.ProcessEnv) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, args, { env: { ...process.env, ...env } }, (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stderr }),
+      );
+    });
+  const SERVER = fileURLToPath(new URL('../server.ts', import.meta.url));
+
+  it('staygate keys list with STAYGATE_URL=localhost:3000', async () => {
+    const { code, stderr } = await exit([BIN, 'keys', 'list'], { STAYGATE_URL: 'localhost:3000' });
+    assert.equal(code, 1);
+    assert.equal(stderr, 'staygate: STAYGATE_URL must be an http(s) URL, got "localhost:3000"\n');
+  });
+
+  it('the server with STAYGATE_PUBLIC_URL=api.example.com, before anything starts', async () => {
+    const { code, stderr } = await exit(['--import', 'tsx', SERVER], { STAYGATE_PUBLIC_URL: 'api.example.com' });
+    assert.equal(code, 1);
+    assert.equal(stderr, 'staygate: STAYGATE_PUBLIC_URL must be an http(s) URL, got "api.example.com"\n');
+  });
+});
+
 describe('staygate on the wrong folder or without a server', () => {
   it('refuses a data folder without a database, and creates nothing there', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'staygate-empty-'));

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createKeyAdmin, KeyAdminError } from '../auth/key-admin.ts';
-import { readConfig, type Config } from '../config.ts';
+import { ConfigError, readConfig, type Config } from '../config.ts';
 import { openStores, sqliteLocation, type RecordStores } from '../compose/open-stores.ts';
 import { describePgConnectError, pgTarget } from '../store/pg-connect-error.ts';
 import { STD_IO, type CliIo } from './cli-io.ts';
@@ -145,7 +145,7 @@ export async function main(argv: string[], io: CliIo = STD_IO, env: NodeJS.Proce
       io.err(`staygate: ${(error as Error).message}\n\n${usage(usageSettings(env))}`);
       return 2;
     }
-    if (error instanceof KeyAdminError) {
+    if (error instanceof KeyAdminError || error instanceof ConfigError) {
       io.err(`staygate: ${error.message}`);
       return 1;
     }
