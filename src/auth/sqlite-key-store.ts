@@ -1,4 +1,5 @@
 import { openSqlite } from '../store/open-sqlite.ts';
+import { writeWithoutWaiting } from '../store/write-without-waiting.ts';
 import {
   API_KEY_COLUMNS,
   apiKeyFromRow,
@@ -81,22 +82,22 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
   let closed = false;
   return {
     async insertMapToken(token) {
-      insertMapToken(token);
+      await writeWithoutWaiting(db, () => insertMapToken(token));
     },
     async mapTokens() {
       return selectTokens.all().map((row) => mapTokenFromRow(tokenRow(row)));
     },
     async revokeMapToken(token, at) {
-      return revokeMapToken(token, at);
+      return writeWithoutWaiting(db, () => revokeMapToken(token, at));
     },
     async countMapSearches(counts) {
-      countMapSearches(counts);
+      await writeWithoutWaiting(db, () => countMapSearches(counts));
     },
     async mapSearches(partnerId) {
       return selectSearches.all(partnerId);
     },
     async insert(key) {
-      insertKey(key);
+      await writeWithoutWaiting(db, () => insertKey(key));
     },
     async get(id) {
       const row = selectOne.get(id);
@@ -109,7 +110,7 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): KeyStore {
       return selectActive.all().map((row) => storedKeyFromRow(keyRow(row)));
     },
     async setStatus(id, status, at) {
-      return setStatus(id, status, at);
+      return writeWithoutWaiting(db, () => setStatus(id, status, at));
     },
     async version() {
       return selectVersion.get()!.version;

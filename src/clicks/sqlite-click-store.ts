@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../store/open-sqlite.ts';
+import { writeWithoutWaiting } from '../store/write-without-waiting.ts';
 import { CLICK_COLUMNS, CLICK_TALLY_KEY, clickFromRow, clickToRow, type ClickRow } from './click-row.ts';
 import type { Click, ClickStore, TallyDimension } from './click-store.ts';
 
@@ -31,7 +32,7 @@ export function createSqliteClickStore(options: SqliteClickStoreOptions): ClickS
   let closed = false;
   return {
     async record(click) {
-      insert.run(clickToRow(click));
+      await writeWithoutWaiting(db, () => insert.run(clickToRow(click)));
     },
     async get(ids) {
       const clicks: Click[] = [];

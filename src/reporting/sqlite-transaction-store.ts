@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../store/open-sqlite.ts';
+import { writeWithoutWaiting } from '../store/write-without-waiting.ts';
 import type { TallyDimension } from '../clicks/click-store.ts';
 import { sqliteTransactionPages, type SqlitePagesSettings } from './sqlite-transaction-pages.ts';
 import { sqliteTransactionWrites } from './sqlite-transaction-writes.ts';
@@ -43,15 +44,17 @@ export function createSqliteTransactionStore(options: SqliteTransactionStoreOpti
   let closed = false;
   return {
     async applyReport(supplier, rows, sync) {
-      return writes.apply(supplier, rows, () => saveSync.run(supplier, sync.syncedThrough, sync.syncedAt));
+      return writeWithoutWaiting(db, () => writes.apply(supplier, rows, () => saveSync.run(supplier, sync.syncedThrough, sync.syncedAt)));
     },
     async applyImport(supplier, rows, run) {
-      return writes.apply(supplier, rows, ({ received, inserted, updated, unchanged }) =>
-        saveImport.run({ supplier, ...run, rows: received, inserted, updated, unchanged }),
+      return writeWithoutWaiting(db, () =>
+        writes.apply(supplier, rows, ({ received, inserted, updated, unchanged }) =>
+          saveImport.run({ supplier, ...run, rows: received, inserted, updated, unchanged }),
+        ),
       );
     },
     async assignPartners(owners) {
-      return writes.assignPartners(owners);
+      return writeWithoutWaiting(db, () => writes.assignPartners(owners));
     },
     async query(query) {
       return pages.query(query);

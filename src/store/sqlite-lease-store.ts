@@ -1,4 +1,5 @@
 import { openSqlite } from './open-sqlite.ts';
+import { writeWithoutWaiting } from './write-without-waiting.ts';
 import { leaseFromRow, type LeaseRow, type LeaseStore, type LeaseStoreOptions } from './lease-store.ts';
 
 /**
@@ -18,10 +19,10 @@ export function createSqliteLeaseStore(options: LeaseStoreOptions & { path: stri
   return {
     async acquire(name, holder, ttlMs) {
       const now = clock();
-      return take.run({ name, holder, expires: now + ttlMs, now }).changes > 0;
+      return (await writeWithoutWaiting(db, () => take.run({ name, holder, expires: now + ttlMs, now }))).changes > 0;
     },
     async release(name, holder) {
-      free.run(name, holder);
+      await writeWithoutWaiting(db, () => free.run(name, holder));
     },
     async holder(name) {
       const row = select.get(name, clock());

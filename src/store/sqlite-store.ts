@@ -8,6 +8,7 @@ import { sqliteContentMeta } from './sqlite-content-meta.ts';
 import { sqlitePublisher } from './sqlite-publish.ts';
 import { sqliteVersionReader } from './sqlite-version-reader.ts';
 import type { ContentStoreSettings, Store, VersionReader } from './store.ts';
+import { writeWithoutWaiting } from './write-without-waiting.ts';
 
 export interface SqliteStoreOptions {
   /** File of the database; ':memory:' for a throw-away store. Missing parent folders are created. */
@@ -102,7 +103,7 @@ function sqliteHolds(db: Database.Database, readerId: string, heartbeatMs: numbe
     for (const no of nos) insertHold.run(readerId, no, now);
     return nos.filter((no) => selectPublished.get(no) !== undefined);
   });
-  return readerHolds(async (nos) => record(nos), heartbeatMs);
+  return readerHolds((nos) => writeWithoutWaiting(db, () => record(nos)), heartbeatMs);
 }
 
 /** A file's size; 0 when it does not exist (no WAL between a checkpoint and the next write). */

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { TwoHandles } from '../two-handles.ts';
 import type { Click, ClickStore } from '../../clicks/click-store.ts';
 
-function click(id: string, at: string, overrides: Partial<Click> = {}): Click {
+export function click(id: string, at: string, overrides: Partial<Click> = {}): Click {
   return {
     id,
     at,

@@ -8,7 +8,7 @@ import { createKeyAdmin, KeyAdminError } from '../../auth/key-admin.ts';
 import type { KeyStore, MapTokenRecord, StoredApiKey } from '../../auth/key-store.ts';
 import { generateMapToken } from '../../auth/map-token.ts';
 
-function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
+export function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
   const { id, hash } = generateApiKey();
   return {
     id,
@@ -24,7 +24,7 @@ function storedKey(overrides: Partial<StoredApiKey> = {}): StoredApiKey {
   };
 }
 
-function mapToken(overrides: Partial<MapTokenRecord> = {}): MapTokenRecord {
+export function mapToken(overrides: Partial<MapTokenRecord> = {}): MapTokenRecord {
   return {
     token: generateMapToken(),
     partnerId: 'partner-1',
