@@ -2,7 +2,10 @@
 // simulator generating the world (its own process, as `npm start` forks it), the four feeds pulled
 // over HTTP, merged and written to the store (buildContentVersion, what the content worker runs),
 // the version's index built; then the gateway started warm on that data folder, its resident memory
-// in steady state, and the latency of a static search, a clustered search and an id lookup. All of
+// in steady state, the latency of a static search, a clustered search and an id lookup, and a
+// content refresh after a simulated month while static searches run (autocannon). The same version
+// is also merged and written to PostgreSQL (a schema of the run in TEST_DATABASE_URL, else the
+// local `test` database; dropped at the end) and a second gateway started warm on it. All of
 // it at STAYGATE_BENCH_WORLD_STAYS stays (default 7,823,145: about 10M listings at 1.28 listings a
 // stay) and at the default 160,000 in the same run, for the ratios. A stage that fails (a process
 // out of memory, an error) is printed with its error, and what follows it as not measured.
@@ -13,6 +16,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simHeapLimitMb } from '@staygate/sim';
+import autocannon from 'autocannon';
+import pg from 'pg';
 import type { SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { SupplierId } from '../src/types.ts';
 
@@ -20,13 +25,19 @@ const DEFAULT_STAYS = 160_000;
 const STAYS = Number(process.env.STAYGATE_BENCH_WORLD_STAYS ?? 7_823_145);
 /** Per run: two runs at once (two sizes) keep apart. */
 const ROOT = path.resolve('.bench', `world-scale-${process.pid}`);
-/** Sequential requests per query after a warm-up: enough for a p99 on a shared machine. */
-const REQUESTS = 300;
+/** Sequential requests per query after a warm-up: with 300 the p99 was the third slowest, one GC pause away. */
+const REQUESTS = 1_000;
 const QUERIES = {
   static: '/v3/accommodations?nelat=48.875&nelng=2.38&swlat=48.84&swlng=2.31&pageSize=10',
   clustered: '/v3/accommodations?nelat=55&nelng=15&swlat=40&swlng=-10&cluster=auto&pageSize=10',
 } as const;
 const TARGETS = { warmStartS: 30, steadyRssMb: 3 * 1024, latencyRatio: 2, refreshP99Ms: 50 };
+/** Simulated days the world moves before the refresh under load (as bench/refresh.ts). */
+const REFRESH_DAYS = 30;
+/** Where the PostgreSQL figures are taken: a schema of this run in that database, dropped at the end. */
+const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const pgSchemas: string[] = [];
+const PG_STAGE = 'merge, ids, store write on PostgreSQL';
 
 type Slots = Record<SupplierId, SimulatedSlot>;
 /** One stage's figures: seconds, the process's peak resident memory during it, and what it keeps. */
@@ -41,14 +52,32 @@ interface Failure {
   stage: string;
   error: string;
 }
-interface SizeFigures {
-  stays: number;
-  listings?: number;
-  stages: Stage[];
-  failure?: Failure;
+/** A gateway started warm on a stored version: its start, its memory once ready, the three queries' latencies. */
+interface WarmFigures {
   warmStartS?: number;
   steadyRssMb?: number;
   latency?: Record<string, { medianMs: number; p99Ms: number }>;
+  failure?: Failure;
+}
+interface SizeFigures extends WarmFigures {
+  stays: number;
+  listings?: number;
+  stages: Stage[];
+  refresh?: RefreshFigures;
+  /** The same version written to PostgreSQL (a stage of `stages`) and a gateway started warm on it. */
+  pg?: { warm?: WarmFigures };
+}
+/** A content refresh while static searches run (autocannon, 10 connections) against the warm gateway. */
+interface RefreshFigures {
+  s: number;
+  changed: number;
+  requests: number;
+  failed: number;
+  p99Ms: number;
+  /** The gateway's resident memory before it (steady), at its peak (both versions' indexes held while the new one is swapped in, and the worker's build), and after. */
+  steadyMb: number;
+  peakMb: number;
+  afterMb: number;
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
@@ -66,7 +95,7 @@ const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a -
 
 // --- the stages' process -----------------------------------------------------------------------
 
-async function stages(input: { slots: Slots; dataDir: string }): Promise<void> {
+async function stages(input: { slots: Slots; dataDir: string; databaseUrl: string | null }): Promise<void> {
   const { defaults } = await import('../src/defaults.ts');
   const { simulatedSlots } = await import('../src/compose/supplier-slots.ts');
   const { createSuppliers } = await import('../src/suppliers/create-suppliers.ts');
@@ -109,49 +138,114 @@ async function stages(input: { slots: Slots; dataDir: string }): Promise<void> {
       ),
     (f) => `${Object.values(f).reduce((n, x) => n + x.listings.length, 0)} listings held`,
   );
-  const store = await openContentStore({ kind: 'sqlite', path: path.join(input.dataDir, 'staygate.sqlite') }, { settings: defaults });
-  const built = await measure(
-    'merge, ids, store write',
-    () => buildContentVersion({ store, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
-    (b) => `${b.result.stays} stays from ${b.result.listings} listings`,
-  );
-  send({ listings: built.result.listings });
-  await measure(
-    'index build',
-    () => buildVersionIndexParts(built.result.no, indexRowsOfStays(built.stays!), defaults),
-    (parts) => {
-      const bytes = Object.values(parts.columns).reduce((n: number, c) => n + (ArrayBuffer.isView(c) ? c.byteLength : 0), 0);
-      return `index columns ${(bytes / built.result.stays).toFixed(0)} bytes a stay`;
-    },
-  );
-  await store.close();
+  // The SQLite version and its index, in a function of their own: its stays are let go before PostgreSQL's.
+  const onSqlite = async () => {
+    const store = await openContentStore({ kind: 'sqlite', path: path.join(input.dataDir, 'staygate.sqlite') }, { settings: defaults });
+    const built = await measure(
+      'merge, ids, store write',
+      () => buildContentVersion({ store, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
+      (b) => `${b.result.stays} stays from ${b.result.listings} listings`,
+    );
+    send({ listings: built.result.listings });
+    await measure(
+      'index build',
+      () => buildVersionIndexParts(built.result.no, indexRowsOfStays(built.stays!), defaults),
+      (parts) => {
+        const bytes = Object.values(parts.columns).reduce((n: number, c) => n + (ArrayBuffer.isView(c) ? c.byteLength : 0), 0);
+        return `index columns ${(bytes / built.result.stays).toFixed(0)} bytes a stay`;
+      },
+    );
+    await store.close();
+  };
+  await onSqlite();
+  if (input.databaseUrl !== null) {
+    // Migrated as a gateway would find it, then the same feeds merged and written there.
+    await (await openStores({ dataDir: input.dataDir, databaseUrl: input.databaseUrl, settings: defaults }, {})).close();
+    const store = await openContentStore({ kind: 'postgres', url: input.databaseUrl }, { settings: defaults });
+    await measure(
+      PG_STAGE,
+      () => buildContentVersion({ store, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
+      (b) => `${b.result.stays} stays`,
+    );
+    await store.close();
+  }
   send({ done: true });
 }
 
 // --- the gateway's process -----------------------------------------------------------------------
 
-async function serve(input: { slots: Slots; dataDir: string }): Promise<void> {
+async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string | null }): Promise<void> {
   const { createApp } = await import('../src/app.ts');
   const { defaults } = await import('../src/defaults.ts');
   const { simulatedSlots } = await import('../src/compose/supplier-slots.ts');
   const { createBenchKey } = await import('./bench-key.ts');
+  const { openStores } = await import('../src/compose/open-stores.ts');
   const started = performance.now();
+  const settings = { ...defaults, dataDir: input.dataDir, keyedPerMinute: 1_000_000, contentRefreshMs: 0 };
+  const { databaseUrl } = input;
   const app = createApp({
-    settings: { ...defaults, dataDir: input.dataDir, keyedPerMinute: 1_000_000, contentRefreshMs: 0 },
+    settings,
     suppliers: simulatedSlots(input.slots),
+    stores: databaseUrl === null ? undefined : await openStores({ dataDir: input.dataDir, databaseUrl, settings }),
   });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.ready;
   const warmStartS = (performance.now() - started) / 1000;
   globalThis.gc?.();
-  const key = await createBenchKey(input.dataDir);
+  const key = await createBenchKey(input.dataDir, databaseUrl);
   process.send!({
     warmStartS,
     steadyRssMb: mb(process.memoryUsage().rss),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
     key,
   });
+  process.on('message', async (m) => {
+    if (m !== 'refresh') return;
+    globalThis.gc?.();
+    const steady = process.memoryUsage().rss;
+    let peak = steady;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const t = performance.now();
+    const outcome = await app.refreshContent();
+    const s = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    globalThis.gc?.();
+    const r = outcome.result;
+    process.send!({
+      refreshed: {
+        s,
+        changed: r === null ? 0 : r.added + r.removed + r.changed,
+        steadyMb: mb(steady),
+        peakMb: mb(peak),
+        afterMb: mb(process.memoryUsage().rss),
+      },
+    });
+  });
   process.on('disconnect', () => process.exit(0));
+}
+
+/** A refresh of the warm gateway after the world moved REFRESH_DAYS, static searches running all along. */
+async function refreshUnderLoad(gateway: ChildProcess, next: <T>() => Promise<T>, url: string, key: string, controlUrl: string) {
+  const moved = await fetch(`${controlUrl}/world/advance?days=${REFRESH_DAYS}`, { method: 'POST' });
+  if (!moved.ok) throw new Error(`the simulator refused to advance the world: ${moved.status}`);
+  let instance: autocannon.Instance | undefined;
+  const load = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({ url: url + QUERIES.static, connections: 10, duration: 3_600, headers: { 'x-api-key': key } }, (error, res) =>
+      error ? reject(error) : resolve(res),
+    );
+  });
+  gateway.send('refresh');
+  const { refreshed } = await next<{ refreshed: Omit<RefreshFigures, 'requests' | 'failed' | 'p99Ms'> }>();
+  instance!.stop();
+  const result = await load;
+  return {
+    ...refreshed,
+    requests: result.requests.total,
+    failed: result.errors + result.timeouts + result.non2xx,
+    p99Ms: result.latency.p99,
+  } satisfies RefreshFigures;
 }
 
 // --- the driver ------------------------------------------------------------------------------------
@@ -212,10 +306,74 @@ async function latency(url: string, key: string): Promise<{ medianMs: number; p9
   return { medianMs: quantile(times, 0.5), p99Ms: quantile(times, 0.99) };
 }
 
+/** A schema of this run for one size, at PG_BASE: its URL, or null (said) when PostgreSQL cannot be reached. */
+async function pgSchema(stays: number): Promise<string | null> {
+  const schema = `world_scale_${process.pid}_${stays}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  try {
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+    pgSchemas.push(schema);
+  } catch (error) {
+    console.error(`[world-scale] PostgreSQL (${PG_BASE}) not measured: ${(error as Error).message}`);
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(PG_BASE);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+async function dropPgSchemas(): Promise<void> {
+  if (pgSchemas.length === 0) return;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  for (const schema of pgSchemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.end();
+}
+
+/** A warm gateway on the data folder (or PostgreSQL): its start, steady memory and latencies; then `then`, if given, with it still up. */
+async function warmGateway(
+  input: { slots: Slots; dataDir: string; databaseUrl: string | null },
+  then?: (gateway: ChildProcess, next: <T>() => Promise<T>, served: { gateway: string; key: string }) => Promise<void>,
+): Promise<WarmFigures> {
+  const gateway = fork(new URL(import.meta.url).pathname, ['--serve', JSON.stringify(input)], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const figures: WarmFigures = {};
+  try {
+    const next = inboxOf(gateway, { tail: '' });
+    const served = await next<{ warmStartS: number; steadyRssMb: number; gateway: string; key: string }>();
+    figures.warmStartS = served.warmStartS;
+    figures.steadyRssMb = served.steadyRssMb;
+    const page = (await (await fetch(served.gateway + QUERIES.static, { headers: { 'x-api-key': served.key } })).json()) as {
+      results?: { id: string }[];
+    };
+    const ids = (page.results ?? []).slice(0, 3).map((s) => s.id);
+    figures.latency = {
+      'static search': await latency(served.gateway + QUERIES.static, served.key),
+      'clustered search': await latency(served.gateway + QUERIES.clustered, served.key),
+      'id lookup': await latency(`${served.gateway}/v3/accommodations?hotelids=${ids.join(',')}`, served.key),
+    };
+    await then?.(gateway, next, served);
+  } catch (error) {
+    const on = input.databaseUrl === null ? '' : ' on PostgreSQL';
+    const stage = figures.latency === undefined ? `warm start and searches${on}` : 'refresh under load';
+    figures.failure = { stage, error: (error as Error).message };
+  } finally {
+    gateway.kill();
+  }
+  return figures;
+}
+
 async function runSize(stays: number): Promise<SizeFigures> {
   const figures: SizeFigures = { stays, stages: [] };
   const dataDir = path.join(ROOT, String(stays));
   rmSync(dataDir, { recursive: true, force: true });
+  const databaseUrl = await pgSchema(stays);
+  if (databaseUrl !== null) figures.pg = {};
   console.error(`[world-scale] ${stays} stays: generating the world`);
   const started = performance.now();
   const heapMb = simHeapLimitMb(stays);
@@ -235,8 +393,9 @@ async function runSize(stays: number): Promise<SizeFigures> {
   try {
     const simNext = inboxOf(sim, { tail: '' });
     let slots: Slots;
+    let controlUrl: string;
     try {
-      slots = (await simNext<{ slots: Slots }>()).slots;
+      ({ slots, controlUrl } = await simNext<{ slots: Slots; controlUrl: string }>());
     } catch (error) {
       const after = ((performance.now() - started) / 1000).toFixed(0);
       figures.failure = {
@@ -257,7 +416,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
     );
 
     console.error(`[world-scale] ${stays} stays: pull, merge and store, index`);
-    const child = fork(new URL(import.meta.url).pathname, ['--stages', JSON.stringify({ slots, dataDir })], {
+    const child = fork(new URL(import.meta.url).pathname, ['--stages', JSON.stringify({ slots, dataDir, databaseUrl })], {
       execArgv: ['--expose-gc', '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
@@ -269,7 +428,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
       try {
         m = await next();
       } catch (error) {
-        const stage = ['four feeds over HTTP', 'merge, ids, store write', 'index build'][figures.stages.length - 1] ?? 'stages';
+        const stage = ['four feeds over HTTP', 'merge, ids, store write', 'index build', PG_STAGE][figures.stages.length - 1] ?? 'stages';
         childRss.stop();
         const after = ((performance.now() - stageStarted) / 1000 - figures.stages.slice(1).reduce((n, st) => n + st.s, 0)).toFixed(0);
         figures.failure = { stage, error: `after ${after} s, resident ${childRss.peakMb()} MB at most: ${(error as Error).message}` };
@@ -293,27 +452,15 @@ async function runSize(stays: number): Promise<SizeFigures> {
     }
 
     console.error(`[world-scale] ${stays} stays: warm start and searches`);
-    const gateway = fork(new URL(import.meta.url).pathname, ['--serve', JSON.stringify({ slots, dataDir })], {
-      execArgv: ['--expose-gc', '--import', 'tsx'],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    const sqlite = await warmGateway({ slots, dataDir, databaseUrl: null }, async (gateway, next, served) => {
+      console.error(`[world-scale] ${stays} stays: a refresh after ${REFRESH_DAYS} simulated days, searches running`);
+      figures.refresh = await refreshUnderLoad(gateway, next, served.gateway, served.key, controlUrl);
     });
-    try {
-      const served = await inboxOf(gateway, { tail: '' })<{ warmStartS: number; steadyRssMb: number; gateway: string; key: string }>();
-      figures.warmStartS = served.warmStartS;
-      figures.steadyRssMb = served.steadyRssMb;
-      const page = (await (await fetch(served.gateway + QUERIES.static, { headers: { 'x-api-key': served.key } })).json()) as {
-        results?: { id: string }[];
-      };
-      const ids = (page.results ?? []).slice(0, 3).map((s) => s.id);
-      figures.latency = {
-        'static search': await latency(served.gateway + QUERIES.static, served.key),
-        'clustered search': await latency(served.gateway + QUERIES.clustered, served.key),
-        'id lookup': await latency(`${served.gateway}/v3/accommodations?hotelids=${ids.join(',')}`, served.key),
-      };
-    } catch (error) {
-      figures.failure = { stage: 'warm start and searches', error: (error as Error).message };
-    } finally {
-      gateway.kill();
+    Object.assign(figures, { warmStartS: sqlite.warmStartS, steadyRssMb: sqlite.steadyRssMb, latency: sqlite.latency });
+    if (sqlite.failure) figures.failure = sqlite.failure;
+    if (figures.pg !== undefined && databaseUrl !== null) {
+      console.error(`[world-scale] ${stays} stays: warm start and searches on PostgreSQL`);
+      figures.pg.warm = await warmGateway({ slots, dataDir, databaseUrl });
     }
     return figures;
   } finally {
@@ -336,7 +483,7 @@ function print(base: SizeFigures, big: SizeFigures): void {
           st.heapMb !== undefined ? `, heap after ${st.heapMb} MB` : ''
         }${st.note ? `; ${st.note}` : ''}`,
       );
-    const total = s.stages.reduce((n, st) => n + st.s, 0);
+    const total = s.stages.filter((st) => st.name !== PG_STAGE).reduce((n, st) => n + st.s, 0);
     console.log(`  ${'first start (sum)'.padEnd(30)} ${total.toFixed(1).padStart(7)} s${s.failure ? ' (incomplete)' : ''}`);
     if (s.failure) console.log(`  FAILED at ${s.failure.stage}: ${s.failure.error.split('\n').slice(0, 3).join(' ')}`);
   }
@@ -366,10 +513,37 @@ function print(base: SizeFigures, big: SizeFigures): void {
       )}), target <= x${TARGETS.latencyRatio}${rm <= TARGETS.latencyRatio && rp <= TARGETS.latencyRatio ? ' met' : ' MISSED'}`,
     );
   }
+  const refreshOf = (r: RefreshFigures | undefined) =>
+    r === undefined
+      ? 'not measured'
+      : `${r.s.toFixed(1)} s, ${r.changed} stays changed, ${r.requests} searches, ${r.failed} failed, p99 ${r.p99Ms} ms; RSS ${r.steadyMb} MB steady, ${r.peakMb} MB at the peak (two versions' indexes and the worker's build), ${r.afterMb} MB after`;
+  const r = big.refresh;
   console.log(
-    `  content refresh at size while serving (no failed request, p99 < ${TARGETS.refreshP99Ms} ms): not measured by this benchmark yet`,
+    `  content refresh while serving: ${refreshOf(r)}; target no failed request and p99 < ${TARGETS.refreshP99Ms} ms${
+      r === undefined ? '' : r.failed === 0 && r.p99Ms < TARGETS.refreshP99Ms ? ' met' : ' MISSED'
+    }`,
   );
-  console.log(`  PostgreSQL ingest and warm start: not measured by this benchmark yet`);
+  console.log(`    160k: ${refreshOf(base.refresh)}`);
+  for (const s of [big, base]) {
+    const write = (name: string) => s.stages.find((st) => st.name === name);
+    const pgWrite = write(PG_STAGE);
+    const pgWarm = s.pg?.warm;
+    const head = `  PostgreSQL beside SQLite at ${s.stays.toLocaleString('en')} stays:`;
+    if (s.pg === undefined || pgWrite === undefined) {
+      console.log(`${head} not measured`);
+      continue;
+    }
+    const sqliteWrite = write('merge, ids, store write');
+    const ms = (name: string, w: WarmFigures | undefined) => w?.latency?.[name]?.medianMs.toFixed(2) ?? '-';
+    console.log(
+      `${head} merge and store write ${pgWrite.s.toFixed(1)} s (SQLite ${sqliteWrite?.s.toFixed(1)} s), peak RSS ${pgWrite.peakMb} MB; ` +
+        `warm start ${f1(pgWarm?.warmStartS, 's')} (SQLite ${f1(s.warmStartS, 's')}), steady RSS ${mbOf(pgWarm?.steadyRssMb)}` +
+        (pgWarm?.failure ? `; FAILED at ${pgWarm.failure.stage}: ${pgWarm.failure.error}` : ''),
+    );
+    console.log(
+      `    medians on PostgreSQL (SQLite): ${['static search', 'clustered search', 'id lookup'].map((q) => `${q} ${ms(q, pgWarm)} ms (${ms(q, s)})`).join(', ')}`,
+    );
+  }
 }
 
 const [role, arg] = process.argv.slice(2);
@@ -385,4 +559,5 @@ else {
   print(base, big);
   console.log(`\nwhole run ${((performance.now() - wall) / 60_000).toFixed(1)} min; load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
   rmSync(ROOT, { recursive: true, force: true });
+  await dropPgSchemas();
 }
