@@ -56,6 +56,7 @@ interface Failure {
 interface WarmFigures {
   warmStartS?: number;
   steadyRssMb?: number;
+  memory?: MemoryParts;
   latency?: Record<string, { medianMs: number; p99Ms: number }>;
   failure?: Failure;
 }
@@ -67,6 +68,20 @@ interface SizeFigures extends WarmFigures {
   /** The same version written to PostgreSQL (a stage of `stages`) and a gateway started warm on it. */
   pg?: { warm?: WarmFigures };
 }
+/** Where a warm gateway's resident memory goes, in MB. */
+interface MemoryParts {
+  /** The gateway thread's JavaScript heap (objects: caches, the gazetteer, Fastify, ...). */
+  heapMb: number;
+  /** Typed arrays: the index columns, kd-tree and cell pyramid (transferred from the worker). */
+  arraysMb: number;
+  /** The rest: the content worker's heap, SQLite's caches, code, the allocator's slack. */
+  otherMb: number;
+}
+const memoryParts = (): MemoryParts => {
+  const m = process.memoryUsage();
+  return { heapMb: mb(m.heapUsed), arraysMb: mb(m.arrayBuffers), otherMb: mb(m.rss - m.heapUsed - m.arrayBuffers) };
+};
+
 /** A content refresh while static searches run (autocannon, 10 connections) against the warm gateway. */
 interface RefreshFigures {
   s: number;
@@ -196,6 +211,7 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   process.send!({
     warmStartS,
     steadyRssMb: mb(process.memoryUsage().rss),
+    memory: memoryParts(),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
     key,
   });
@@ -345,9 +361,10 @@ async function warmGateway(
   const figures: WarmFigures = {};
   try {
     const next = inboxOf(gateway, { tail: '' });
-    const served = await next<{ warmStartS: number; steadyRssMb: number; gateway: string; key: string }>();
+    const served = await next<{ warmStartS: number; steadyRssMb: number; memory: MemoryParts; gateway: string; key: string }>();
     figures.warmStartS = served.warmStartS;
     figures.steadyRssMb = served.steadyRssMb;
+    figures.memory = served.memory;
     const page = (await (await fetch(served.gateway + QUERIES.static, { headers: { 'x-api-key': served.key } })).json()) as {
       results?: { id: string }[];
     };
@@ -456,7 +473,12 @@ async function runSize(stays: number): Promise<SizeFigures> {
       console.error(`[world-scale] ${stays} stays: a refresh after ${REFRESH_DAYS} simulated days, searches running`);
       figures.refresh = await refreshUnderLoad(gateway, next, served.gateway, served.key, controlUrl);
     });
-    Object.assign(figures, { warmStartS: sqlite.warmStartS, steadyRssMb: sqlite.steadyRssMb, latency: sqlite.latency });
+    Object.assign(figures, {
+      warmStartS: sqlite.warmStartS,
+      steadyRssMb: sqlite.steadyRssMb,
+      memory: sqlite.memory,
+      latency: sqlite.latency,
+    });
     if (sqlite.failure) figures.failure = sqlite.failure;
     if (figures.pg !== undefined && databaseUrl !== null) {
       console.error(`[world-scale] ${stays} stays: warm start and searches on PostgreSQL`);
@@ -498,6 +520,14 @@ function print(base: SizeFigures, big: SizeFigures): void {
       big.steadyRssMb === undefined ? '' : big.steadyRssMb < TARGETS.steadyRssMb ? ' met' : ' MISSED'
     }`,
   );
+  if (big.memory !== undefined && base.memory !== undefined) {
+    const extra = big.stays - base.stays;
+    const part = (name: string, key: keyof MemoryParts) =>
+      `${name} ${big.memory![key]} MB (160k: ${base.memory![key]}; ${(((big.memory![key] - base.memory![key]) * 2 ** 20) / extra).toFixed(0)} B a stay more)`;
+    console.log(
+      `    of it: ${part('JS heap of the gateway thread', 'heapMb')}, ${part('typed arrays (index, kd-tree, pyramid)', 'arraysMb')}, ${part('the rest (content worker heap, SQLite, code, allocator)', 'otherMb')}`,
+    );
+  }
   for (const q of ['static search', 'clustered search', 'id lookup']) {
     const a = base.latency?.[q];
     const b = big.latency?.[q];
