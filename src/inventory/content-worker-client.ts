@@ -1,7 +1,8 @@
-// The gateway's side of the content worker (content-worker.ts): one thread per process, jobs one
-// at a time in the order asked. The worker pulls the feeds, merges, builds and publishes a version,
-// and builds a version's index; what comes back is a small report, and typed arrays transferred (not
-// copied), so the event loop here only ever assembles views over them.
+// The gateway's side of the content worker (content-worker.ts): a thread while there are jobs
+// (started by the first, closed once none is left), jobs in the order asked. The worker pulls the
+// feeds, merges, builds and publishes a version, and builds a version's index; what comes back is
+// a small report, and typed arrays transferred (not copied), so the event loop here only ever
+// assembles views over them.
 import { Worker } from 'node:worker_threads';
 import type { StoreLocation } from '../store/open-content-store.ts';
 import type { SupplierConfig } from '../suppliers/supplier.ts';
@@ -45,7 +46,12 @@ export interface ContentWorkerOptions {
   feeds?: { module: string; configs: readonly SupplierConfig[] };
   /** `config.settings`, sent to the thread. */
   settings: ContentWorkerSettings;
+  /** How long a thread with no job left is kept for the next before it is closed; default IDLE_MS. */
+  idleMs?: number;
 }
+
+/** A thread idle this long is closed: refreshes come hours apart, a test's or a swap's jobs within it. */
+export const IDLE_MS = 10_000;
 
 export interface ContentWorker {
   /** Pulls (these suppliers' or every) feed, then builds and publishes the version, all in the worker (the CLI: nothing to serve). */
@@ -61,12 +67,22 @@ export interface ContentWorker {
   close(): Promise<void>;
 }
 
+/** A worker thread and the jobs it owes answers to. */
+interface Thread {
+  w: Worker;
+  idle: NodeJS.Timeout | null;
+  waiting: Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>;
+  exited: Promise<void>;
+}
+
 export function createContentWorker(options: ContentWorkerOptions): ContentWorker {
-  let worker: Worker | null = null;
+  /** The thread jobs go to; null when none runs. */
+  let live: Thread | null = null;
+  /** Threads told to close, until they have exited. */
+  const closing = new Set<Thread>();
   let nextJob = 1;
-  const waiting = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-  const start = (): Worker => {
-    if (worker !== null) return worker;
+  const start = (): Thread => {
+    if (live !== null) return live;
     // The worker runs TypeScript: on Node 20 a worker inherits no module hooks, so it registers
     // tsx itself before importing its entry.
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
@@ -78,28 +94,48 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     // otherwise a process with nothing else to do (the CLI) ends under the await, and Node exits 13
     // with a top-level await that never settled.
     w.unref();
+    const thread: Thread = { w, idle: null, waiting: new Map(), exited: new Promise((resolve) => w.once('exit', () => resolve())) };
     w.on('message', (reply: WorkerReply) => {
-      const entry = waiting.get(reply.job);
-      waiting.delete(reply.job);
-      if (waiting.size === 0) w.unref();
+      const entry = thread.waiting.get(reply.job);
+      thread.waiting.delete(reply.job);
+      if (thread.waiting.size === 0) {
+        w.unref();
+        thread.idle = setTimeout(() => retire(thread), options.idleMs ?? IDLE_MS);
+        thread.idle.unref(); // never what keeps a process alive
+      }
       entry?.resolve(reply);
     });
     const fail = (error: Error) => {
-      for (const entry of waiting.values()) entry.reject(error);
-      waiting.clear();
-      worker = null;
+      for (const entry of thread.waiting.values()) entry.reject(error);
+      thread.waiting.clear();
+      if (live === thread) live = null;
     };
     w.on('error', fail);
     w.on('exit', (code) => fail(new Error(`the content worker exited with code ${code}`)));
-    worker = w;
-    return w;
+    live = thread;
+    return thread;
+  };
+  /**
+   * A thread idle for idleMs is told to close, and the next job starts a new one: a refresh's
+   * pull and merge leave the worker's heap at its peak (GBs at 1M stays, docs/decisions.md 204), which
+   * V8 keeps until it needs the room; a thread that exits gives it all back.
+   */
+  const retire = (thread: Thread): void => {
+    if (thread.idle !== null) clearTimeout(thread.idle);
+    if (live === thread) live = null;
+    closing.add(thread);
+    void thread.exited.then(() => closing.delete(thread));
+    thread.w.unref();
+    thread.w.postMessage({ op: 'close', job: 0 } satisfies WorkerRequest);
   };
   const ask = (request: WorkerRequest): Promise<WorkerReply> =>
     new Promise((resolve, reject) => {
-      waiting.set(request.job, { resolve, reject });
-      const w = start();
-      w.ref();
-      w.postMessage(request);
+      const thread = start();
+      if (thread.idle !== null) clearTimeout(thread.idle);
+      thread.idle = null;
+      thread.waiting.set(request.job, { resolve, reject });
+      thread.w.ref();
+      thread.w.postMessage(request);
     });
   const refresh = async ({ only, shrinkLimit, pageSize }: RefreshRequest, index: boolean) => {
     const reply = await ask({
@@ -129,18 +165,15 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
       return assembleVersionIndex(reply.index);
     },
     async close() {
-      const w = worker;
-      if (w === null) return;
-      worker = null;
-      w.ref(); // waited on until it has exited (below): it keeps the process up till then
-      await new Promise<void>((resolve) => {
-        const stuck = setTimeout(() => void w.terminate(), 2_000);
-        w.once('exit', () => {
-          clearTimeout(stuck);
-          resolve();
-        });
-        w.postMessage({ op: 'close', job: 0 } satisfies WorkerRequest);
-      });
+      if (live !== null) retire(live);
+      // Waited on until they have exited (a stuck one is terminated): they keep the process up till then.
+      await Promise.all(
+        [...closing].map((thread) => {
+          thread.w.ref();
+          const stuck = setTimeout(() => void thread.w.terminate(), 2_000);
+          return thread.exited.finally(() => clearTimeout(stuck));
+        }),
+      );
     },
   };
 }
