@@ -15,6 +15,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { simHeapLimitMb } from '@staygate/sim';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -89,7 +90,7 @@ interface RefreshFigures {
   requests: number;
   failed: number;
   p99Ms: number;
-  /** The gateway's resident memory before it (steady), at its peak (both versions' indexes held while the new one is swapped in, and the worker's build), and after. */
+  /** The gateway's resident memory before it (steady), at its peak (both versions' indexes held while the new one is swapped in, and the worker's build), and after, once the worker's thread has closed. */
   steadyMb: number;
   peakMb: number;
   afterMb: number;
@@ -195,6 +196,14 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   const { simulatedSlots } = await import('../src/compose/supplier-slots.ts');
   const { createBenchKey } = await import('./bench-key.ts');
   const { openStores } = await import('../src/compose/open-stores.ts');
+  // The content worker's thread closes once idle (inventory/content-worker-client.ts): the steady
+  // state is measured once it has, as a gateway between refreshes runs.
+  const threads = new Set<Worker>();
+  process.on('worker', (w) => {
+    threads.add(w);
+    w.once('exit', () => threads.delete(w));
+  });
+  const threadsGone = () => Promise.all([...threads].map((w) => new Promise((resolve) => w.once('exit', resolve))));
   const started = performance.now();
   const settings = { ...defaults, dataDir: input.dataDir, keyedPerMinute: 1_000_000, contentRefreshMs: 0 };
   const { databaseUrl } = input;
@@ -206,6 +215,7 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.ready;
   const warmStartS = (performance.now() - started) / 1000;
+  await threadsGone();
   globalThis.gc?.();
   const key = await createBenchKey(input.dataDir, databaseUrl);
   process.send!({
@@ -227,6 +237,7 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
     const outcome = await app.refreshContent();
     const s = (performance.now() - t) / 1000;
     clearInterval(sampler);
+    await threadsGone();
     globalThis.gc?.();
     const r = outcome.result;
     process.send!({
