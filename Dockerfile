@@ -14,6 +14,8 @@ RUN npm run build
 # Stage 2: production dependencies and what the build made.
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 STAYGATE_DATA_DIR=/data
+# glibc malloc gives back what a content refresh used (docs/decisions.md 205), as `npm start` sets it.
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/packages ./packages

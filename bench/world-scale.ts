@@ -57,32 +57,21 @@ interface Failure {
 interface WarmFigures {
   warmStartS?: number;
   steadyRssMb?: number;
-  memory?: MemoryParts;
+  /** The gateway thread's JavaScript heap once steady (objects: caches, the gazetteer, Fastify, ...). */
+  heapMb?: number;
   latency?: Record<string, { medianMs: number; p99Ms: number }>;
   failure?: Failure;
 }
 interface SizeFigures extends WarmFigures {
   stays: number;
+  /** The version's index columns (kd-tree included) and cell pyramid: typed arrays, as the stages built them. */
+  indexMb?: number;
   listings?: number;
   stages: Stage[];
   refresh?: RefreshFigures;
   /** The same version written to PostgreSQL (a stage of `stages`) and a gateway started warm on it. */
   pg?: { warm?: WarmFigures };
 }
-/** Where a warm gateway's resident memory goes, in MB. */
-interface MemoryParts {
-  /** The gateway thread's JavaScript heap (objects: caches, the gazetteer, Fastify, ...). */
-  heapMb: number;
-  /** Typed arrays: the index columns, kd-tree and cell pyramid (transferred from the worker). */
-  arraysMb: number;
-  /** The rest: the content worker's heap, SQLite's caches, code, the allocator's slack. */
-  otherMb: number;
-}
-const memoryParts = (): MemoryParts => {
-  const m = process.memoryUsage();
-  return { heapMb: mb(m.heapUsed), arraysMb: mb(m.arrayBuffers), otherMb: mb(m.rss - m.heapUsed - m.arrayBuffers) };
-};
-
 /** A content refresh while static searches run (autocannon, 10 connections) against the warm gateway. */
 interface RefreshFigures {
   s: number;
@@ -167,8 +156,18 @@ async function stages(input: { slots: Slots; dataDir: string; databaseUrl: strin
       'index build',
       () => buildVersionIndexParts(built.result.no, indexRowsOfStays(built.stays!), defaults),
       (parts) => {
-        const bytes = Object.values(parts.columns).reduce((n: number, c) => n + (ArrayBuffer.isView(c) ? c.byteLength : 0), 0);
-        return `index columns ${(bytes / built.result.stays).toFixed(0)} bytes a stay`;
+        // Every typed array in it, however nested (the pyramid keeps one set a resolution).
+        const bytesOf = (o: unknown): number =>
+          ArrayBuffer.isView(o)
+            ? o.byteLength
+            : typeof o === 'object' && o !== null
+              ? Object.values(o).reduce((n: number, c) => n + bytesOf(c), 0)
+              : 0;
+        const columns = bytesOf(parts.columns);
+        const pyramid = bytesOf(parts.pyramid);
+        send({ indexBytes: columns + pyramid });
+        const perStay = (bytes: number) => (bytes / built.result.stays).toFixed(1);
+        return `index columns ${perStay(columns)} bytes a stay, cell pyramid ${perStay(pyramid)}`;
       },
     );
     await store.close();
@@ -221,7 +220,7 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   process.send!({
     warmStartS,
     steadyRssMb: mb(process.memoryUsage().rss),
-    memory: memoryParts(),
+    heapMb: mb(process.memoryUsage().heapUsed),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
     key,
   });
@@ -367,15 +366,17 @@ async function warmGateway(
 ): Promise<WarmFigures> {
   const gateway = fork(new URL(import.meta.url).pathname, ['--serve', JSON.stringify(input)], {
     execArgv: ['--expose-gc', '--import', 'tsx'],
+    // glibc's malloc as `npm start` and the Dockerfile set it (docs/decisions.md 205).
+    env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const figures: WarmFigures = {};
   try {
     const next = inboxOf(gateway, { tail: '' });
-    const served = await next<{ warmStartS: number; steadyRssMb: number; memory: MemoryParts; gateway: string; key: string }>();
+    const served = await next<{ warmStartS: number; steadyRssMb: number; heapMb: number; gateway: string; key: string }>();
     figures.warmStartS = served.warmStartS;
     figures.steadyRssMb = served.steadyRssMb;
-    figures.memory = served.memory;
+    figures.heapMb = served.heapMb;
     const page = (await (await fetch(served.gateway + QUERIES.static, { headers: { 'x-api-key': served.key } })).json()) as {
       results?: { id: string }[];
     };
@@ -452,7 +453,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
     const childRss = watchRss(child);
     const stageStarted = performance.now();
     for (;;) {
-      let m: { stage?: Stage; failure?: Failure; listings?: number; done?: true };
+      let m: { stage?: Stage; failure?: Failure; listings?: number; indexBytes?: number; done?: true };
       try {
         m = await next();
       } catch (error) {
@@ -468,6 +469,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
         console.error(`[world-scale] ${stays} stays: ${m.stage.name} ${m.stage.s.toFixed(1)} s, peak RSS ${m.stage.peakMb} MB`);
       }
       if (m.listings !== undefined) figures.listings = m.listings;
+      if (m.indexBytes !== undefined) figures.indexMb = mb(m.indexBytes);
       if (m.failure) {
         figures.failure = m.failure;
         return figures;
@@ -487,7 +489,7 @@ async function runSize(stays: number): Promise<SizeFigures> {
     Object.assign(figures, {
       warmStartS: sqlite.warmStartS,
       steadyRssMb: sqlite.steadyRssMb,
-      memory: sqlite.memory,
+      heapMb: sqlite.heapMb,
       latency: sqlite.latency,
     });
     if (sqlite.failure) figures.failure = sqlite.failure;
@@ -531,12 +533,16 @@ function print(base: SizeFigures, big: SizeFigures): void {
       big.steadyRssMb === undefined ? '' : big.steadyRssMb < TARGETS.steadyRssMb ? ' met' : ' MISSED'
     }`,
   );
-  if (big.memory !== undefined && base.memory !== undefined) {
-    const extra = big.stays - base.stays;
-    const part = (name: string, key: keyof MemoryParts) =>
-      `${name} ${big.memory![key]} MB (160k: ${base.memory![key]}; ${(((big.memory![key] - base.memory![key]) * 2 ** 20) / extra).toFixed(0)} B a stay more)`;
+  const parts = (f: SizeFigures) =>
+    f.steadyRssMb === undefined || f.heapMb === undefined || f.indexMb === undefined
+      ? null
+      : { heap: f.heapMb, index: f.indexMb, rest: f.steadyRssMb - f.heapMb - f.indexMb };
+  const [bigParts, baseParts] = [parts(big), parts(base)];
+  if (bigParts !== null && baseParts !== null) {
+    const part = (name: string, key: keyof typeof bigParts) =>
+      `${name} ${bigParts[key]} MB (160k: ${baseParts[key]}; ${(((bigParts[key] - baseParts[key]) * 2 ** 20) / (big.stays - base.stays)).toFixed(0)} B a stay more)`;
     console.log(
-      `    of it: ${part('JS heap of the gateway thread', 'heapMb')}, ${part('typed arrays (index, kd-tree, pyramid)', 'arraysMb')}, ${part('the rest (content worker heap, SQLite, code, allocator)', 'otherMb')}`,
+      `    of it: ${part("the gateway thread's JS heap", 'heap')}, ${part('index columns and cell pyramid', 'index')}, ${part('the rest (SQLite, code, the allocator)', 'rest')}`,
     );
   }
   for (const q of ['static search', 'clustered search', 'id lookup']) {
