@@ -164,58 +164,54 @@ function childrenOf(pid: number): number[] {
 
 const commandLine = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
 
-test(
-  '`npm start` runs the gateway with malloc set to give memory back; SIGTERM to its pid stops the gateway and the simulator, and npm exits 0',
-  { timeout: 240_000 },
-  async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-npm-start-'));
-    const port = await freePort();
-    // `npm start` as an operator types it (its prestart build included), the npm of this machine.
-    const npm = spawn('npm', ['start'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(port), STAYGATE_DATA_DIR: dataDir, STAYGATE_SIM_STAYS: '300', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+test('SIGTERM to the pid of `npm start` stops the gateway and the simulator, and npm exits 0', { timeout: 240_000 }, async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'staygate-npm-start-'));
+  const port = await freePort();
+  // `npm start` as an operator types it (its prestart build included), the npm of this machine.
+  const npm = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), STAYGATE_DATA_DIR: dataDir, STAYGATE_SIM_STAYS: '300', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const onLog: (() => void)[] = [];
+  for (const stream of [npm.stdout, npm.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      log += chunk;
+      for (const watch of onLog) watch();
     });
-    let log = '';
-    const onLog: (() => void)[] = [];
-    for (const stream of [npm.stdout, npm.stderr]) {
-      stream.on('data', (chunk: Buffer) => {
-        log += chunk;
-        for (const watch of onLog) watch();
-      });
-    }
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      npm.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const ready = new Promise<void>((resolve) => {
-      const check = () => /"msg":"ready in/.test(log) && resolve();
-      onLog.push(check);
-      check();
-    });
-    let gateway: number | null = null;
-    let simulator: number | null = null;
-    try {
-      await ready;
-      // The gateway is the node process that logged "ready" (below npm, through whatever runs the
-      // script); the simulator is its child running @staygate/sim.
-      gateway = Number(/"pid":(\d+)[^\n]*"msg":"ready in/.exec(log)![1]);
-      simulator = childrenOf(gateway).find((pid) => commandLine(pid).includes('packages/sim/')) ?? null;
-      assert.ok(simulator !== null, `the gateway ${gateway} has a simulator child`);
-      assert.ok(alive(gateway) && alive(simulator), 'both run before the signal');
-      // glibc's malloc set to give back what a content refresh used (docs/decisions.md 205).
-      const environ = readFileSync(`/proc/${gateway}/environ`, 'utf8').split('\0');
-      for (const setting of ['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072'])
-        assert.ok(environ.includes(setting), `the gateway runs with ${setting}`);
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    npm.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ready = new Promise<void>((resolve) => {
+    const check = () => /"msg":"ready in/.test(log) && resolve();
+    onLog.push(check);
+    check();
+  });
+  let gateway: number | null = null;
+  let simulator: number | null = null;
+  try {
+    await ready;
+    // The gateway is the node process that logged "ready" (below npm, through whatever runs the
+    // script); the simulator is its child running @staygate/sim.
+    gateway = Number(/"pid":(\d+)[^\n]*"msg":"ready in/.exec(log)![1]);
+    simulator = childrenOf(gateway).find((pid) => commandLine(pid).includes('packages/sim/')) ?? null;
+    assert.ok(simulator !== null, `the gateway ${gateway} has a simulator child`);
+    assert.ok(alive(gateway) && alive(simulator), 'both run before the signal');
+    // glibc's malloc set to give back what a content refresh used (docs/decisions.md 205).
+    const environ = readFileSync(`/proc/${gateway}/environ`, 'utf8').split('\0');
+    for (const setting of ['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072'])
+      assert.ok(environ.includes(setting), `the gateway runs with ${setting}`);
 
-      process.kill(npm.pid!, 'SIGTERM');
-      assert.deepEqual(await exited, { code: 0, signal: null }, `npm start exits 0\n${log}`);
-      assert.match(log, /SIGTERM received: shutting down/, 'the gateway got the signal');
-      assert.ok(!alive(gateway), `no gateway left (pid ${gateway})`);
-      assert.ok(!alive(simulator), `no simulator left (pid ${simulator})`);
-    } finally {
-      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
-      for (const pid of [simulator, gateway]) if (pid !== null && alive(pid)) process.kill(pid, 'SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  },
-);
+    process.kill(npm.pid!, 'SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null }, `npm start exits 0\n${log}`);
+    assert.match(log, /SIGTERM received: shutting down/, 'the gateway got the signal');
+    assert.ok(!alive(gateway), `no gateway left (pid ${gateway})`);
+    assert.ok(!alive(simulator), `no simulator left (pid ${simulator})`);
+  } finally {
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+    for (const pid of [simulator, gateway]) if (pid !== null && alive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
