@@ -14,6 +14,7 @@ import { simulatedSlots, type SimulatedSlot } from '../src/compose/supplier-slot
 import type { SupplierId } from '../src/types.ts';
 import { createBenchKey } from './bench-key.ts';
 import { watchStalls, type Stall } from './loop-stalls.ts';
+import { watchRssPeak } from './rss-peak.ts';
 
 const SEARCH = '/v3/accommodations?nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27&pageSize=10';
 const DAYS = 30;
@@ -92,16 +93,13 @@ async function serve(): Promise<void> {
     );
     globalThis.gc?.();
     const steady = process.memoryUsage().rss;
-    let peak = steady;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rssPeak = watchRssPeak();
     loop.reset();
     stalls.reset();
     const t0 = performance.now();
     const outcome = await app.refreshContent();
     const ms = performance.now() - t0;
-    clearInterval(sampler);
+    const peak = rssPeak.stop();
     const r = outcome.result!;
     const figures: RefreshFigures = {
       ms,

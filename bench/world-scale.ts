@@ -21,6 +21,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import type { SimulatedSlot } from '../src/compose/supplier-slots.ts';
 import type { SupplierId } from '../src/types.ts';
+import { watchRssPeak } from './rss-peak.ts';
 
 const DEFAULT_STAYS = 160_000;
 const STAYS = Number(process.env.STAYGATE_BENCH_WORLD_STAYS ?? 7_823_145);
@@ -228,14 +229,11 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
     if (m !== 'refresh') return;
     globalThis.gc?.();
     const steady = process.memoryUsage().rss;
-    let peak = steady;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 20);
+    const rssPeak = watchRssPeak();
     const t = performance.now();
     const outcome = await app.refreshContent();
     const s = (performance.now() - t) / 1000;
-    clearInterval(sampler);
+    const peak = rssPeak.stop();
     await threadsGone();
     globalThis.gc?.();
     const r = outcome.result;

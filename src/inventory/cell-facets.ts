@@ -1,4 +1,5 @@
 import { NO_RATING, NO_STARS, type StayIndex } from './stay-index.ts';
+import { lowerBound } from './lower-bound.ts';
 
 /**
  * Per-attribute figures of the cell pyramid's big pieces, so that a viewport filtered by one
@@ -169,13 +170,7 @@ export function levelFacets(
         fs = finer.start,
         fr = finer.raw;
       // The children: the finer pieces starting within this one.
-      let d = 0,
-        hi = fs.length - 1;
-      while (d < hi) {
-        const m = (d + hi) >>> 1;
-        if (fs[m] < start[c]) d = m + 1;
-        else hi = m;
-      }
+      let d = lowerBound(fs, start[c], 0, fs.length - 1);
       for (; d < fs.length - 1 && fs[d] < start[c + 1]; d++) {
         const j = facetPieceOf(f, d);
         if (j < 0) {
@@ -240,12 +235,6 @@ export function levelFacets(
 /** Which of piece c's entries a level holds: its number among facetPieces, or -1 (a small piece). */
 export function facetPieceOf(facets: LevelFacets, c: number): number {
   const pieces = facets.facetPieces;
-  let lo = 0,
-    hi = pieces.length;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (pieces[m] < c) lo = m + 1;
-    else hi = m;
-  }
-  return lo < pieces.length && pieces[lo] === c ? lo : -1;
+  const i = lowerBound(pieces, c);
+  return i < pieces.length && pieces[i] === c ? i : -1;
 }

@@ -10,6 +10,7 @@ import type { BoundingBox } from '../geo/bounding-box.ts';
 import { cellKey, cellString, compareHalves } from '../geo/h3-cell.ts';
 import { FACET_DIMS, facetPieceOf } from '../inventory/cell-facets.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
+import { lowerBound } from '../inventory/lower-bound.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
 import type { FacetFilter } from './facet-filter.ts';
 import type { ClusterHit } from './search-result.ts';
@@ -232,18 +233,6 @@ function centroidLng(sum: number, sumWrapped: number, count: number, west: numbe
   if (east - west <= 180) return sum / count;
   const x = sumWrapped / count;
   return x > 180 ? x - 360 : x;
-}
-
-/** First i in [0, a.length) with a[i] >= value (a ascending). */
-function lowerBound(a: Uint32Array, value: number): number {
-  let lo = 0,
-    hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (a[m] < value) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
 }
 
 /**
