@@ -20,6 +20,7 @@ import { simHeapLimitMb } from '@staygate/sim';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { SimulatedSlot } from '../src/compose/supplier-slots.ts';
+import { contentHeapLimitMb } from '../src/inventory/content-heap-limit.ts';
 import type { SupplierId } from '../src/types.ts';
 import { watchRssPeak } from './rss-peak.ts';
 
@@ -444,7 +445,8 @@ async function runSize(stays: number): Promise<SizeFigures> {
 
     console.error(`[world-scale] ${stays} stays: pull, merge and store, index`);
     const child = fork(new URL(import.meta.url).pathname, ['--stages', JSON.stringify({ slots, dataDir, databaseUrl })], {
-      execArgv: ['--expose-gc', '--import', 'tsx'],
+      // The heap the gateway's content worker is given (inventory/content-heap-limit.ts): these are its stages.
+      execArgv: ['--expose-gc', '--import', 'tsx', `--max-old-space-size=${contentHeapLimitMb()}`],
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     const next = inboxOf(child, { tail: '' });

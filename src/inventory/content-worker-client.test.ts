@@ -9,6 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { defaults } from '../defaults.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
+import { contentHeapLimitMb } from './content-heap-limit.ts';
 import { createContentWorker } from './content-worker-client.ts';
 
 describe('the content worker thread', () => {
@@ -51,5 +52,13 @@ describe('the content worker thread', () => {
     const exited = new Promise((resolve) => started[first].once('exit', resolve));
     await content.close(); // and close() ends it at once
     await exited;
+  });
+
+  it('may grow its heap past V8 default cap to what a 10M-listing build needs', async () => {
+    const content = worker(60_000);
+    const first = started.length;
+    await content.loadIndex(no);
+    assert.equal(started[first].resourceLimits?.maxOldGenerationSizeMb, contentHeapLimitMb());
+    await content.close();
   });
 });

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { StoreLocation } from '../store/open-content-store.ts';
 import type { SupplierConfig } from '../suppliers/supplier.ts';
 import type { Settings, SupplierId } from '../types.ts';
+import { contentHeapLimitMb } from './content-heap-limit.ts';
 import type { RefreshOutcome } from './refresh-content.ts';
 import { assembleVersionIndex, type VersionIndex, type VersionIndexParts } from './version-index.ts';
 
@@ -88,6 +89,8 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
     const w = new Worker(bootstrap, {
       eval: true,
+      // V8's default cap (~4 GB) would kill a 10M-listing pull and merge (content-heap-limit.ts).
+      resourceLimits: { maxOldGenerationSizeMb: contentHeapLimitMb() },
       workerData: { where: options.where, feeds: options.feeds, settings: options.settings } satisfies ContentWorkerOptions,
     });
     // An idle worker never keeps the process alive; a worker someone waits on does (ask, close):
