@@ -200,7 +200,10 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   // The content worker's thread closes once idle (inventory/content-worker-client.ts): the steady
   // state is measured once it has, as a gateway between refreshes runs.
   const threads = new Set<Worker>();
+  const { CONTENT_WORKER_NAME } = await import('../src/inventory/content-worker-client.ts');
   process.on('worker', (w) => {
+    // Not Node's own threads (on Node 24 the module hooks' thread is one, and never exits).
+    if (w.threadName !== CONTENT_WORKER_NAME) return;
     threads.add(w);
     w.once('exit', () => threads.delete(w));
   });

@@ -10,14 +10,17 @@ import { defaults } from '../defaults.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 import { contentHeapLimitMb } from './content-heap-limit.ts';
-import { createContentWorker } from './content-worker-client.ts';
+import { CONTENT_WORKER_NAME, createContentWorker } from './content-worker-client.ts';
 
 describe('the content worker thread', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'staygate-worker-'));
   const file = path.join(dir, 'staygate.sqlite');
   let no: number;
   const started: Worker[] = [];
-  const onWorker = (w: Worker) => started.push(w);
+  // Only ours: Node emits its own threads too (on Node 24, the module hooks' thread, a worker that never exits).
+  const onWorker = (w: Worker) => {
+    if (w.threadName === CONTENT_WORKER_NAME) started.push(w);
+  };
   before(async () => {
     const store = createSqliteStore({ path: file, settings: defaults });
     no = await store.publishContent(syntheticStays(50), 'v1', {});

@@ -54,6 +54,9 @@ export interface ContentWorkerOptions {
 /** A thread idle this long is closed: refreshes come hours apart, a test's or a swap's jobs within it. */
 export const IDLE_MS = 10_000;
 
+/** The thread's name (`worker.threadName`, `top -H`): what tells it from Node's own threads, such as its module hooks' thread. */
+export const CONTENT_WORKER_NAME = 'staygate-content';
+
 export interface ContentWorker {
   /** Pulls (these suppliers' or every) feed, then builds and publishes the version, all in the worker (the CLI: nothing to serve). */
   refresh(request: RefreshRequest): Promise<RefreshOutcome>;
@@ -89,6 +92,7 @@ export function createContentWorker(options: ContentWorkerOptions): ContentWorke
     const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./content-worker.ts', import.meta.url).href)}); })`;
     const w = new Worker(bootstrap, {
       eval: true,
+      name: CONTENT_WORKER_NAME,
       // V8's default cap (~4 GB) would kill a 10M-listing pull and merge (content-heap-limit.ts).
       resourceLimits: { maxOldGenerationSizeMb: contentHeapLimitMb() },
       workerData: { where: options.where, feeds: options.feeds, settings: options.settings } satisfies ContentWorkerOptions,
