@@ -25,10 +25,41 @@ const DISTANCE_WEIGHT = 0.3;
 /** Two concrete rental types (villa vs house) may be one property classified twice, but less likely so. */
 const TYPE_MISMATCH_PENALTY = 0.25;
 
-interface Candidate {
-  a: number;
-  b: number;
-  score: number;
+/** Candidate pairs (listing positions a < b and their score), appended to growable typed arrays. */
+function createPairs(expected: number) {
+  let a = new Int32Array(Math.max(1024, expected));
+  let b = new Int32Array(a.length);
+  let score = new Float64Array(a.length);
+  let length = 0;
+  return {
+    push(i: number, j: number, s: number): void {
+      if (length === a.length) {
+        const grow = <T extends Int32Array | Float64Array>(old: T): T => {
+          const grown = new (old.constructor as new (n: number) => T)(old.length * 2);
+          grown.set(old);
+          return grown;
+        };
+        a = grow(a);
+        b = grow(b);
+        score = grow(score);
+      }
+      a[length] = i;
+      b[length] = j;
+      score[length++] = s;
+    },
+    get length(): number {
+      return length;
+    },
+    get a(): Int32Array {
+      return a;
+    },
+    get b(): Int32Array {
+      return b;
+    },
+    get score(): Float64Array {
+      return score;
+    },
+  };
 }
 
 /** Hotels and rentals are different businesses: a listing of one never merges with the other. */
@@ -84,7 +115,9 @@ export function mergeListings(listings: readonly Listing[], settings: MergeSetti
     return score >= minScore ? score : -1;
   };
 
-  const candidates: Candidate[] = [];
+  // Candidate pairs in typed arrays, not an object each: at 10M listings the objects, and the
+  // array per listing of the union-find below, were gigabytes of the merge's peak (issue 22).
+  const candidates = createPairs(n);
   const dLat = maxDistance / METRES_PER_DEGREE_LAT;
   for (let i = 0; i < n; i++) {
     const a = listings[i];
@@ -97,15 +130,21 @@ export function mergeListings(listings: readonly Listing[], settings: MergeSetti
     for (const j of near) {
       if (j <= i) continue;
       const score = pairScore(i, j);
-      if (score >= 0) candidates.push({ a: i, b: j, score });
+      if (score >= 0) candidates.push(i, j, score);
     }
   }
-  // Ties by position keep the result independent of the sort's stability.
-  candidates.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
+  const { a: pairA, b: pairB, score: pairScoreOf } = candidates;
+  // Best score first; ties by position keep the result independent of the sort's stability.
+  const order = Uint32Array.from({ length: candidates.length }, (_, k) => k).sort(
+    (x, y) => pairScoreOf[y] - pairScoreOf[x] || pairA[x] - pairA[y] || pairB[x] - pairB[y],
+  );
 
-  // Union-find over listings; each root knows its members and its suppliers.
+  // Union-find over listings. Each root's members are a linked list that starts at the root
+  // (`next`, -1 at its end; `last`, its end), with its size and its suppliers.
   const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const members: (number[] | null)[] = Array.from({ length: n }, (_, i) => [i]);
+  const next = new Int32Array(n).fill(-1);
+  const last = Int32Array.from({ length: n }, (_, i) => i);
+  const size = new Int32Array(n).fill(1);
   const mask = Uint8Array.from(bits);
   const find = (i: number): number => {
     while (parent[i] !== i) {
@@ -114,33 +153,32 @@ export function mergeListings(listings: readonly Listing[], settings: MergeSetti
     }
     return i;
   };
+  /** Complete linkage: A~B and B~C must not drag in a C that fails the gates against A. */
+  const linkable = (ra: number, rb: number): boolean => {
+    if (size[ra] === 1 && size[rb] === 1) return true;
+    for (let i = ra; i !== -1; i = next[i]) for (let j = rb; j !== -1; j = next[j]) if (pairScore(i, j) < 0) return false;
+    return true;
+  };
 
-  for (const { a, b } of candidates) {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra === rb || (mask[ra] & mask[rb]) !== 0) continue;
-    const left = members[ra]!;
-    const right = members[rb]!;
-    // Complete linkage: A~B and B~C must not drag in a C that fails the gates against A.
-    if (left.length > 1 || right.length > 1) {
-      let ok = true;
-      for (const i of left) {
-        for (const j of right) if (pairScore(i, j) < 0) ok = false;
-        if (!ok) break;
-      }
-      if (!ok) continue;
-    }
-    const [root, child] = left.length >= right.length ? [ra, rb] : [rb, ra];
+  for (const k of order) {
+    const ra = find(pairA[k]);
+    const rb = find(pairB[k]);
+    if (ra === rb || (mask[ra] & mask[rb]) !== 0 || !linkable(ra, rb)) continue;
+    const [root, child] = size[ra] >= size[rb] ? [ra, rb] : [rb, ra];
     parent[child] = root;
-    members[root]!.push(...members[child]!);
-    members[child] = null;
+    next[last[root]] = child;
+    last[root] = last[child];
+    size[root] += size[child];
     mask[root] |= mask[child];
   }
 
+  // Roots in position order are the groups in the order of their first listing only when the
+  // root is the smallest member, which union by size does not promise: sorted below.
   const groups: number[][] = [];
   for (let i = 0; i < n; i++) {
-    const group = members[i];
-    if (group === null || find(i) !== i) continue;
+    if (parent[i] !== i) continue;
+    const group: number[] = [];
+    for (let k = i; k !== -1; k = next[k]) group.push(k);
     groups.push(group.sort((x, y) => x - y));
   }
   groups.sort((x, y) => x[0] - y[0]);
