@@ -13,21 +13,21 @@ const keyOf = (listing: Listing): string => `${listing.supplier}:${listing.suppl
  */
 export function assignStayIds(groups: readonly (readonly Listing[])[], known: ReadonlyMap<string, string>): string[] {
   const everGiven = new Set(known.values());
-  const claims = groups.map((group, g) => {
-    const votes = new Map<string, number>();
+  // Only groups with a known listing claim anything: a map and an array for each of 7.8M groups
+  // on a first start (none known) were a gigabyte of a 10M build's peak for nothing (issue 22).
+  const claims: { g: number; ranked: [string, number][] }[] = [];
+  groups.forEach((group, g) => {
+    let votes: Map<string, number> | null = null;
     for (const listing of group) {
-      const id = known.get(keyOf(listing));
-      if (id !== undefined) votes.set(id, (votes.get(id) ?? 0) + 1);
+      const id = known.size === 0 ? undefined : known.get(keyOf(listing));
+      if (id !== undefined) (votes ??= new Map()).set(id, (votes.get(id) ?? 0) + 1);
     }
-    const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    return { g, ranked };
+    if (votes !== null) claims.push({ g, ranked: [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)) });
   });
   // Strongest claims first, so a split gives the id to the bigger part, whatever the group order.
-  const order = claims
-    .filter((c) => c.ranked.length > 0)
-    .sort(
-      (a, b) => b.ranked[0][1] - a.ranked[0][1] || (a.ranked[0][0] < b.ranked[0][0] ? -1 : a.ranked[0][0] > b.ranked[0][0] ? 1 : a.g - b.g),
-    );
+  const order = claims.sort(
+    (a, b) => b.ranked[0][1] - a.ranked[0][1] || (a.ranked[0][0] < b.ranked[0][0] ? -1 : a.ranked[0][0] > b.ranked[0][0] ? 1 : a.g - b.g),
+  );
   const ids: (string | null)[] = groups.map(() => null);
   const taken = new Set<string>();
   for (const claim of order) {
