@@ -220,7 +220,8 @@ const FILTERS: { label: string; filter: Filter }[] = [
   { label: 'minguestrating=8', filter: { minGuestRating: 8 } },
   { label: 'minstars=4', filter: { minStars: 4 } },
   { label: 'provider=supplier_b', filter: { providers: ['supplier_b'] } },
-  { label: 'minguestrating=8.5 (scanned)', filter: { minGuestRating: 8.5 } },
+  { label: 'minguestrating=8.5', filter: { minGuestRating: 8.5 } },
+  { label: 'minstars=3.5', filter: { minStars: 3.5 } },
 ];
 
 const inView = index.countInBox(VIEW.south, VIEW.west, VIEW.north, VIEW.east);

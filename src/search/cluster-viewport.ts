@@ -363,7 +363,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const gathering = new Gathering();
   const cell = new Uint32Array(2);
   /** Whole pieces through the filter from their facet entries (cell-facets.ts), else by their stays. */
-  const byFacets = keep !== null && facets !== null && facets.codes !== null;
+  const byFacets = keep !== null && facets !== null;
 
   /** Adds a piece of the deepest walked level, or part of it, to its cell (with its run of stays, once). */
   const add = (c: number, t: Tally, withRun = true) => {
@@ -477,7 +477,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const { dim, codes } = facets!;
     const { facetStart, facetCode, facetCount, facetBest, facetBox, facetCentroid } = level;
     for (let e = facetStart[i * FACET_DIMS + dim]; e < facetStart[i * FACET_DIMS + dim + 1]; e++) {
-      if (codes![facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
+      if (codes[facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
     }
   };
 

@@ -120,7 +120,7 @@ function randomQuery(rand: () => number): SearchQuery {
 }
 
 /**
- * Leaves exactly one attribute filtering (a type, suppliers, a whole-point guest rating or star
+ * Leaves exactly one attribute filtering (a type, suppliers, a guest rating or star
  * class), as the cell pyramid's facet entries answer it (inventory/cell-facets.ts).
  */
 function oneAttribute(fields: Partial<SearchQuery>, rand: () => number): void {
@@ -129,8 +129,8 @@ function oneAttribute(fields: Partial<SearchQuery>, rand: () => number): void {
   const kind = rand();
   if (kind < 0.3) fields.types = [pick(WORLD_TYPES), ...WORLD_TYPES.filter(() => rand() < 0.2)];
   else if (kind < 0.55) fields.providers = [pick(SUPPLIER_IDS), ...SUPPLIER_IDS.filter(() => rand() < 0.3)].slice(0, 3);
-  else if (kind < 0.8) fields.minGuestRating = pick([6, 7, 8, 9, 10, 8.5]);
-  else fields.minStars = pick([1, 2, 3, 4, 5, 3.5]);
+  else if (kind < 0.8) fields.minGuestRating = pick([6, 7, 8, 9, 10, 8.5, 8.25, 0.1]);
+  else fields.minStars = pick([1, 2, 3, 4, 5, 3.5, 2.5]);
 }
 
 /** Tiny to whole-world boxes, around the world's cities, across the antimeridian (Fiji) and anywhere. */

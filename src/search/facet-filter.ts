@@ -22,8 +22,8 @@ const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
 export interface FacetFilter {
   /** The dimension (FACET_TYPE, ...). */
   dim: number;
-  /** 1 for each kept code when the kept values are whole codes (a rating of 8, not 8.5), else null: scan only. */
-  codes: Uint8Array | null;
+  /** 1 for each kept code. */
+  codes: Uint8Array;
   /** The dimension's index column, and 1 for each of its byte values the filter keeps. */
   column: Uint8Array;
   values: Uint8Array;
@@ -63,22 +63,17 @@ export function facetFilterOf(index: StayIndex, query: SearchQuery): FacetFilter
   const values = new Uint8Array(256);
   const test = filters[0];
   for (let v = 0; v < 256; v++) values[v] = test(v) ? 1 : 0;
-  return { dim, codes: wholeCodes(dim, values), column: facetColumn(index, dim), values };
+  return { dim, codes: keptCodes(dim, values), column: facetColumn(index, dim), values };
 }
 
 /** Each dimension's code of each byte value. */
 const CODES = Array.from({ length: FACET_DIMS }, (_, dim) => Uint8Array.from({ length: 256 }, (_, v) => facetCode(dim, v)));
 
-/** The kept codes, when every value of each code is kept or none is; else null. */
-function wholeCodes(dim: number, values: Uint8Array): Uint8Array | null {
-  const kept = new Int8Array(FACET_CODES).fill(-1);
+/** 1 for each kept code. A code is one value of the column (inventory/cell-facets.ts), so the kept values are whole codes. */
+function keptCodes(dim: number, values: Uint8Array): Uint8Array {
+  const kept = new Uint8Array(FACET_CODES);
   const codeOf = CODES[dim];
-  for (let v = 0; v < 256; v++) {
-    const code = codeOf[v];
-    // Values no stay can have (a rating of 18.0) have no code: they cannot split one.
-    if (code >= FACET_CODES) continue;
-    if (kept[code] === -1) kept[code] = values[v];
-    else if (kept[code] !== values[v]) return null;
-  }
-  return Uint8Array.from(kept, (k) => (k === 1 ? 1 : 0));
+  // Values no stay can have (a rating of 18.0) have no code.
+  for (let v = 0; v < 256; v++) if (codeOf[v] < FACET_CODES && values[v] === 1) kept[codeOf[v]] = 1;
+  return kept;
 }
