@@ -51,9 +51,21 @@ export function cellHalves(cell: string): { hi: number; lo: number } | null {
   return { hi: cut === 0 ? 0 : parseInt(cell.slice(0, cut), 16), lo: parseInt(cell.slice(cut), 16) };
 }
 
-/** The hex string of the cell with these halves, as h3-js writes it (lower case, no leading zeros). */
+/** Two hex digits of each byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const hex8 = (x: number): string => HEX_BYTE[x >>> 24] + HEX_BYTE[(x >>> 16) & 255] + HEX_BYTE[(x >>> 8) & 255] + HEX_BYTE[x & 255];
+const ZERO = 48;
+
+/**
+ * The hex string of the cell with these halves, as h3-js writes it (lower case, no leading zeros).
+ * By a table of bytes: Number#toString(16) took 16% of a clustered search, one id per cluster.
+ */
 export function cellString(hi: number, lo: number): string {
-  return hi === 0 ? lo.toString(16) : hi.toString(16) + lo.toString(16).padStart(8, '0');
+  if (hi === 0) return lo.toString(16);
+  const high = hex8(hi);
+  let zeros = 0;
+  while (high.charCodeAt(zeros) === ZERO) zeros++;
+  return (zeros === 0 ? high : high.slice(zeros)) + hex8(lo);
 }
 
 /**
