@@ -13,7 +13,7 @@ import { lowerBound } from './lower-bound.ts';
  * every stay in view (2.3 ms on the 1M viewport); a code a tenth costs ~1 byte a stay more.
  *
  * Only pieces of at least `minStays` stays have entries (1,024 by default: 904 pieces of the 1M
- * world, 48,000 entries, ~1.6 bytes per stay): a smaller piece costs little to scan, and paying
+ * world, 103,000 entries, ~3.4 bytes per stay): a smaller piece costs little to scan, and paying
  * 33 bytes an entry for every small piece would double the pyramid.
  */
 export interface LevelFacets {
