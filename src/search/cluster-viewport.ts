@@ -273,7 +273,9 @@ export function pyramidCells(
  * of pieces cut by the view's edges, is counted, for the caller to scan at once (`now`) when they
  * are few, or in slices.
  */
-export function facetWalk(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, keep: Keep, facets: FacetFilter) {
+export function facetWalk(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, resolution: number, facets: FacetFilter) {
+  // The filter as the column's table: what static-filter.ts keeps, to the byte (facet-filter.ts).
+  const keep = (idx: number) => facets.values[facets.column[idx]] === 1;
   const walk = walkView(index, pyramid, view, resolution, keep, facets);
   while (walk.step(Infinity));
   let stays = 0;

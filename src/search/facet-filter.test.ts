@@ -55,4 +55,16 @@ describe('a filter of one attribute as the pyramid facets answer it', () => {
     ] as Partial<SearchQuery>[])
       assert.equal(facetFilterOf(index, baseQuery(fields)), null, JSON.stringify(fields));
   });
+
+  test('a filter made once is the same for the same query, another for another', () => {
+    const eight = facetFilterOf(index, baseQuery({ minGuestRating: 8 }));
+    assert.equal(facetFilterOf(index, baseQuery({ minGuestRating: 8 })), eight);
+    const other = facetFilterOf(index, baseQuery({ minGuestRating: 8.1 }))!;
+    assert.notEqual(other, eight);
+    assert.deepEqual(
+      [...other.codes.keys()].filter((code) => other.codes[code] === 1),
+      Array.from({ length: 20 }, (_, i) => 81 + i),
+      'ratings 8.1 to 10, in tenths',
+    );
+  });
 });

@@ -37,6 +37,26 @@ export interface FacetFilter {
 export function facetFilterOf(index: StayIndex, query: SearchQuery): FacetFilter | null {
   if (query.hotelIds !== null || query.hotelSearch !== null || query.cell !== null) return null;
   if (query.minRatingCount > 0 || query.ratingsOf !== undefined) return null;
+  const key = `${query.providers?.join() ?? '*'}|${query.types?.join() ?? '*'}|${query.minGuestRating}|${query.minStars}`;
+  let byKey = made.get(index);
+  if (byKey === undefined) made.set(index, (byKey = new Map()));
+  let filter = byKey.get(key);
+  if (filter === undefined) {
+    filter = makeFacetFilter(index, query);
+    if (byKey.size >= MADE_MAX) byKey.clear();
+    byKey.set(key, filter);
+  }
+  return filter;
+}
+
+/**
+ * Filters made, per index, by what they filter on: a map asks the same few again and again, and
+ * making one tests 256 values a way (~3 us of a 40 us whole-world view). Read only once made.
+ */
+const made = new WeakMap<StayIndex, Map<string, FacetFilter | null>>();
+const MADE_MAX = 256;
+
+function makeFacetFilter(index: StayIndex, query: SearchQuery): FacetFilter | null {
   const mask = query.providers === null ? ALL_SUPPLIERS : supplierMask(query.providers);
   const filters: ((v: number) => boolean)[] = [];
   let dim = -1;
