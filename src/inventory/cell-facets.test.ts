@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
-import { FACET_DIMS, facetCode, facetColumn, facetPieceOf } from './cell-facets.ts';
+import { atLeastDim, FACET_DIMS, facetCode, facetColumn, facetPieceOf, NO_CODE } from './cell-facets.ts';
 import { buildCellPyramid } from './cell-pyramid.ts';
 
 describe('cell pyramid facet entries', () => {
-  test("each big piece's entries are its stays by code in every dimension: count, best, a box around them, their centroid", async () => {
+  test("each big piece's entries are its stays by code in every dimension (ratings and stars: that code or higher): count, best, a box around them, their centroid", async () => {
     const index = await syntheticIndex(syntheticPoints(4_000, 6), { cellOrder: false, varied: true });
     const pyramid = buildCellPyramid(index, { maxResolution: 8, facetMinStays: 32 });
     let big = 0;
@@ -28,7 +28,11 @@ describe('cell pyramid facet entries', () => {
           for (let e = level.facetStart[i * FACET_DIMS + d]; e < level.facetStart[i * FACET_DIMS + d + 1]; e++) {
             const code = level.facetCode[e];
             codes.push(code);
-            const members = want.get(code)!;
+            // A rating's or star class's entry: its code's stays and every higher code's (a minimum); NO_CODE's alone.
+            const members =
+              atLeastDim(d) && code !== NO_CODE
+                ? [...want].filter(([other]) => other >= code && other !== NO_CODE).flatMap(([, idxs]) => idxs)
+                : want.get(code)!;
             const label = `r${level.resolution} piece ${c} dim ${d} code ${code}`;
             assert.equal(level.facetCount[e], members.length, `${label}: count`);
             const best = members.reduce((a, b) => (index.rank[b] < index.rank[a] ? b : a));

@@ -21,7 +21,7 @@ export interface LevelFacets {
   readonly facetPieces: Uint32Array;
   /** Entries of dimension d of facetPieces[i]: facetStart[i * FACET_DIMS + d] .. facetStart[i * FACET_DIMS + d + 1] - 1. */
   readonly facetStart: Uint32Array;
-  /** Each entry's code (< FACET_CODES). */
+  /** Each entry's code (< FACET_CODES); of an atLeastDim, the entry holds that code and every higher one but NO_CODE. */
   readonly facetCode: Uint8Array;
   readonly facetCount: Uint32Array;
   /** idx of the best-ranked stay of the entry. */
@@ -42,6 +42,16 @@ export const FACET_DIMS = 4;
 export const FACET_CODES = 128;
 /** The code of a stay without a guest rating or star class. */
 export const NO_CODE = FACET_CODES - 1;
+
+/**
+ * Whether a dimension's entries hold their code's stays and every higher code's (NO_CODE's: its
+ * own only): ratings and star classes, which filters ask as a minimum. Such a filter then adds
+ * one entry a piece, not one per tenth above it (up to 21 for `minguestrating=8`, which made the
+ * filtered whole world 1.4x the unfiltered).
+ */
+export function atLeastDim(dim: number): boolean {
+  return dim === FACET_RATING || dim === FACET_STARS;
+}
 
 /** The index column of a dimension. */
 export function facetColumn(index: StayIndex, dim: number): Uint8Array {
@@ -69,7 +79,10 @@ const CODE_OF = Array.from({ length: FACET_DIMS }, (_, d) =>
   Uint8Array.from({ length: 256 }, (_, v) => Math.min(NO_CODE, facetCode(d, v))),
 );
 
-/** A level's entries with their unrounded boxes and sums (7 an entry), for the next coarser level. */
+/** Per entry in `raw`: its code's own stays' box (4), sums of lat, lng, wrapped lng (3), count and best. */
+const RAW = 9;
+
+/** A level's entries with their own code's figures, unrounded (RAW an entry), for the next coarser level. */
 export interface BuiltFacets {
   facets: LevelFacets;
   /** The level's piece starts. */
@@ -181,11 +194,11 @@ export function levelFacets(
         }
         for (let dim = 0; dim < FACET_DIMS; dim++) {
           for (let q = f.facetStart[j * FACET_DIMS + dim]; q < f.facetStart[j * FACET_DIMS + dim + 1]; q++) {
-            const r = 7 * q;
+            const r = RAW * q;
             merge(
               dim * FACET_CODES + f.facetCode[q],
-              f.facetCount[q],
-              f.facetBest[q],
+              fr[r + 7],
+              fr[r + 8],
               fr[r],
               fr[r + 1],
               fr[r + 2],
@@ -200,21 +213,57 @@ export function levelFacets(
     }
     for (let d = 0; d < FACET_DIMS; d++) {
       facetStart[i * FACET_DIMS + d] = codes.length;
+      const first = codes.length;
       for (let code = 0; code < FACET_CODES; code++) {
         const k = d * FACET_CODES + code;
         if (count[k] === 0) continue;
         codes.push(code);
-        counts.push(count[k]);
-        bests.push(best[k]);
-        boxes.push(down32(s[k]), down32(w[k]), up32(n[k]), up32(e[k]));
-        raw.push(s[k], w[k], n[k], e[k], sumLat[k], sumLng[k], sumWrapped[k]);
-        let x = sumLng[k] / count[k];
+        raw.push(s[k], w[k], n[k], e[k], sumLat[k], sumLng[k], sumWrapped[k], count[k], best[k]);
+      }
+      // The entries from their codes' own figures, top down: of an atLeastDim, each code's entry
+      // also takes the higher codes' stays (NO_CODE, the last, only its own).
+      let cnt = 0,
+        b = -1,
+        y0 = Infinity,
+        x0 = Infinity,
+        y1 = -Infinity,
+        x1 = -Infinity,
+        sy = 0,
+        sx = 0,
+        sxw = 0;
+      for (let q = codes.length - 1; q >= first; q--) {
+        const r = RAW * q;
+        if (!atLeastDim(d) || codes[q] === NO_CODE || cnt === 0) {
+          cnt = 0;
+          b = raw[r + 8];
+          y0 = x0 = Infinity;
+          y1 = x1 = -Infinity;
+          sy = sx = sxw = 0;
+        } else if (rank[raw[r + 8]] < rank[b]) b = raw[r + 8];
+        cnt += raw[r + 7];
+        y0 = Math.min(y0, raw[r]);
+        x0 = Math.min(x0, raw[r + 1]);
+        y1 = Math.max(y1, raw[r + 2]);
+        x1 = Math.max(x1, raw[r + 3]);
+        sy += raw[r + 4];
+        sx += raw[r + 5];
+        sxw += raw[r + 6];
+        counts[q] = cnt;
+        bests[q] = b;
+        boxes[4 * q] = down32(y0);
+        boxes[4 * q + 1] = down32(x0);
+        boxes[4 * q + 2] = up32(y1);
+        boxes[4 * q + 3] = up32(x1);
+        let x = sx / cnt;
         // Stays across the antimeridian: their mean on 0..360, as the pieces' centroids.
-        if (Math.fround(up32(e[k])) - Math.fround(down32(w[k])) > 180) {
-          x = sumWrapped[k] / count[k];
+        if (Math.fround(up32(x1)) - Math.fround(down32(x0)) > 180) {
+          x = sxw / cnt;
           if (x > 180) x -= 360;
         }
-        centroids.push(sumLat[k] / count[k], x);
+        centroids[2 * q] = sy / cnt;
+        centroids[2 * q + 1] = x;
+        // NO_CODE's stays are no higher code's: the next one down starts afresh.
+        if (codes[q] === NO_CODE) cnt = 0;
       }
     }
   }

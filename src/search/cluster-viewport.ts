@@ -8,7 +8,7 @@
 // Then the modes' own steps: clusterHit (auto/true) and spreadOrder (top).
 import type { BoundingBox } from '../geo/bounding-box.ts';
 import { cellKey, cellString, compareHalves } from '../geo/h3-cell.ts';
-import { FACET_DIMS, facetPieceOf } from '../inventory/cell-facets.ts';
+import { atLeastDim, FACET_DIMS, facetPieceOf } from '../inventory/cell-facets.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
 import { lowerBound } from '../inventory/lower-bound.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
@@ -478,8 +478,12 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (i < 0) return scanPiece(top, level.start[c], level.start[c + 1], null, false);
     const { dim, codes } = facets!;
     const { facetStart, facetCode, facetCount, facetBest, facetBox, facetCentroid } = level;
+    // A minimum (rating, stars) keeps a code and every higher one: its lowest kept entry holds them all.
+    const atLeast = atLeastDim(dim);
     for (let e = facetStart[i * FACET_DIMS + dim]; e < facetStart[i * FACET_DIMS + dim + 1]; e++) {
-      if (codes[facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
+      if (codes[facetCode[e]] !== 1) continue;
+      figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
+      if (atLeast) return;
     }
   };
 

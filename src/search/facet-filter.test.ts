@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { facetCode } from '../inventory/cell-facets.ts';
+import { FACET_RATING, FACET_STARS, FACET_TYPE, facetCode } from '../inventory/cell-facets.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
 import { baseQuery } from '../test-support/search-world.ts';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
-import { facetFilterOf } from './facet-filter.ts';
+import { facetFilterOf, keptCodes } from './facet-filter.ts';
 import type { SearchQuery } from './search-query.ts';
 import { staticFilter } from './static-filter.ts';
 
@@ -65,6 +65,40 @@ describe('a filter of one attribute as the pyramid facets answer it', () => {
       [...other.codes.keys()].filter((code) => other.codes[code] === 1),
       Array.from({ length: 20 }, (_, i) => 81 + i),
       'ratings 8.1 to 10, in tenths',
+    );
+  });
+
+  test('ratings and stars answer minimums only: their entries hold a code and every higher one', () => {
+    const values = (keep: (v: number) => boolean) => Uint8Array.from({ length: 256 }, (_, v) => (keep(v) ? 1 : 0));
+    assert.ok(
+      keptCodes(
+        FACET_RATING,
+        values((v) => v >= 85 && v <= 100),
+      ),
+      'at least 8.5',
+    );
+    assert.equal(
+      keptCodes(
+        FACET_RATING,
+        values((v) => v >= 50 && v <= 80),
+      ),
+      null,
+      'at most 8: not a minimum',
+    );
+    assert.equal(
+      keptCodes(
+        FACET_STARS,
+        values((v) => v >= 6 || v === 255),
+      ),
+      null,
+      'none kept with the minimum',
+    );
+    assert.ok(
+      keptCodes(
+        FACET_TYPE,
+        values((v) => v === 2 || v === 9),
+      ),
+      'types: any set',
     );
   });
 });

@@ -1,4 +1,5 @@
 import {
+  atLeastDim,
   FACET_CODES,
   FACET_DIMS,
   FACET_RATING,
@@ -7,6 +8,7 @@ import {
   FACET_TYPE,
   facetCode,
   facetColumn,
+  NO_CODE,
 } from '../inventory/cell-facets.ts';
 import { NO_RATING, NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
@@ -83,17 +85,28 @@ function makeFacetFilter(index: StayIndex, query: SearchQuery): FacetFilter | nu
   const values = new Uint8Array(256);
   const test = filters[0];
   for (let v = 0; v < 256; v++) values[v] = test(v) ? 1 : 0;
-  return { dim, codes: keptCodes(dim, values), column: facetColumn(index, dim), values };
+  const codes = keptCodes(dim, values);
+  return codes === null ? null : { dim, codes, column: facetColumn(index, dim), values };
 }
 
 /** Each dimension's code of each byte value. */
 const CODES = Array.from({ length: FACET_DIMS }, (_, dim) => Uint8Array.from({ length: 256 }, (_, v) => facetCode(dim, v)));
 
-/** 1 for each kept code. A code is one value of the column (inventory/cell-facets.ts), so the kept values are whole codes. */
-function keptCodes(dim: number, values: Uint8Array): Uint8Array {
+/**
+ * 1 for each kept code. A code is one value of the column (inventory/cell-facets.ts), so the kept
+ * values are whole codes. Of an atLeastDim (ratings, stars, whose entries hold their code and the
+ * higher ones), the kept codes must be a minimum's (a code and every higher one but NO_CODE), else null.
+ */
+export function keptCodes(dim: number, values: Uint8Array): Uint8Array | null {
   const kept = new Uint8Array(FACET_CODES);
   const codeOf = CODES[dim];
   // Values no stay can have (a rating of 18.0) have no code.
   for (let v = 0; v < 256; v++) if (codeOf[v] < FACET_CODES && values[v] === 1) kept[codeOf[v]] = 1;
+  // Never otherwise from the filters of today (static-filter.ts); were it, the stays are scanned.
+  if (atLeastDim(dim) && kept.includes(1)) {
+    const from = kept.indexOf(1);
+    if (kept[NO_CODE] === 1) return null;
+    for (let v = 0; v < 256; v++) if (codeOf[v] >= from && codeOf[v] < NO_CODE && kept[codeOf[v]] === 0) return null;
+  }
   return kept;
 }
