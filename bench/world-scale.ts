@@ -14,6 +14,7 @@
 // its own so that its peak is its own), `--serve <json>` (the gateway, warm).
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { simHeapLimitMb } from '@staygate/sim';
@@ -256,12 +257,22 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
 
 /** A refresh of the warm gateway after the world moved REFRESH_DAYS, static searches running all along. */
 async function refreshUnderLoad(gateway: ChildProcess, next: <T>() => Promise<T>, url: string, key: string, controlUrl: string) {
-  const moved = await fetch(`${controlUrl}/world/advance?days=${REFRESH_DAYS}`, { method: 'POST' });
-  if (!moved.ok) throw new Error(`the simulator refused to advance the world: ${moved.status}`);
+  // Over node:http, not fetch: moving a 10M world takes the simulator more than fetch's 300 s
+  // wait for response headers, which failed the first 10M run's refresh before it started.
+  const status = await new Promise<number>((resolve, reject) =>
+    request(`${controlUrl}/world/advance?days=${REFRESH_DAYS}`, { method: 'POST' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    })
+      .on('error', reject)
+      .end(),
+  );
+  if (status !== 200) throw new Error(`the simulator refused to advance the world: ${status}`);
   let instance: autocannon.Instance | undefined;
   const load = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ url: url + QUERIES.static, connections: 10, duration: 3_600, headers: { 'x-api-key': key } }, (error, res) =>
-      error ? reject(error) : resolve(res),
+    instance = autocannon(
+      { url: url + QUERIES.static, connections: 10, duration: 4 * 3_600, headers: { 'x-api-key': key } },
+      (error, res) => (error ? reject(error) : resolve(res)),
     );
   });
   gateway.send('refresh');
