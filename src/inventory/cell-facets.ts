@@ -5,12 +5,12 @@ import { lowerBound } from './lower-bound.ts';
  * Per-attribute figures of the cell pyramid's big pieces, so that a viewport filtered by one
  * attribute (a type, a supplier, a guest rating or a star class) adds up whole pieces
  * instead of scanning their stays (issue 22). A facet is a dimension (one index column) and a
- * code (a value of that column, or a bucket of them); a big piece holds, for each dimension, the
- * count, best stay, box and centroid of its stays of each code that occurs in it. Any filter of
- * one dimension whose kept values are whole codes is then a sum of a piece's entries. A code is
- * a value of the column (a rating's tenth, a star class's half star), so every filter of one
- * attribute is; two attributes scan the stays. Whole points left `minguestrating=8.5` scanning
- * every stay in view (2.3 ms on the 1M viewport); a code a tenth costs ~1 byte a stay more.
+ * code (a value of that column: a rating's tenth, a star class's half star); a big piece holds,
+ * for each dimension, the count, best stay, box and centroid of its stays of each code that
+ * occurs in it (of a rating or star class: that code or higher, see atLeastDim). Every filter of
+ * one attribute is then a sum of a piece's entries; two attributes scan the stays. Codes by whole
+ * point left `minguestrating=8.5` scanning every stay in view (2.3 ms on the 1M viewport); a code
+ * a tenth costs ~2 bytes a stay more.
  *
  * Only pieces of at least `minStays` stays have entries (1,024 by default: 904 pieces of the 1M
  * world, 103,000 entries, ~3.4 bytes per stay): a smaller piece costs little to scan, and paying
