@@ -2,6 +2,7 @@ import KDBush from 'kdbush';
 import { distanceMeters } from '../geo/distance.ts';
 import { SUPPLIER_IDS, type Listing, type Settings } from '../types.ts';
 import { createNameFeatures } from './name-similarity.ts';
+import { growTypedArray } from './grow-typed-array.ts';
 
 /**
  * The merge's gates: listings further apart than `mergeMaxDistanceMeters`, names less alike than
@@ -34,14 +35,9 @@ function createPairs(expected: number) {
   return {
     push(i: number, j: number, s: number): void {
       if (length === a.length) {
-        const grow = <T extends Int32Array | Float64Array>(old: T): T => {
-          const grown = new (old.constructor as new (n: number) => T)(old.length * 2);
-          grown.set(old);
-          return grown;
-        };
-        a = grow(a);
-        b = grow(b);
-        score = grow(score);
+        a = growTypedArray(a, 2 * length);
+        b = growTypedArray(b, 2 * length);
+        score = growTypedArray(score, 2 * length);
       }
       a[length] = i;
       b[length] = j;

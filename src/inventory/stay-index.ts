@@ -2,6 +2,7 @@ import KDBush from 'kdbush';
 import { countInBox } from './count-in-box.ts';
 import type { IndexRow } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
+import { growTypedArray } from './grow-typed-array.ts';
 
 /** Sentinel in the `stars` column for a stay without a star class. */
 export const NO_STARS = 255;
@@ -89,12 +90,6 @@ export interface StayIndex {
 
 const INITIAL_CAPACITY = 1 << 16;
 
-function grow<T extends Float64Array | Uint32Array | Uint8Array>(array: T, capacity: number): T {
-  const next = new (array.constructor as new (n: number) => T)(capacity);
-  next.set(array);
-  return next;
-}
-
 /** Builds the index from the store's rows (in idx order, batched). */
 export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promise<StayIndex> {
   return stayIndexFromColumns(await buildStayIndexColumns(batches));
@@ -121,18 +116,18 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
   for await (const rows of batches) {
     if (n + rows.length > capacity) {
       while (n + rows.length > capacity) capacity *= 2;
-      lat = grow(lat, capacity);
-      lng = grow(lng, capacity);
-      h3Hi = grow(h3Hi, capacity);
-      h3Lo = grow(h3Lo, capacity);
-      type = grow(type, capacity);
-      suppliers = grow(suppliers, capacity);
-      stars = grow(stars, capacity);
-      rating = grow(rating, capacity);
-      reviewCount = grow(reviewCount, capacity);
-      rank = grow(rank, capacity);
-      listingRating = grow(listingRating, capacity * SLOTS);
-      listingStars = grow(listingStars, capacity * SLOTS);
+      lat = growTypedArray(lat, capacity);
+      lng = growTypedArray(lng, capacity);
+      h3Hi = growTypedArray(h3Hi, capacity);
+      h3Lo = growTypedArray(h3Lo, capacity);
+      type = growTypedArray(type, capacity);
+      suppliers = growTypedArray(suppliers, capacity);
+      stars = growTypedArray(stars, capacity);
+      rating = growTypedArray(rating, capacity);
+      reviewCount = growTypedArray(reviewCount, capacity);
+      rank = growTypedArray(rank, capacity);
+      listingRating = growTypedArray(listingRating, capacity * SLOTS);
+      listingStars = growTypedArray(listingStars, capacity * SLOTS);
     }
     for (const row of rows) {
       if (row.idx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${row.idx}`);
