@@ -222,6 +222,7 @@ export function levelFacets(
       }
       // The entries from their codes' own figures, top down: of an atLeastDim, each code's entry
       // also takes the higher codes' stays (NO_CODE, the last, only its own).
+      const cumulative = atLeastDim(d);
       let cnt = 0,
         b = -1,
         y0 = Infinity,
@@ -233,7 +234,7 @@ export function levelFacets(
         sxw = 0;
       for (let q = codes.length - 1; q >= first; q--) {
         const r = RAW * q;
-        if (!atLeastDim(d) || codes[q] === NO_CODE || cnt === 0) {
+        if (!cumulative || codes[q] === NO_CODE || cnt === 0) {
           cnt = 0;
           b = raw[r + 8];
           y0 = x0 = Infinity;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 
 /** The share of the memory the process may use that a content build may take. */
-export const CONTENT_HEAP_SHARE = 0.75;
+const CONTENT_HEAP_SHARE = 0.75;
 
 /**
  * The heap limit (MB) for the content worker's thread, or the stages of a benchmark: three

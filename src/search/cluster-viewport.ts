@@ -366,6 +366,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const cell = new Uint32Array(2);
   /** Whole pieces through the filter from their facet entries (cell-facets.ts), else by their stays. */
   const byFacets = keep !== null && facets !== null;
+  /** A minimum (rating, stars) keeps a code and every higher one: its lowest kept entry holds them all. */
+  const atLeast = facets !== null && atLeastDim(facets.dim);
 
   /** Adds a piece of the deepest walked level, or part of it, to its cell (with its run of stays, once). */
   const add = (c: number, t: Tally, withRun = true) => {
@@ -478,8 +480,6 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (i < 0) return scanPiece(top, level.start[c], level.start[c + 1], null, false);
     const { dim, codes } = facets!;
     const { facetStart, facetCode, facetCount, facetBest, facetBox, facetCentroid } = level;
-    // A minimum (rating, stars) keeps a code and every higher one: its lowest kept entry holds them all.
-    const atLeast = atLeastDim(dim);
     for (let e = facetStart[i * FACET_DIMS + dim]; e < facetStart[i * FACET_DIMS + dim + 1]; e++) {
       if (codes[facetCode[e]] !== 1) continue;
       figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);

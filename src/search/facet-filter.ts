@@ -103,8 +103,8 @@ export function keptCodes(dim: number, values: Uint8Array): Uint8Array | null {
   // Values no stay can have (a rating of 18.0) have no code.
   for (let v = 0; v < 256; v++) if (codeOf[v] < FACET_CODES && values[v] === 1) kept[codeOf[v]] = 1;
   // Never otherwise from the filters of today (static-filter.ts); were it, the stays are scanned.
-  if (atLeastDim(dim) && kept.includes(1)) {
-    const from = kept.indexOf(1);
+  const from = kept.indexOf(1);
+  if (atLeastDim(dim) && from >= 0) {
     if (kept[NO_CODE] === 1) return null;
     for (let v = 0; v < 256; v++) if (codeOf[v] >= from && codeOf[v] < NO_CODE && kept[codeOf[v]] === 0) return null;
   }
