@@ -24,6 +24,7 @@ import { createSearch } from '../src/search/search.ts';
 import { createWorkSlicer } from '../src/search/work-slicer.ts';
 import { clusteringSettings } from '../src/compose/search.ts';
 import { generateWorld } from '@staygate/sim';
+import { indexChunksOfRows } from '../src/store/index-chunk.ts';
 import type { IndexRow, Store } from '../src/store/store.ts';
 import type { Stay, SupplierId } from '../src/types.ts';
 
@@ -100,6 +101,7 @@ function worldRows(n: number): IndexRow[] {
   return order.map((p, idx) => {
     const property = world.properties[p];
     const r = listings.get(property.propertyId)!;
+    const suppliers = [...new Set(r.suppliers)];
     return {
       idx,
       rank: rank[idx],
@@ -107,21 +109,21 @@ function worldRows(n: number): IndexRow[] {
       lng: property.lng,
       h3: cells[p],
       type: property.type,
-      suppliers: [...new Set(r.suppliers)],
+      suppliers,
       stars: r.stars,
       rating: Math.round(ratings[p] * 10) / 10,
       reviewCount: r.count,
-      listingRatings: [],
+      // The stay's suppliers are those of its listings (store/index-chunk.ts): no listing rating of its own here.
+      listingRatings: suppliers.map((supplier) => ({ supplier, value: null, hotelStars: null })),
       searchName: '',
     };
   });
 }
 
 async function indexOf(rows: IndexRow[]) {
-  async function* batches() {
-    for (let i = 0; i < rows.length; i += 20_000) yield rows.slice(i, i + 20_000);
-  }
-  return buildStayIndex(batches());
+  const batches: IndexRow[][] = [];
+  for (let i = 0; i < rows.length; i += 20_000) batches.push(rows.slice(i, i + 20_000));
+  return buildStayIndex(indexChunksOfRows(batches));
 }
 
 let t0 = performance.now();

@@ -141,6 +141,7 @@ async function serve(): Promise<void> {
   const { inPgTransaction, openPgPool } = await import('../src/store/pg-pool.ts');
   const { createPgStore } = await import('../src/store/pg-store.ts');
   const { buildStayIndex } = await import('../src/inventory/stay-index.ts');
+  const { indexChunkColumns } = await import('../src/store/index-chunk.ts');
   const { createStayCache } = await import('../src/inventory/stay-cache.ts');
   const { createSearch } = await import('../src/search/search.ts');
   const { createWorkSlicer } = await import('../src/search/work-slicer.ts');
@@ -150,7 +151,7 @@ async function serve(): Promise<void> {
   const current = (await store.currentContent())!;
   await store.holdVersions([current.no]);
   const version = store.version(current.no);
-  const index = await buildStayIndex(version.indexRows());
+  const index = await buildStayIndex(version.indexChunks());
   const stays = createStayCache(version, { capacity: defaults.stayCacheSize });
   const { buildCellPyramid } = await import('../src/inventory/cell-pyramid.ts');
   const pyramid = buildCellPyramid(index, { maxResolution: defaults.clusterMaxResolution });
@@ -174,12 +175,13 @@ async function serve(): Promise<void> {
     await inPgTransaction(pool, async (client) => {
       await client.query(`DROP TABLE IF EXISTS ${table}`);
       await client.query(`CREATE TABLE ${table} (idx integer NOT NULL, rank integer NOT NULL, lat float8 NOT NULL, lng float8 NOT NULL)`);
-      for await (const batch of version.indexRows(20_000)) {
+      for await (const chunk of version.indexChunks()) {
+        const { rank, lat, lng } = indexChunkColumns(chunk);
         await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int[], $2::int[], $3::float8[], $4::float8[])`, [
-          batch.map((r) => r.idx),
-          batch.map((r) => r.rank),
-          batch.map((r) => r.lat),
-          batch.map((r) => r.lng),
+          Array.from({ length: chunk.rowCount }, (_, i) => chunk.firstIdx + i),
+          [...rank],
+          [...lat],
+          [...lng],
         ]);
       }
       await client.query(`CREATE INDEX ${table}_box ON ${table} (lat, lng) INCLUDE (rank, idx)`);

@@ -139,9 +139,6 @@ export const defaults = {
    */
   mergeMinScore: 0.9,
 
-  /** Rows per batch when the index is loaded from the store: big enough to amortise a query, small enough to stream. */
-  indexRowsBatchSize: 20_000,
-
   // Live quotes (suppliers/quote-service.ts), per supplier.
   /**
    * The supplier's own deadline for one quote call, counted from when the call goes out (not from

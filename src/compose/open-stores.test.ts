@@ -12,7 +12,7 @@ import { defaults } from '../defaults.ts';
 import { CSV_FORMAT, csvLine } from '../reporting/transaction-csv.ts';
 import { toRecord, versionKey, type TransactionRow } from '../reporting/transaction.ts';
 import { contentDigest } from '../store/content-digest.ts';
-import { encodeIndexChunk } from '../store/index-chunk.ts';
+import { encodeIndexChunk, indexRowsOf } from '../store/index-chunk.ts';
 import { MIGRATIONS, migrationFiles } from '../store/migration-files.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 import { openStores, sqliteLocation } from './open-stores.ts';
@@ -224,8 +224,7 @@ describe('a data folder of before the migrations', () => {
       const { rank: _rank, ...stay } = STAY;
       assert.deepEqual(await stores.store.getStays([0]), [stay]);
       assert.deepEqual(await stores.store.resolveHotelIds([{ raw: STAY.id, supplier: null, id: STAY.id }]), [[0]]);
-      const rows = [];
-      for await (const batch of stores.store.indexRows()) rows.push(...batch);
+      const rows = await indexRowsOf(stores.store.indexChunks());
       assert.deepEqual(
         rows.map((row) => [row.idx, row.rank]),
         [[0, STAY.rank]],

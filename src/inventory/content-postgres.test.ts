@@ -12,7 +12,8 @@ import type { SearchQuery } from '../search/search-query.ts';
 import type { Search } from '../search/search-result.ts';
 import { generateWorld, startSimSuppliers, type SimSuppliers, type World } from '@staygate/sim';
 import { openContentStore, type StoreLocation } from '../store/open-content-store.ts';
-import type { IndexRow, Store } from '../store/store.ts';
+import { indexRowsOf } from '../store/index-chunk.ts';
+import type { Store } from '../store/store.ts';
 import { SUPPLIERS_MODULE } from '../suppliers/create-suppliers.ts';
 import { createTestSchema, skipWithoutPostgres, type TestSchema } from '../test-support/pg.ts';
 import { baseQuery } from '../test-support/search-world.ts';
@@ -134,8 +135,7 @@ describe('content on PostgreSQL', { skip: await skipWithoutPostgres() }, () => {
     );
 
     // The box search against the version's own rows: the count, and the ten best-ranked.
-    const rows: IndexRow[] = [];
-    for await (const batch of a.store.version(served.no).indexRows()) rows.push(...batch);
+    const rows = await indexRowsOf(a.store.version(served.no).indexChunks());
     const inBox = rows
       .filter((r) => r.lat >= PARIS.south && r.lat <= PARIS.north && r.lng >= PARIS.west && r.lng <= PARIS.east)
       .sort((x, y) => x.rank - y.rank);

@@ -11,7 +11,7 @@ import type { Supplier, SupplierConfig } from '../suppliers/supplier.ts';
 import type { Settings } from '../types.ts';
 import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
 import { refreshContent } from './refresh-content.ts';
-import { buildVersionIndexParts, indexRowsOfStays } from './version-index.ts';
+import { buildVersionIndexParts, indexChunksOfStays } from './version-index.ts';
 
 const options = workerData as ContentWorkerOptions;
 const { settings } = options;
@@ -86,12 +86,12 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
       // The new version's index from its stays, still in hand: not from its chunks read back.
       const index =
         request.index && stays !== null && outcome.result !== null
-          ? await buildVersionIndexParts(outcome.result.no, indexRowsOfStays(stays), settings)
+          ? await buildVersionIndexParts(outcome.result.no, indexChunksOfStays(stays), settings)
           : null;
       return { job: request.job, ok: true, refresh: outcome, index };
     }
     case 'index': {
-      const index = await buildVersionIndexParts(request.no, store.version(request.no).indexRows(), settings);
+      const index = await buildVersionIndexParts(request.no, store.version(request.no).indexChunks(), settings);
       return { job: request.job, ok: true, index };
     }
   }

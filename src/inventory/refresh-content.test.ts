@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateWorld, type SimSuppliers, startSimSuppliers, type World } from '@staygate/sim';
 import { defaults } from '../defaults.ts';
+import { indexRowsOf } from '../store/index-chunk.ts';
 import { createSqliteStore } from '../store/sqlite-store.ts';
 import type { IndexRow, Store } from '../store/store.ts';
 import { createBookingDemandDriver } from '../suppliers/booking-demand.ts';
@@ -27,16 +28,14 @@ import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
 import { describeRefresh, refreshContent, type RefreshOptions } from './refresh-content.ts';
-import { buildVersionIndexParts, indexRowsOfStays } from './version-index.ts';
+import { buildVersionIndexParts, indexChunksOfStays } from './version-index.ts';
 
 /** A refresh of these suppliers into this store, with the shipped figures. */
 const refresh = (suppliers: readonly Supplier[], store: Store, more: Partial<RefreshOptions> = {}) =>
   refreshContent({ suppliers, store, shrinkLimit: defaults.feedShrinkLimit, settings: defaults, ...more });
 
-async function rowsOf(store: Store, no: number): Promise<IndexRow[]> {
-  const rows: IndexRow[] = [];
-  for await (const batch of store.version(no).indexRows(1_000)) rows.push(...batch);
-  return rows;
+function rowsOf(store: Store, no: number): Promise<IndexRow[]> {
+  return indexRowsOf(store.version(no).indexChunks());
 }
 
 describe('refreshContent from the simulated suppliers', () => {
@@ -161,8 +160,8 @@ describe('refreshContent from the simulated suppliers', () => {
     try {
       const { outcome, stays } = await refresh(suppliers, store);
       assert.ok(outcome.result !== null && stays !== null, 'published');
-      const fromStays = await buildVersionIndexParts(outcome.result.no, indexRowsOfStays(stays), defaults);
-      const fromStore = await buildVersionIndexParts(outcome.result.no, store.version(outcome.result.no).indexRows(), defaults);
+      const fromStays = await buildVersionIndexParts(outcome.result.no, indexChunksOfStays(stays), defaults);
+      const fromStore = await buildVersionIndexParts(outcome.result.no, store.version(outcome.result.no).indexChunks(), defaults);
       assert.equal(fromStays.columns.size, outcome.result.stays);
       assert.deepEqual({ ...fromStays, ms: 0 }, { ...fromStore, ms: 0 });
     } finally {

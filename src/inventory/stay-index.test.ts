@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { IndexRow } from '../store/store.ts';
-import { NO_STARS, buildStayIndex } from './stay-index.ts';
+import { encodeIndexRows, indexChunksOfRows } from '../store/index-chunk.ts';
+import type { IndexChunk, IndexRow } from '../store/store.ts';
+import { NO_RATING, NO_STARS, buildStayIndex } from './stay-index.ts';
 
 function row(idx: number, lat: number, lng: number, extra: Partial<IndexRow> = {}): IndexRow {
   return {
@@ -21,8 +22,11 @@ function row(idx: number, lat: number, lng: number, extra: Partial<IndexRow> = {
   };
 }
 
-async function* batches(rows: IndexRow[], size: number): AsyncIterable<IndexRow[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+/** The rows as a store hands them to the build: chunks of `size`. */
+function batches(rows: IndexRow[], size: number): AsyncIterable<IndexChunk> {
+  const sliced: IndexRow[][] = [];
+  for (let i = 0; i < rows.length; i += size) sliced.push(rows.slice(i, i + size));
+  return indexChunksOfRows(sliced);
 }
 
 test('the index keeps every column and answers box queries, across the antimeridian too', async () => {
@@ -31,6 +35,10 @@ test('the index keeps every column and answers box queries, across the antimerid
       rank: 2,
       stars: null,
       suppliers: ['supplier_b', 'supplier_d'],
+      listingRatings: [
+        { supplier: 'supplier_b', value: 9.4, hotelStars: null },
+        { supplier: 'supplier_d', value: null, hotelStars: 2.5 },
+      ],
       type: 'villa',
       rating: 9.1,
       searchName: 'hotel lumiere',
@@ -45,6 +53,9 @@ test('the index keeps every column and answers box queries, across the antimerid
   assert.equal(index.stars[2], 7);
   assert.equal(index.rating[0], 91);
   assert.equal(index.suppliers[0], 0b1010);
+  // Per supplier: its own rating and stars; a supplier that does not sell the stay, 0 and no star class.
+  assert.deepEqual([...index.listingRating.subarray(0, 4)], [0, 94, 0, NO_RATING]);
+  assert.deepEqual([...index.listingStars.subarray(0, 4)], [NO_STARS, NO_STARS, NO_STARS, 5]);
   assert.equal(index.h3Hi[0] * 2 ** 32 + index.h3Lo[0], parseInt('8f1fb46622dc0a1', 16));
   assert.deepEqual([...index.byRank], [1, 2, 0, 3]);
   assert.deepEqual(index.inBox(48, 2, 49, 3).sort(), [0, 1]);
@@ -61,6 +72,20 @@ test('the index grows past its initial capacity and rejects rows out of order', 
   assert.equal(index.size, 70_000);
   assert.equal(index.lat[69_999], rows[69_999].lat);
   await assert.rejects(buildStayIndex(batches([row(1, 0, 0)], 1)), /out of order/);
+});
+
+test('a chunk whose text columns do not hold its rows is refused, not read askew', async () => {
+  const chunk = encodeIndexRows([row(0, 0, 0), row(1, 0, 0)]);
+  const refused = (broken: IndexChunk) =>
+    buildStayIndex(
+      (async function* () {
+        yield broken;
+      })(),
+    );
+  await assert.rejects(refused({ ...chunk, names: 'one name only' }), /names do not hold 2 rows/);
+  await assert.rejects(refused({ ...chunk, names: 'a\nb\nc' }), /names do not hold 2 rows/);
+  await assert.rejects(refused({ ...chunk, h3: chunk.h3.slice(0, 15) }), /cells do not hold 2 rows/);
+  await assert.rejects(refused({ ...chunk, h3: chunk.h3.replace('8f', 'zz') }), /is not a res-15 cell/);
 });
 
 test('an empty inventory gives an empty index', async () => {

@@ -1,6 +1,7 @@
 import KDBush from 'kdbush';
 import { countInBox } from './count-in-box.ts';
-import type { IndexRow } from '../store/store.ts';
+import { indexChunkColumns } from '../store/index-chunk.ts';
+import type { IndexChunk } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
 import { growTypedArray } from './grow-typed-array.ts';
 
@@ -90,13 +91,17 @@ export interface StayIndex {
 
 const INITIAL_CAPACITY = 1 << 16;
 
-/** Builds the index from the store's rows (in idx order, batched). */
-export async function buildStayIndex(batches: AsyncIterable<IndexRow[]>): Promise<StayIndex> {
-  return stayIndexFromColumns(await buildStayIndexColumns(batches));
+/** Builds the index from a version's chunks (in idx order): a store's, or `indexChunksOfRows` of rows. */
+export async function buildStayIndex(chunks: AsyncIterable<IndexChunk>): Promise<StayIndex> {
+  return stayIndexFromColumns(await buildStayIndexColumns(chunks));
 }
 
-/** The index's columns from the store's rows: what a worker builds and hands over. */
-export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>): Promise<StayIndexColumns> {
+/**
+ * The index's columns from a version's chunks: what a worker builds and hands over. A chunk is
+ * columns already (store/index-chunk.ts), so most are copied whole; no object per stay is made
+ * (at 10M stays those were most of a warm start's garbage).
+ */
+export async function buildStayIndexColumns(chunks: AsyncIterable<IndexChunk>): Promise<StayIndexColumns> {
   let capacity = INITIAL_CAPACITY;
   let lat = new Float64Array(capacity);
   let lng = new Float64Array(capacity);
@@ -111,11 +116,15 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
   let listingStars = new Uint8Array(capacity * SLOTS);
   let rank = new Uint32Array(capacity);
   const names: string[] = [];
+  let nameOffsets = new Uint32Array(capacity + 1);
+  let nameLength = 0;
   let n = 0;
 
-  for await (const rows of batches) {
-    if (n + rows.length > capacity) {
-      while (n + rows.length > capacity) capacity *= 2;
+  for await (const chunk of chunks) {
+    const rows = chunk.rowCount;
+    if (chunk.firstIdx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${chunk.firstIdx}`);
+    if (n + rows > capacity) {
+      while (n + rows > capacity) capacity *= 2;
       lat = growTypedArray(lat, capacity);
       lng = growTypedArray(lng, capacity);
       h3Hi = growTypedArray(h3Hi, capacity);
@@ -128,40 +137,42 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
       rank = growTypedArray(rank, capacity);
       listingRating = growTypedArray(listingRating, capacity * SLOTS);
       listingStars = growTypedArray(listingStars, capacity * SLOTS);
+      nameOffsets = growTypedArray(nameOffsets, capacity + 1);
     }
-    for (const row of rows) {
-      if (row.idx !== n) throw new Error(`index rows out of order: expected idx ${n}, got ${row.idx}`);
-      lat[n] = row.lat;
-      lng[n] = row.lng;
-      // A res-15 cell is 15 hex digits: the low 8 fit a uint32, the high 7 too.
-      h3Hi[n] = parseInt(row.h3.slice(0, -8), 16);
-      h3Lo[n] = parseInt(row.h3.slice(-8), 16);
-      type[n] = typeCode(row.type);
-      suppliers[n] = supplierMask(row.suppliers);
-      stars[n] = row.stars === null ? NO_STARS : Math.round(row.stars * 2);
-      rating[n] = row.rating === null ? NO_RATING : Math.round(row.rating * 10);
-      reviewCount[n] = row.reviewCount;
-      listingStars.fill(NO_STARS, n * SLOTS, (n + 1) * SLOTS);
-      for (const l of row.listingRatings) {
-        const at = n * SLOTS + SUPPLIER_SLOT.get(l.supplier)!;
-        listingRating[at] = l.value === null ? NO_RATING : Math.round(l.value * 10);
-        listingStars[at] = l.hotelStars === null ? NO_STARS : Math.round(l.hotelStars * 2);
-      }
-      rank[n] = row.rank;
-      names.push(row.searchName);
-      n++;
+    const c = indexChunkColumns(chunk);
+    lat.set(c.lat, n);
+    lng.set(c.lng, n);
+    type.set(c.type, n);
+    suppliers.set(c.suppliers, n);
+    reviewCount.set(c.reviewCount, n);
+    rank.set(c.rank, n);
+    listingRating.set(c.listingRating, n * SLOTS);
+    listingStars.set(c.listingStars, n * SLOTS);
+    for (let i = 0; i < rows; i++) {
+      const star = c.stars[i],
+        average = c.rating[i];
+      stars[n + i] = Number.isNaN(star) ? NO_STARS : Math.round(star * 2);
+      rating[n + i] = Number.isNaN(average) ? NO_RATING : Math.round(average * 10);
+      // A chunk leaves a supplier that does not sell the stay at 0; the column says no star class.
+      for (let s = 0; s < SLOTS; s++) if ((c.suppliers[i] & (1 << s)) === 0) listingStars[(n + i) * SLOTS + s] = NO_STARS;
     }
+    parseCells(chunk, h3Hi, h3Lo, n);
+    // Names stay one string: each chunk's text as it is, its rows' offsets found by its newlines.
+    let at = 0;
+    for (let i = 0; i < rows; i++) {
+      const end = chunk.names.indexOf('\n', at);
+      if (end < 0 !== (i === rows - 1)) throw new Error(`index chunk at idx ${chunk.firstIdx}: names do not hold ${rows} rows`);
+      nameOffsets[n + i] = nameLength + at;
+      at = end + 1;
+    }
+    if (rows > 0) {
+      names.push(chunk.names);
+      nameLength += chunk.names.length + 1;
+    }
+    n += rows;
   }
-
-  // Names live in one string with offsets: a million small strings would cost more than the rest.
-  const nameOffsets = new Uint32Array(n + 1);
-  let offset = 0;
-  for (let i = 0; i < n; i++) {
-    nameOffsets[i] = offset;
-    offset += names[i].length + 1;
-  }
-  nameOffsets[n] = offset;
-  const nameText = names.join('\n') + '\n';
+  nameOffsets[n] = nameLength;
+  const nameText = names.length === 0 ? '\n' : names.join('\n') + '\n';
   names.length = 0;
 
   const tree = new KDBush(Math.max(n, 1));
@@ -192,7 +203,7 @@ export async function buildStayIndexColumns(batches: AsyncIterable<IndexRow[]>):
     listingRating: listingRating.slice(0, n * SLOTS),
     listingStars: listingStars.slice(0, n * SLOTS),
     nameText,
-    nameOffsets,
+    nameOffsets: nameOffsets.slice(0, n + 1),
     tree: tree.data as ArrayBuffer,
   };
 }
@@ -274,4 +285,29 @@ export function stayIndexFromColumns(columns: StayIndexColumns): StayIndex {
     },
   };
   return index;
+}
+
+/** Writes the halves of a chunk's res-15 cells (15 hex digits a line) at h3Hi/h3Lo[from..]: no string per cell. */
+function parseCells(chunk: IndexChunk, h3Hi: Uint32Array, h3Lo: Uint32Array, from: number): void {
+  const text = chunk.h3;
+  const rows = chunk.rowCount;
+  if (rows === 0) return;
+  if (text.length !== rows * 16 - 1) throw new Error(`index chunk at idx ${chunk.firstIdx}: cells do not hold ${rows} rows of 15 digits`);
+  for (let i = 0; i < rows; i++) {
+    const at = i * 16;
+    let hi = 0,
+      lo = 0;
+    for (let k = 0; k < 7; k++) hi = hi * 16 + hexDigit(text, at + k);
+    for (let k = 7; k < 15; k++) lo = lo * 16 + hexDigit(text, at + k);
+    h3Hi[from + i] = hi;
+    h3Lo[from + i] = lo;
+  }
+}
+
+function hexDigit(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  if (lower >= 97 && lower <= 102) return lower - 87;
+  throw new Error(`index chunk: ${JSON.stringify(text.slice(at - (at % 16), at - (at % 16) + 15))} is not a res-15 cell`);
 }

@@ -2,8 +2,8 @@
 // store's chunks of a version (one published elsewhere, or the stored one at a start) or from the
 // stays of the version it has just published itself (no chunk read back); handed over as typed
 // arrays, transferred, not copied; assembled into views on the gateway's thread.
-import { indexRowOf } from '../store/index-chunk.ts';
-import type { IndexRow, RankedStay } from '../store/store.ts';
+import { encodeIndexChunk, INDEX_CHUNK_ROWS } from '../store/index-chunk.ts';
+import type { IndexChunk, RankedStay } from '../store/store.ts';
 import type { Settings } from '../types.ts';
 import { assembleCellPyramid, cellPyramidParts, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
 import { buildStayIndexColumns, stayIndexFromColumns, type StayIndex, type StayIndexColumns } from './stay-index.ts';
@@ -23,22 +23,19 @@ export interface VersionIndexParts {
   ms: number;
 }
 
-/** Rows per batch from a version's stays: the index build takes them a batch at a time, as from the store. */
-const BATCH = 16_384;
-
-/** The index rows of stays held in memory (idx order), in batches, as the store's `indexRows` gives them. */
-export async function* indexRowsOfStays(stays: readonly RankedStay[]): AsyncGenerator<IndexRow[]> {
-  for (let from = 0; from < stays.length; from += BATCH) yield stays.slice(from, from + BATCH).map(indexRowOf);
+/** The index chunks of stays held in memory (idx order), as the store's `indexChunks` gives them. */
+export async function* indexChunksOfStays(stays: readonly RankedStay[]): AsyncGenerator<IndexChunk> {
+  for (let from = 0; from < stays.length; from += INDEX_CHUNK_ROWS) yield encodeIndexChunk(stays.slice(from, from + INDEX_CHUNK_ROWS));
 }
 
-/** Builds version `no`'s index columns and pyramid parts from its rows (in idx order, batched). */
+/** Builds version `no`'s index columns and pyramid parts from its chunks (in idx order). */
 export async function buildVersionIndexParts(
   no: number,
-  rows: AsyncIterable<IndexRow[]>,
+  chunks: AsyncIterable<IndexChunk>,
   settings: Pick<Settings, 'clusterMaxResolution'>,
 ): Promise<VersionIndexParts> {
   const started = performance.now();
-  const columns = await buildStayIndexColumns(rows);
+  const columns = await buildStayIndexColumns(chunks);
   const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: settings.clusterMaxResolution });
   return { no, columns, pyramid, ms: Math.round(performance.now() - started) };
 }

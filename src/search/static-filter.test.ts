@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { distanceMeters } from '../geo/distance.ts';
 import { buildStayIndex, NO_RATING } from '../inventory/stay-index.ts';
+import { indexChunksOfRows } from '../store/index-chunk.ts';
 import type { IndexRow, ListingRating, RankedStay } from '../store/store.ts';
 import { baseQuery, searchWorld, worldStays, type SearchWorld } from '../test-support/search-world.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type SupplierId } from '../types.ts';
@@ -35,15 +36,15 @@ function query(minGuestRating: number, ratingsOf?: SupplierId): SearchQuery {
 
 test('minguestrating above 0 leaves out stays and listings without a guest rating; 0 keeps them (docs/decisions.md 136)', async () => {
   const index = await buildStayIndex(
-    (async function* () {
-      yield [
+    indexChunksOfRows([
+      [
         row(0, 8.5, [rated('supplier_a', 8.5)]),
         // Sold only where the API has no guest rating (Hotelbeds).
         row(1, null, [rated('supplier_b', null)]),
         row(2, 9, [rated('supplier_a', 9), rated('supplier_b', null)]),
         row(3, 0.5, [rated('supplier_a', 0.5)]),
-      ];
-    })(),
+      ],
+    ]),
   );
   assert.equal(index.rating[1], NO_RATING);
   assert.equal(index.listingRating[2 * 4 + 1], NO_RATING);

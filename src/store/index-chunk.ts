@@ -4,7 +4,7 @@
 import { endianness } from 'node:os';
 import { foldText } from '../text/fold-text.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
-import type { IndexRow, ListingRating, RankedStay } from './store.ts';
+import type { IndexChunk, IndexRow, ListingRating, RankedStay } from './store.ts';
 
 /** Rows per chunk: ~700 KB of numbers, small enough to decode between two event-loop turns. */
 export const INDEX_CHUNK_ROWS = 16_384;
@@ -27,18 +27,6 @@ const NO_RATING = 255;
 // Typed arrays use the machine's byte order and the chunks are written and read on one machine
 // (the store file is not an exchange format); a big-endian host would need DataView instead.
 if (endianness() !== 'LE') throw new Error('index chunks assume a little-endian host');
-
-export interface IndexChunk {
-  /** idx of the first row; the chunk holds firstIdx .. firstIdx + rowCount - 1. */
-  firstIdx: number;
-  rowCount: number;
-  /** Columns one after another (see BYTES_PER_ROW); stars NaN = no star class, rating NaN = no guest rating. */
-  numbers: Uint8Array;
-  /** H3 cells, '\n'-separated. */
-  h3: string;
-  /** Folded names, '\n'-separated (foldText never leaves a newline). */
-  names: string;
-}
 
 const TYPE_CODE = new Map<string, number>(STAY_TYPES.map((type, i) => [type, i]));
 const SUPPLIER_SLOT = new Map<string, number>(SUPPLIER_IDS.map((id, i) => [id, i]));
@@ -112,16 +100,21 @@ export function indexRowOf(stay: RankedStay): IndexRow {
 
 /** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them). */
 export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
-  const n = stays.length;
+  return encodeIndexRows(stays.map(indexRowOf));
+}
+
+/** Packs index rows whose idx run firstIdx, firstIdx + 1, ...: a version's chunk, or an index built from rows (tests, benchmarks). */
+export function encodeIndexRows(rows: readonly IndexRow[]): IndexChunk {
+  const n = rows.length;
   const buffer = new ArrayBuffer(n * BYTES_PER_ROW);
   const { lat, lng, stars, rating, rank, reviewCount, type, suppliers, listingRating, listingStars } = columnsOf(buffer, n);
   const h3: string[] = new Array(n);
   const names: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const row = indexRowOf(stays[i]);
-    if (row.idx !== stays[0].idx + i) throw new Error(`index chunk: idx ${row.idx} out of sequence`);
+    const row = rows[i];
+    if (row.idx !== rows[0].idx + i) throw new Error(`index chunk: idx ${row.idx} out of sequence`);
     const code = TYPE_CODE.get(row.type);
-    if (code === undefined) throw new Error(`index chunk: unknown stay type ${row.type} (stay ${stays[i].id})`);
+    if (code === undefined) throw new Error(`index chunk: unknown stay type ${row.type} (idx ${row.idx})`);
     lat[i] = row.lat;
     lng[i] = row.lng;
     stars[i] = row.stars ?? Number.NaN;
@@ -141,7 +134,7 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
     names[i] = row.searchName;
   }
   return {
-    firstIdx: n === 0 ? 0 : stays[0].idx,
+    firstIdx: n === 0 ? 0 : rows[0].idx,
     rowCount: n,
     numbers: new Uint8Array(buffer),
     h3: h3.join('\n'),
@@ -149,16 +142,24 @@ export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
   };
 }
 
-/** The rows of a chunk, in idx order, passed one by one to `emit`. */
-export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => void): void {
+/** A chunk's numeric columns, as the index build copies them (inventory/stay-index.ts). */
+export type IndexChunkColumns = ReturnType<typeof columnsOf>;
+
+/** The numeric columns of a chunk: views over an aligned copy of its numbers. */
+export function indexChunkColumns(chunk: IndexChunk): IndexChunkColumns {
   const n = chunk.rowCount;
   if (chunk.numbers.byteLength !== n * BYTES_PER_ROW) {
     throw new Error(`index chunk at idx ${chunk.firstIdx}: ${chunk.numbers.byteLength} bytes for ${n} rows`);
   }
   // A copy (new Uint8Array(view) copies; Buffer#slice would not): typed-array views need an
   // aligned offset, and a driver's Buffer may sit anywhere in a shared pool.
-  const buffer = new Uint8Array(chunk.numbers).buffer;
-  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers, listingRating, listingStars } = columnsOf(buffer, n);
+  return columnsOf(new Uint8Array(chunk.numbers).buffer, n);
+}
+
+/** The rows of a chunk, in idx order, passed one by one to `emit`: the chunk read back as it was written (tests, benchmarks). */
+export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => void): void {
+  const n = chunk.rowCount;
+  const { lat, lng, stars, rating, rank, reviewCount, type, suppliers, listingRating, listingStars } = indexChunkColumns(chunk);
   const h3 = n === 0 ? [] : chunk.h3.split('\n');
   const names = n === 0 ? [] : chunk.names.split('\n');
   if (h3.length !== n || names.length !== n) throw new Error(`index chunk at idx ${chunk.firstIdx}: text columns do not hold ${n} rows`);
@@ -193,6 +194,20 @@ export function decodeIndexChunk(chunk: IndexChunk, emit: (row: IndexRow) => voi
   }
 }
 
+/** Every row of the chunks, in order (tests, benchmarks: the index build reads the columns). */
+export async function indexRowsOf(chunks: AsyncIterable<IndexChunk>): Promise<IndexRow[]> {
+  const rows: IndexRow[] = [];
+  for await (const chunk of chunks) decodeIndexChunk(chunk, (row) => rows.push(row));
+  return rows;
+}
+
+/** Chunks of rows given in batches (in idx order): an index built from rows rather than a store (tests, benchmarks). */
+export async function* indexChunksOfRows(
+  batches: AsyncIterable<readonly IndexRow[]> | Iterable<readonly IndexRow[]>,
+): AsyncGenerator<IndexChunk> {
+  for await (const rows of batches) yield encodeIndexRows(rows);
+}
+
 /** A stored chunk's columns as both engines read them back. */
 export interface StoredIndexChunk {
   first_idx: number;
@@ -203,33 +218,17 @@ export interface StoredIndexChunk {
 }
 
 /**
- * The index rows of a version in batches of `batchSize`, from its stored chunks read one at a time
- * (`chunkFrom(idx)`: the first chunk at or after idx, or undefined past the last), so no cursor is
- * held across yields and other calls may run meanwhile. Both stores' `indexRows`.
+ * A version's chunks in idx order, from its stored chunks read one at a time (`chunkFrom(idx)`:
+ * the first chunk at or after idx, or undefined past the last), so no cursor is held across
+ * yields and other calls may run meanwhile. Both stores' `indexChunks`.
  */
-export async function* indexRowsFromChunks(
+export async function* indexChunksFrom(
   chunkFrom: (idx: number) => Promise<StoredIndexChunk | undefined> | StoredIndexChunk | undefined,
-  batchSize: number,
-): AsyncGenerator<IndexRow[]> {
-  if (!(batchSize >= 1)) throw new RangeError(`indexRows: batchSize must be >= 1, got ${batchSize}`);
-  let batch: IndexRow[] = [];
-  const full: IndexRow[][] = [];
-  const emit = (row: IndexRow): void => {
-    batch.push(row);
-    if (batch.length === batchSize) {
-      full.push(batch);
-      batch = [];
-    }
-  };
+): AsyncGenerator<IndexChunk> {
   for (let from = 0; ;) {
     const chunk = await chunkFrom(from);
-    if (chunk === undefined) break;
-    decodeIndexChunk(
-      { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names },
-      emit,
-    );
-    yield* full.splice(0);
+    if (chunk === undefined) return;
+    yield { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names };
     from = chunk.first_idx + chunk.row_count;
   }
-  if (batch.length > 0) yield batch;
 }

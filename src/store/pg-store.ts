@@ -25,7 +25,7 @@ export function createPgStore(options: PgStoreOptions): Store {
   const reader = (no: number): VersionReader => {
     let found = readers.get(no);
     if (found === undefined) {
-      found = pgVersionReader(pool, no, settings);
+      found = pgVersionReader(pool, no);
       readers.set(no, found);
     }
     return found;
@@ -55,9 +55,9 @@ export function createPgStore(options: PgStoreOptions): Store {
       const { rows } = await pool.query<StayIdRow>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids');
       return new Map(rows.map((row) => [stayIdKey(row), row.stay_id]));
     },
-    async *indexRows(batchSize) {
+    async *indexChunks() {
       const served = await servedReader();
-      if (served !== null) yield* served.indexRows(batchSize);
+      if (served !== null) yield* served.indexChunks();
     },
     async getStays(idxs) {
       return (await servedReader())?.getStays(idxs) ?? [];

@@ -1,15 +1,15 @@
 import type { HotelIdRef, Stay } from '../types.ts';
 import { SUPPLIER_INDEX, stayFromDoc } from './content-rows.ts';
-import { indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
+import { indexChunksFrom, type StoredIndexChunk } from './index-chunk.ts';
 import { pgVersionTables } from './pg-content-tables.ts';
 import type { PgPool } from './pg-pool.ts';
-import type { ContentStoreSettings, VersionReader } from './store.ts';
+import type { VersionReader } from './store.ts';
 
 /** Stays per read of allStays. */
 const READ_BATCH = 2_000;
 
 /** The reads of one content version in PostgreSQL: its tables never change once published. */
-export function pgVersionReader(pool: PgPool, no: number, settings: Pick<ContentStoreSettings, 'indexRowsBatchSize'>): VersionReader {
+export function pgVersionReader(pool: PgPool, no: number): VersionReader {
   const t = pgVersionTables(no);
   // Named statements: each pooled connection parses and plans them once (a search's reads are hot).
   const getStaysSql = { name: `stays_v${no}_get`, text: `SELECT idx, doc FROM ${t.stays} WHERE idx = ANY($1::int[])` };
@@ -23,15 +23,15 @@ export function pgVersionReader(pool: PgPool, no: number, settings: Pick<Content
   };
   return {
     no,
-    indexRows(batchSize = settings.indexRowsBatchSize) {
+    indexChunks() {
       // One chunk per query: ~60 reads for a million stays.
-      return indexRowsFromChunks(async (from) => {
+      return indexChunksFrom(async (from) => {
         const { rows } = await pool.query<StoredIndexChunk>(
           `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
           [from],
         );
         return rows[0];
-      }, batchSize);
+      });
     },
     async getStays(idxs) {
       const wanted = idxs.filter((idx) => Number.isInteger(idx) && idx >= 0 && idx <= 0x7fffffff);

@@ -36,7 +36,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const reader = (no: number): VersionReader => {
     let found = readers.get(no);
     if (found === undefined) {
-      found = sqliteVersionReader(db, no, settings);
+      found = sqliteVersionReader(db, no);
       readers.set(no, found);
     }
     return found;
@@ -69,8 +69,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         map.set(stayIdKey(row), row.stay_id);
       return map;
     },
-    indexRows(batchSize) {
-      return current()?.indexRows(batchSize) ?? (async function* () {})();
+    indexChunks() {
+      return current()?.indexChunks() ?? (async function* () {})();
     },
     async getStays(idxs) {
       return current()?.getStays(idxs) ?? [];

@@ -1,19 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { HotelIdRef, Stay } from '../types.ts';
 import { SUPPLIER_INDEX, stayFromDoc } from './content-rows.ts';
-import { indexRowsFromChunks, type StoredIndexChunk } from './index-chunk.ts';
+import { indexChunksFrom, type StoredIndexChunk } from './index-chunk.ts';
 import { sqliteVersionTables } from './sqlite-content-tables.ts';
-import type { ContentStoreSettings, VersionReader } from './store.ts';
+import type { VersionReader } from './store.ts';
 
 /** Stays per batch of allStays. */
 const READ_BATCH = 2_000;
 
 /** The reads of one content version of the SQLite file, prepared once: its tables never change once published. */
-export function sqliteVersionReader(
-  db: Database.Database,
-  no: number,
-  settings: Pick<ContentStoreSettings, 'indexRowsBatchSize'>,
-): VersionReader {
+export function sqliteVersionReader(db: Database.Database, no: number): VersionReader {
   const t = sqliteVersionTables(no);
   const selectChunk = db.prepare<[number], StoredIndexChunk>(
     `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`,
@@ -27,8 +23,8 @@ export function sqliteVersionReader(
   );
   return {
     no,
-    indexRows(batchSize = settings.indexRowsBatchSize) {
-      return indexRowsFromChunks((from) => selectChunk.get(from), batchSize);
+    indexChunks() {
+      return indexChunksFrom((from) => selectChunk.get(from));
     },
     async getStays(idxs) {
       const stays: Stay[] = [];

@@ -1,10 +1,7 @@
 import type { HotelIdRef, Settings, Stay, StayType, SupplierId } from '../types.ts';
 
 /** The figures a content store runs by (`config.settings`, or in tests `defaults`). */
-export type ContentStoreSettings = Pick<
-  Settings,
-  'contentReaderTtlMs' | 'contentReaderHeartbeatMs' | 'contentVersionsKept' | 'indexRowsBatchSize'
->;
+export type ContentStoreSettings = Pick<Settings, 'contentReaderTtlMs' | 'contentReaderHeartbeatMs' | 'contentVersionsKept'>;
 
 /** What the in-memory index needs of one stay: the filter columns, no display text. */
 export interface ListingRating {
@@ -36,6 +33,19 @@ export interface IndexRow {
   searchName: string;
 }
 
+/** The index rows of consecutive stays packed as columns (store/index-chunk.ts): what a store keeps and the index build copies. */
+export interface IndexChunk {
+  /** idx of the first row; the chunk holds firstIdx .. firstIdx + rowCount - 1. */
+  firstIdx: number;
+  rowCount: number;
+  /** Columns one after another (index-chunk.ts's BYTES_PER_ROW); stars NaN = no star class, rating NaN = no guest rating. */
+  numbers: Uint8Array;
+  /** H3 cells, '\n'-separated. */
+  h3: string;
+  /** Folded names, '\n'-separated (foldText never leaves a newline). */
+  names: string;
+}
+
 /**
  * A stay with its global rank, as ingestion hands it to the store. The rank travels beside the
  * Stay rather than in it: it is an index column (IndexRow.rank), not something a result shows.
@@ -55,7 +65,8 @@ export interface StayIdEntry {
 /** The reads of one published content version; its content never changes. */
 export interface VersionReader {
   readonly no: number;
-  indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
+  /** The version's index chunks in idx order (store/index-chunk.ts): the columns the index build copies. */
+  indexChunks(): AsyncIterable<IndexChunk>;
   getStays(idxs: readonly number[]): Promise<Stay[]>;
   resolveHotelIds(refs: readonly HotelIdRef[]): Promise<number[][]>;
   /** Every stay in idx order, a batch at a time (the content worker reads the served version's whole inventory). */
@@ -92,8 +103,8 @@ export interface Store {
   holdVersions(nos: readonly number[]): Promise<number[]>;
   /** The persistent stay id map: `${supplier}:${supplierStayId}` -> stay id, for every listing ever seen. */
   stayIds(): Promise<Map<string, string>>;
-  /** Of the served version: every stay's index row, in idx order, in batches (so 1M rows never sit in memory twice). */
-  indexRows(batchSize?: number): AsyncIterable<IndexRow[]>;
+  /** Of the served version: its index chunks, in idx order (so 1M rows never sit in memory twice). */
+  indexChunks(): AsyncIterable<IndexChunk>;
   /** Full stays for the given idx values, in the order asked; unknown idx are skipped. */
   getStays(idxs: readonly number[]): Promise<Stay[]>;
   /**

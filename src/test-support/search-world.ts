@@ -127,7 +127,7 @@ export async function searchWorld(
 ): Promise<SearchWorld> {
   const store: Store = createSqliteStore({ path: ':memory:', settings: defaults });
   await store.publishContent(stays, 'search-world', {});
-  const index = await buildStayIndex(store.indexRows());
+  const index = await buildStayIndex(store.indexChunks());
   const deps: SearchDeps = {
     index,
     // Facet entries from 8 stays a piece, not 1,024: on a test world a filtered view then adds

@@ -1,6 +1,7 @@
 // Test support: a StayIndex over synthetic points, for the clustering unit tests (no store needed).
 import { latLngToCell } from 'h3-js';
 import { buildStayIndex, type StayIndex } from '../inventory/stay-index.ts';
+import { indexChunksOfRows } from '../store/index-chunk.ts';
 import type { IndexRow } from '../store/store.ts';
 import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
 
@@ -51,22 +52,25 @@ export async function syntheticIndex(
   byScore.forEach((i, r) => {
     rank[i] = r;
   });
-  const indexRows: IndexRow[] = rows.map((r, idx) => ({
-    idx,
-    rank: rank[idx],
-    lat: r.lat,
-    lng: r.lng,
-    h3: r.h3,
+  const indexRows: IndexRow[] = rows.map((r, idx) => {
     // Varied: attributes of every kind from a hash of idx (the ranks' stream is left as it is).
-    ...(options.varied ? variedAttributes(idx) : { type: 'hotel' as const, suppliers: ['supplier_a' as const], stars: null, rating: 8 }),
-    reviewCount: 1,
-    listingRatings: [{ supplier: 'supplier_a', value: 8, hotelStars: null }],
-    searchName: `stay ${idx}`,
-  }));
-  async function* batches() {
-    yield indexRows;
-  }
-  return buildStayIndex(batches());
+    const attributes = options.varied
+      ? variedAttributes(idx)
+      : { type: 'hotel' as const, suppliers: ['supplier_a' as const], stars: null, rating: 8 };
+    return {
+      idx,
+      rank: rank[idx],
+      lat: r.lat,
+      lng: r.lng,
+      h3: r.h3,
+      ...attributes,
+      reviewCount: 1,
+      // A stay's suppliers are those of its listings, as ingestion makes them (store/index-chunk.ts).
+      listingRatings: attributes.suppliers.map((supplier) => ({ supplier, value: 8, hotelStars: null })),
+      searchName: `stay ${idx}`,
+    };
+  });
+  return buildStayIndex(indexChunksOfRows([indexRows]));
 }
 
 /** A stay's type, suppliers, star class and guest rating (or none) from a hash of its idx. */

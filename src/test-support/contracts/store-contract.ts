@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { HotelIdRef, Listing, Stay, SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
+import { decodeIndexChunk } from '../../store/index-chunk.ts';
 import type { ContentStoreSettings, IndexRow, RankedStay, Store } from '../../store/store.ts';
 
 function listing(supplier: SupplierId, supplierStayId: string, overrides: Partial<Listing> = {}): Listing {
@@ -114,14 +115,15 @@ function stripRank(stays: Stay[]): Stay[] {
   });
 }
 
-async function allRows(store: Store, batchSize?: number): Promise<{ batches: number[]; rows: IndexRow[] }> {
-  const batches: number[] = [];
+/** The served version's index rows, read back from its chunks; `chunks`, each chunk's first idx and rows. */
+async function allRows(store: Store): Promise<{ chunks: [number, number][]; rows: IndexRow[] }> {
+  const chunks: [number, number][] = [];
   const rows: IndexRow[] = [];
-  for await (const batch of store.indexRows(batchSize)) {
-    batches.push(batch.length);
-    rows.push(...batch);
+  for await (const chunk of store.indexChunks()) {
+    chunks.push([chunk.firstIdx, chunk.rowCount]);
+    decodeIndexChunk(chunk, (row) => rows.push(row));
   }
-  return { batches, rows };
+  return { chunks, rows };
 }
 
 function bare(id: string): HotelIdRef {
@@ -197,22 +199,19 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       assert.equal((await store.currentContent())?.label, 'v1');
     });
 
-    it('yields index rows in idx order, in batches of the size asked', async () => {
+    it('yields index chunks in idx order, each starting where the last ended', async () => {
       // Handed over out of order: idx, not array position, decides.
       await store.publishContent(fixture().reverse(), 'v1', {});
-      for (const batchSize of [1, 3, 4, 1000]) {
-        const { batches, rows } = await allRows(store, batchSize);
-        assert.deepEqual(
-          rows.map((row) => row.idx),
-          [0, 1, 2, 3],
-          `batchSize ${batchSize}`,
-        );
-        assert.ok(
-          batches.every((size) => size >= 1 && size <= batchSize),
-          `batch sizes ${batches.join(',')}`,
-        );
+      const { chunks, rows } = await allRows(store);
+      assert.deepEqual(
+        rows.map((row) => row.idx),
+        [0, 1, 2, 3],
+      );
+      let next = 0;
+      for (const [firstIdx, rowCount] of chunks) {
+        assert.equal(firstIdx, next, `chunks ${JSON.stringify(chunks)}`);
+        next += rowCount;
       }
-      const { rows } = await allRows(store);
       assert.deepEqual(rows[1], {
         idx: 1,
         rank: 0,
