@@ -5,6 +5,9 @@
 //   POST /world/advance?days=N (1..365)             -> { day, added, removed, changed, counts } (advance-world.ts)
 //   GET /exports/transactions.csv?supplier=..&from=..[&to=..] -> the affiliate network's CSV export of
 //                                                     a slot's transactions (export-transactions-csv.ts)
+//   GET /world/truth?supplier=..                   -> text/plain, a line `<supplier's stay id>\t<property>` per
+//                                                     open listing: which listings are one property, for
+//                                                     measuring a gateway's entity resolution (bench/world-scale.ts)
 // It listens on 127.0.0.1 whatever host the suppliers use: whoever reaches it can take a supplier down.
 import http from 'node:http';
 import { isSupplierId, type SupplierId } from './types.ts';
@@ -18,6 +21,9 @@ import { parseFaultMode, type FaultMode } from './parse-sim-faults.ts';
 export const FAULTS_PATH = '/faults';
 export const ADVANCE_PATH = '/world/advance';
 export const EXPORTS_PATH = '/exports/transactions.csv';
+export const TRUTH_PATH = '/world/truth';
+/** Lines of the truth written at a time: a 10M-listing world streams, not one string of 200 MB. */
+const TRUTH_LINES = 10_000;
 
 export interface StartControlServerOptions {
   faults(): Record<SupplierId, string | null>;
@@ -26,6 +32,8 @@ export interface StartControlServerOptions {
   advance(days: number): AdvanceResult;
   /** The bookings, for the transaction exports. */
   ledger: BookingLedger;
+  /** A supplier's open listings with the property each is of (the world's, as served now). */
+  listings(supplier: SupplierId): readonly { supplierStayId: string; propertyId: number }[];
   /** 0 or absent: an ephemeral port. */
   port?: number;
 }
@@ -67,6 +75,7 @@ export async function startControlServer({
   setFault,
   advance,
   ledger,
+  listings,
   port = 0,
 }: StartControlServerOptions): Promise<ControlServer> {
   const server = http.createServer(async (req, res) => {
@@ -103,6 +112,14 @@ export async function startControlServer({
       });
       return res.end(csv);
     }
+    if (url.pathname === TRUTH_PATH) {
+      if (req.method !== 'GET') return send(405, errorBody(405, `${req.method} is not allowed on ${TRUTH_PATH}`), { Allow: 'GET' });
+      const supplier = url.searchParams.get('supplier') ?? '';
+      if (!isSupplierId(supplier)) {
+        return send(400, errorBody(400, 'supplier must be one of supplier_a .. supplier_d', { param: 'supplier', value: supplier }));
+      }
+      return void writeTruth(res, listings(supplier));
+    }
     if (url.pathname !== FAULTS_PATH) return send(404, errorBody(404, `no route for ${url.pathname}`));
     if (req.method === 'GET') return send(200, faults());
     if (req.method !== 'PUT') return send(405, errorBody(405, `${req.method} is not allowed on ${FAULTS_PATH}`), { Allow: 'GET, PUT' });
@@ -117,4 +134,23 @@ export async function startControlServer({
   });
   const url = await listen(server, port, '127.0.0.1');
   return { url, close: () => close(server) };
+}
+
+/** The truth's lines, a block at a time, each block written once the socket has taken the last. */
+async function writeTruth(res: http.ServerResponse, listings: readonly { supplierStayId: string; propertyId: number }[]): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+  for (let from = 0; from < listings.length && !res.destroyed; from += TRUTH_LINES) {
+    let block = '';
+    for (const l of listings.slice(from, from + TRUTH_LINES)) block += `${l.supplierStayId}\t${l.propertyId}\n`;
+    if (!res.write(block)) {
+      await new Promise<void>((resolve) => {
+        const go = (): void => {
+          res.off('drain', go).off('close', go);
+          resolve();
+        };
+        res.on('drain', go).on('close', go);
+      });
+    }
+  }
+  res.end();
 }

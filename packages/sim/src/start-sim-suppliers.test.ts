@@ -76,6 +76,34 @@ describe('startSimSuppliers', () => {
     assert.equal(((await response.json()) as { error: string }).error, 'Method Not Allowed');
   });
 
+  it('tells which listings are one property on the control server (GET /world/truth), streamed, every open listing once', async () => {
+    // Big enough that a supplier's truth is several blocks of 10,000 lines: they join without a gap.
+    const big = generateWorld({ seed: 3, stays: 40_000 });
+    const bigSim = await startSimSuppliers({ world: big, latencyMs: 0 });
+    try {
+      assert.ok(Math.max(...SUPPLIER_IDS.map((s) => big.listings[s].length)) > 10_000, 'a supplier has more than one block');
+      for (const supplier of SUPPLIER_IDS) {
+        const res = await fetch(`${bigSim.controlUrl}/world/truth?supplier=${supplier}`);
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+        const lines = (await res.text()).split('\n');
+        assert.equal(lines.pop(), '', 'every line ends');
+        assert.deepEqual(
+          lines,
+          big.listings[supplier].map((l) => `${l.supplierStayId}\t${l.propertyId}`),
+        );
+      }
+    } finally {
+      await bigSim.close();
+    }
+    const unknown = await fetch(`${sim.controlUrl}/world/truth?supplier=supplier_x`);
+    assert.equal(unknown.status, 400);
+    assert.equal(((await unknown.json()) as { details: { param: string } }).details.param, 'supplier');
+    const post = await fetch(`${sim.controlUrl}/world/truth?supplier=supplier_a`, { method: 'POST' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET');
+  });
+
   it('keeps connections alive', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const get = (): Promise<{ connection: string | undefined; localPort: number | undefined }> =>

@@ -220,7 +220,14 @@ export async function startSimSuppliers({
       preparePricing(world); // now, not in the first quote after the advance
       return result;
     };
-    control = await startControlServer({ faults: currentFaults, setFault, advance, ledger, port: controlPort });
+    control = await startControlServer({
+      faults: currentFaults,
+      setFault,
+      advance,
+      ledger,
+      listings: (supplier) => world.listings[supplier],
+      port: controlPort,
+    });
     // Faults go on once every port is known: a supplier that starts `down` still has its URL.
     for (const [supplier, mode] of Object.entries(initialFaults) as [SupplierId, string | null][]) await setFault(supplier, mode);
     const slot = (supplier: SupplierId, url: string): SimSlot => {
