@@ -49,7 +49,7 @@ async function prepare(): Promise<void> {
       // Same seed, same feeds, same stays in both (refresh-content.ts): one world, two engines.
       for (const store of stores) {
         if ((await store.currentContent()) !== null) continue;
-        const { outcome } = await refreshContent({
+        const outcome = await refreshContent({
           suppliers: createSuppliers(simulatedSlots(sim.slots), defaults),
           store,
           shrinkLimit: defaults.feedShrinkLimit,

@@ -121,7 +121,7 @@ async function stages(input: { slots: Slots; dataDir: string; databaseUrl: strin
   const { openContentStore } = await import('../src/store/open-content-store.ts');
   const { openStores } = await import('../src/compose/open-stores.ts');
   const { buildContentVersion } = await import('../src/inventory/build-content-version.ts');
-  const { buildVersionIndexParts, indexChunksOfStays } = await import('../src/inventory/version-index.ts');
+  const { buildVersionIndexParts } = await import('../src/inventory/version-index.ts');
   const send = (m: unknown) => process.send!(m);
   const measure = async <T>(name: string, run: () => Promise<T>, note?: (value: T) => string): Promise<T> => {
     globalThis.gc?.();
@@ -142,62 +142,67 @@ async function stages(input: { slots: Slots; dataDir: string; databaseUrl: strin
   };
   // The gateway's own database file, schema included, so that the warm start finds this version.
   await (await openStores({ dataDir: input.dataDir, databaseUrl: null, settings: defaults }, {})).close();
-  const suppliers = createSuppliers(simulatedSlots(input.slots), defaults);
-  const feeds = await measure(
-    'four feeds over HTTP',
-    async () =>
-      Object.fromEntries(
-        await Promise.all(
-          suppliers.map(async (supplier) => {
-            const listings = [];
-            for await (const page of supplier.contentPages()) for (const l of page) listings.push(l);
-            return [supplier.id, { ok: true as const, listings, skipped: 0 }] as const;
-          }),
+  const sqlitePath = path.join(input.dataDir, 'staygate.sqlite');
+  // The feeds and what was merged from them in a function of their own: all let go before the
+  // index is built, as the gateway's content worker does (docs/decisions.md 211).
+  const pullAndWrite = async (): Promise<{ no: number; stays: number }> => {
+    const suppliers = createSuppliers(simulatedSlots(input.slots), defaults);
+    const feeds = await measure(
+      'four feeds over HTTP',
+      async () =>
+        Object.fromEntries(
+          await Promise.all(
+            suppliers.map(async (supplier) => {
+              const listings = [];
+              for await (const page of supplier.contentPages()) for (const l of page) listings.push(l);
+              return [supplier.id, { ok: true as const, listings, skipped: 0 }] as const;
+            }),
+          ),
         ),
-      ),
-    (f) => `${Object.values(f).reduce((n, x) => n + x.listings.length, 0)} listings held`,
-  );
-  // The SQLite version and its index, in a function of their own: its stays are let go before PostgreSQL's.
-  const onSqlite = async () => {
-    const store = await openContentStore({ kind: 'sqlite', path: path.join(input.dataDir, 'staygate.sqlite') }, { settings: defaults });
+      (f) => `${Object.values(f).reduce((n, x) => n + x.listings.length, 0)} listings held`,
+    );
+    const store = await openContentStore({ kind: 'sqlite', path: sqlitePath }, { settings: defaults });
     const built = await measure(
       'merge, ids, store write',
       () => buildContentVersion({ store, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
-      (b) => `${b.result.stays} stays from ${b.result.listings} listings`,
-    );
-    send({ listings: built.result.listings });
-    await measure(
-      'index build',
-      () => buildVersionIndexParts(built.result.no, indexChunksOfStays(built.stays!), defaults),
-      (parts) => {
-        // Every typed array in it, however nested (the pyramid keeps one set a resolution).
-        const bytesOf = (o: unknown): number =>
-          ArrayBuffer.isView(o)
-            ? o.byteLength
-            : typeof o === 'object' && o !== null
-              ? Object.values(o).reduce((n: number, c) => n + bytesOf(c), 0)
-              : 0;
-        const columns = bytesOf(parts.columns);
-        const pyramid = bytesOf(parts.pyramid);
-        send({ indexBytes: columns + pyramid });
-        const perStay = (bytes: number) => (bytes / built.result.stays).toFixed(1);
-        return `index columns ${perStay(columns)} bytes a stay, cell pyramid ${perStay(pyramid)}`;
-      },
+      (b) => `${b.stays} stays from ${b.listings} listings`,
     );
     await store.close();
+    send({ listings: built.listings });
+    if (input.databaseUrl !== null) {
+      // Migrated as a gateway would find it, then the same feeds merged and written there.
+      await (await openStores({ dataDir: input.dataDir, databaseUrl: input.databaseUrl, settings: defaults }, {})).close();
+      const pgStore = await openContentStore({ kind: 'postgres', url: input.databaseUrl }, { settings: defaults });
+      await measure(
+        PG_STAGE,
+        () => buildContentVersion({ store: pgStore, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
+        (b) => `${b.stays} stays`,
+      );
+      await pgStore.close();
+    }
+    return { no: built.no, stays: built.stays };
   };
-  await onSqlite();
-  if (input.databaseUrl !== null) {
-    // Migrated as a gateway would find it, then the same feeds merged and written there.
-    await (await openStores({ dataDir: input.dataDir, databaseUrl: input.databaseUrl, settings: defaults }, {})).close();
-    const store = await openContentStore({ kind: 'postgres', url: input.databaseUrl }, { settings: defaults });
-    await measure(
-      PG_STAGE,
-      () => buildContentVersion({ store, feeds, shrinkLimit: defaults.feedShrinkLimit, settings: defaults }),
-      (b) => `${b.result.stays} stays`,
-    );
-    await store.close();
-  }
+  const built = await pullAndWrite();
+  const store = await openContentStore({ kind: 'sqlite', path: sqlitePath }, { settings: defaults });
+  await measure(
+    'index build',
+    () => buildVersionIndexParts(built.no, store.version(built.no).indexChunks(), defaults),
+    (parts) => {
+      // Every typed array in it, however nested (the pyramid keeps one set a resolution).
+      const bytesOf = (o: unknown): number =>
+        ArrayBuffer.isView(o)
+          ? o.byteLength
+          : typeof o === 'object' && o !== null
+            ? Object.values(o).reduce((n: number, c) => n + bytesOf(c), 0)
+            : 0;
+      const columns = bytesOf(parts.columns);
+      const pyramid = bytesOf(parts.pyramid);
+      send({ indexBytes: columns + pyramid });
+      const perStay = (bytes: number) => (bytes / built.stays).toFixed(1);
+      return `index columns ${perStay(columns)} bytes a stay, cell pyramid ${perStay(pyramid)}`;
+    },
+  );
+  await store.close();
   send({ done: true });
 }
 
@@ -482,7 +487,8 @@ async function runSize(stays: number): Promise<SizeFigures> {
       try {
         m = await next();
       } catch (error) {
-        const stage = ['four feeds over HTTP', 'merge, ids, store write', 'index build', PG_STAGE][figures.stages.length - 1] ?? 'stages';
+        const order = ['four feeds over HTTP', 'merge, ids, store write', ...(databaseUrl === null ? [] : [PG_STAGE]), 'index build'];
+        const stage = order[figures.stages.length - 1] ?? 'stages';
         childRss.stop();
         const after = ((performance.now() - stageStarted) / 1000 - figures.stages.slice(1).reduce((n, st) => n + st.s, 0)).toFixed(0);
         figures.failure = { stage, error: `after ${after} s, resident ${childRss.peakMb()} MB at most: ${(error as Error).message}` };

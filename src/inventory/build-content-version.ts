@@ -58,13 +58,6 @@ export interface BuildContentOptions {
   now?: () => Date;
 }
 
-/** What a build gives: its report, and the stays it published (null when it published none: unchanged). */
-export interface BuiltContent {
-  result: ContentBuildResult;
-  /** The new version's stays in idx order, for its index to be built from them (content-worker.ts). */
-  stays: readonly RankedStay[] | null;
-}
-
 /** A digest of what a stay shows, to tell a changed stay from an unchanged one without keeping 160k documents. */
 const digestOf = (stay: Stay): string => hash('sha1', JSON.stringify({ ...stay, idx: 0, rank: undefined }), 'base64');
 
@@ -192,7 +185,7 @@ function diffStays(
   return { added, removed, changed, entries };
 }
 
-export async function buildContentVersion(options: BuildContentOptions): Promise<BuiltContent> {
+export async function buildContentVersion(options: BuildContentOptions): Promise<ContentBuildResult> {
   const started = performance.now();
   const { store } = options;
   const now = (options.now ?? (() => new Date()))().toISOString();
@@ -222,18 +215,15 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const no = await store.publishContent(stays, label, info, entries);
   const unchanged = current !== null && no === current.no;
   return {
-    result: {
-      no,
-      label: unchanged ? current.label : label,
-      unchanged,
-      stays: stays.length,
-      listings: listings.length,
-      added,
-      removed,
-      changed,
-      suppliers,
-      ms: Math.round(performance.now() - started),
-    },
-    stays: unchanged ? null : stays,
+    no,
+    label: unchanged ? current.label : label,
+    unchanged,
+    stays: stays.length,
+    listings: listings.length,
+    added,
+    removed,
+    changed,
+    suppliers,
+    ms: Math.round(performance.now() - started),
   };
 }

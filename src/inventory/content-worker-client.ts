@@ -61,9 +61,9 @@ export interface ContentWorker {
   /** Pulls (these suppliers' or every) feed, then builds and publishes the version, all in the worker (the CLI: nothing to serve). */
   refresh(request: RefreshRequest): Promise<RefreshOutcome>;
   /**
-   * The same, and the new version's index and cell pyramid, built in the worker from the stays it
+   * The same, and the new version's index and cell pyramid, built in the worker from the chunks it
    * has just published, in the same reply (`index` null when nothing new was published): what a
-   * gateway serves next, without a second trip to read the version back.
+   * gateway serves next, without a second trip.
    */
   refreshAndIndex(request: RefreshRequest): Promise<{ outcome: RefreshOutcome; index: VersionIndex | null }>;
   /** A published version's index and cell pyramid, built in the worker from the store's chunks. */

@@ -2,7 +2,7 @@
 // content version, and building a version's index and cell pyramid, all off the gateway's event
 // loop (README, "Content refresh": /health answers within 250 ms at every moment of a refresh).
 // content-worker-client.ts drives it. A refresh is one trip: the version is published and, when
-// the gateway asks, its index built from the stays still in hand, both sent back in one reply.
+// the gateway asks, its index built from its chunks read back, both sent back in one reply.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openContentStore } from '../store/open-content-store.ts';
@@ -11,7 +11,7 @@ import type { Supplier, SupplierConfig } from '../suppliers/supplier.ts';
 import type { Settings } from '../types.ts';
 import type { ContentWorkerOptions, WorkerReply, WorkerRequest } from './content-worker-client.ts';
 import { refreshContent } from './refresh-content.ts';
-import { buildVersionIndexParts, indexChunksOfStays } from './version-index.ts';
+import { buildVersionIndexParts } from './version-index.ts';
 
 const options = workerData as ContentWorkerOptions;
 const { settings } = options;
@@ -75,7 +75,7 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
   const store = await openStore();
   switch (request.op) {
     case 'refresh': {
-      const { outcome, stays } = await refreshContent({
+      const outcome = await refreshContent({
         suppliers: await feedSuppliers(),
         store,
         shrinkLimit: request.shrinkLimit,
@@ -83,10 +83,14 @@ async function handle(request: WorkerRequest): Promise<WorkerReply | undefined> 
         only: request.only ?? undefined,
         pageSize: request.pageSize ?? undefined,
       });
-      // The new version's index from its stays, still in hand: not from its chunks read back.
+      // The new version's index from its chunks read back, the pull's listings and stays let go
+      // first: built beside them, at 10M stays a build marked ~10 GB of live objects at every
+      // collection (575 s against the warm start's 33, docs/decisions.md 211). Null when nothing
+      // new was published, or when the version is gone already (two more published meanwhile):
+      // the gateway then loads what is current, held (version-swap.ts).
       const index =
-        request.index && stays !== null && outcome.result !== null
-          ? await buildVersionIndexParts(outcome.result.no, indexChunksOfStays(stays), settings)
+        request.index && outcome.result !== null && !outcome.result.unchanged
+          ? await buildVersionIndexParts(outcome.result.no, store.version(outcome.result.no).indexChunks(), settings).catch(() => null)
           : null;
       return { job: request.job, ok: true, refresh: outcome, index };
     }

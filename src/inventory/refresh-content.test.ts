@@ -28,7 +28,6 @@ import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
 import { describeRefresh, refreshContent, type RefreshOptions } from './refresh-content.ts';
-import { buildVersionIndexParts, indexChunksOfStays } from './version-index.ts';
 
 /** A refresh of these suppliers into this store, with the shipped figures. */
 const refresh = (suppliers: readonly Supplier[], store: Store, more: Partial<RefreshOptions> = {}) =>
@@ -103,10 +102,10 @@ describe('refreshContent from the simulated suppliers', () => {
     let label: string;
     try {
       const first = await refresh(suppliers, store, { pageSize: 500 });
-      const result = first.outcome.result;
+      const result = first.result;
       assert.ok(result !== null, 'published');
       label = result.label;
-      t.diagnostic(describeRefresh(first.outcome).join('; '));
+      t.diagnostic(describeRefresh(first).join('; '));
       const listingCount = SUPPLIER_IDS.reduce((sum, s) => sum + world.listings[s].length, 0);
       assert.equal(result.listings, listingCount);
       // Merge errors are rare: the stay count is within 1% of the true number of properties.
@@ -137,12 +136,9 @@ describe('refreshContent from the simulated suppliers', () => {
         'stay.listings.some((l) => l.supplier === sample[0].supplier && l.supplierStayId === sample[0].supplierStayId)',
       );
 
-      // The same feeds: the same stays, no new version (docs/decisions.md 80), and no stays handed back to index.
+      // The same feeds: the same stays, no new version (docs/decisions.md 80).
       const second = await refresh(suppliers, store);
-      assert.deepEqual(
-        [second.outcome.result?.unchanged, second.outcome.result?.no, second.outcome.result?.label, second.stays],
-        [true, result.no, result.label, null],
-      );
+      assert.deepEqual([second.result?.unchanged, second.result?.no, second.result?.label], [true, result.no, result.label]);
     } finally {
       await store.close();
     }
@@ -155,25 +151,11 @@ describe('refreshContent from the simulated suppliers', () => {
     }
   });
 
-  it('hands back the stays it published: the index built from them is the one a later start builds from the store', async () => {
-    const store = createSqliteStore({ path: ':memory:', settings: defaults });
-    try {
-      const { outcome, stays } = await refresh(suppliers, store);
-      assert.ok(outcome.result !== null && stays !== null, 'published');
-      const fromStays = await buildVersionIndexParts(outcome.result.no, indexChunksOfStays(stays), defaults);
-      const fromStore = await buildVersionIndexParts(outcome.result.no, store.version(outcome.result.no).indexChunks(), defaults);
-      assert.equal(fromStays.columns.size, outcome.result.stays);
-      assert.deepEqual({ ...fromStays, ms: 0 }, { ...fromStore, ms: 0 });
-    } finally {
-      await store.close();
-    }
-  });
-
   it('gives the same service ids when the same feeds are published into another store', async () => {
     const idsOf = async (): Promise<string[]> => {
       const store = createSqliteStore({ path: ':memory:', settings: defaults });
       try {
-        const { outcome } = await refresh(suppliers, store);
+        const outcome = await refresh(suppliers, store);
         const rows = await rowsOf(store, outcome.result!.no);
         return (await store.getStays(rows.map((r) => r.idx))).map((s) => s.id);
       } finally {
@@ -222,12 +204,12 @@ describe('refreshContent from the simulated suppliers', () => {
     const store = createSqliteStore({ path: ':memory:', settings: defaults });
     try {
       const alone = await refresh([broken], store);
-      const feed = alone.outcome.feeds.supplier_c!;
+      const feed = alone.feeds.supplier_c!;
       assert.match(!feed.ok ? feed.error : 'applied', /supplier_c: HTTP 404/);
-      assert.equal(alone.outcome.result, null);
+      assert.equal(alone.result, null);
       assert.equal(await store.currentContent(), null);
 
-      const { outcome } = await refresh([suppliers[0], suppliers[1], broken, suppliers[3]], store);
+      const outcome = await refresh([suppliers[0], suppliers[1], broken, suppliers[3]], store);
       assert.ok(outcome.result !== null, 'the others are published');
       const c = outcome.result.suppliers.supplier_c;
       assert.deepEqual([c.verdict, c.state, c.listings], ['failed', 'unavailable', 0]);
@@ -297,7 +279,7 @@ describe('refreshContent: credentials and rate limits', () => {
   it('reports auth ok, failed (with the supplier message) or unknown per feed, and the 429s each waited out', async () => {
     const store = createSqliteStore({ path: join(dir, 'store.sqlite'), settings: defaults });
     try {
-      const { outcome } = await refreshContent({
+      const outcome = await refreshContent({
         store,
         shrinkLimit: 0.2,
         settings: defaults,

@@ -48,13 +48,6 @@ export interface RefreshOutcome {
   elsewhere?: boolean;
 }
 
-/** A refresh's report, and the stays of the version it published (null when it published none). */
-export interface RefreshDone {
-  outcome: RefreshOutcome;
-  /** In idx order: the content worker builds the new version's index from them, not from its chunks read back. */
-  stays: readonly RankedStay[] | null;
-}
-
 async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outcome: FeedOutcome; report: FeedReport }> {
   const started = performance.now();
   const seen = new Set<string>();
@@ -106,19 +99,19 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
   }
 }
 
-export async function refreshContent(options: RefreshOptions): Promise<RefreshDone> {
+export async function refreshContent(options: RefreshOptions): Promise<RefreshOutcome> {
   const asked = options.suppliers.filter((s) => options.only === undefined || options.only.includes(s.id));
   const pulled = await Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, options)] as const));
   const feeds = Object.fromEntries(pulled.map(([id, p]) => [id, p.report])) as RefreshOutcome['feeds'];
   options.signal?.throwIfAborted();
-  if (!pulled.some(([, p]) => p.outcome.ok)) return { outcome: { feeds, result: null }, stays: null };
-  const { result, stays } = await buildContentVersion({
+  if (!pulled.some(([, p]) => p.outcome.ok)) return { feeds, result: null };
+  const result = await buildContentVersion({
     store: options.store,
     feeds: Object.fromEntries(pulled.map(([id, p]) => [id, p.outcome])),
     shrinkLimit: options.shrinkLimit,
     settings: options.settings,
   });
-  return { outcome: { feeds, result }, stays };
+  return { feeds, result };
 }
 
 /** The log lines of a refresh: one per pulled supplier, and the version published. */

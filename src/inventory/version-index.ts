@@ -1,9 +1,8 @@
-// A content version's in-memory index and cell pyramid: built in the content worker, from the
-// store's chunks of a version (one published elsewhere, or the stored one at a start) or from the
-// stays of the version it has just published itself (no chunk read back); handed over as typed
-// arrays, transferred, not copied; assembled into views on the gateway's thread.
-import { encodeIndexChunk, INDEX_CHUNK_ROWS } from '../store/index-chunk.ts';
-import type { IndexChunk, RankedStay } from '../store/store.ts';
+// A content version's in-memory index and cell pyramid: built in the content worker from the
+// store's chunks of a version (one it has just published, one published elsewhere, or the stored
+// one at a start); handed over as typed arrays, transferred, not copied; assembled into views on
+// the gateway's thread.
+import type { IndexChunk } from '../store/store.ts';
 import type { Settings } from '../types.ts';
 import { assembleCellPyramid, cellPyramidParts, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
 import { buildStayIndexColumns, stayIndexFromColumns, type StayIndex, type StayIndexColumns } from './stay-index.ts';
@@ -21,11 +20,6 @@ export interface VersionIndexParts {
   columns: StayIndexColumns;
   pyramid: CellPyramidParts;
   ms: number;
-}
-
-/** The index chunks of stays held in memory (idx order), as the store's `indexChunks` gives them. */
-export async function* indexChunksOfStays(stays: readonly RankedStay[]): AsyncGenerator<IndexChunk> {
-  for (let from = 0; from < stays.length; from += INDEX_CHUNK_ROWS) yield encodeIndexChunk(stays.slice(from, from + INDEX_CHUNK_ROWS));
 }
 
 /** Builds version `no`'s index columns and pyramid parts from its chunks (in idx order). */
