@@ -5,7 +5,7 @@
 // the gateway's own thread held its event loop for up to ~250 ms at a time (docs/decisions.md 67).
 // Used by the gateway's schedule and by `staygate content refresh`, both through content-worker-client.ts.
 import { jsonSafeUrl } from '../text/json-safe-url.ts';
-import type { RankedStay, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { observeCalls } from '../suppliers/call-observer.ts';
 import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
