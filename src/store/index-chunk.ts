@@ -54,25 +54,9 @@ function columnsOf(buffer: ArrayBuffer, n: number) {
 }
 
 /**
- * Each stay's folded name, once: the content worker builds the index of a version it has just
- * published from the same stay objects the chunks were encoded from, and folding 160k names again
- * (Unicode normalisation) would cost it up to a second. Weak: it goes with the stays.
- */
-const foldedNames = new WeakMap<RankedStay, string>();
-
-function searchNameOf(stay: RankedStay): string {
-  let folded = foldedNames.get(stay);
-  if (folded === undefined) {
-    folded = foldText(stay.name);
-    foldedNames.set(stay, folded);
-  }
-  return folded;
-}
-
-/**
  * What the in-memory index holds of a stay (stay-index.ts), the one definition of it: the chunks
- * store these rows, and the content worker builds the index of a version it has just published
- * from them straight away, without reading its chunks back.
+ * store these rows, and every index is built from chunks. The name is folded here, once a stay:
+ * nothing encodes a stay twice (a cache by stay held an entry for each of 10M stays while they lived).
  */
 export function indexRowOf(stay: RankedStay): IndexRow {
   const listingRatings: ListingRating[] = [];
@@ -94,7 +78,7 @@ export function indexRowOf(stay: RankedStay): IndexRow {
     rating: stay.averageRating.value,
     reviewCount: stay.averageRating.count,
     listingRatings,
-    searchName: searchNameOf(stay),
+    searchName: foldText(stay.name),
   };
 }
 
@@ -143,7 +127,7 @@ export function encodeIndexRows(rows: readonly IndexRow[]): IndexChunk {
 }
 
 /** A chunk's numeric columns, as the index build copies them (inventory/stay-index.ts). */
-export type IndexChunkColumns = ReturnType<typeof columnsOf>;
+type IndexChunkColumns = ReturnType<typeof columnsOf>;
 
 /** The numeric columns of a chunk: views over an aligned copy of its numbers. */
 export function indexChunkColumns(chunk: IndexChunk): IndexChunkColumns {
