@@ -172,7 +172,7 @@ export async function buildStayIndexColumns(chunks: AsyncIterable<IndexChunk>): 
     n += rows;
   }
   nameOffsets[n] = nameLength;
-  const nameText = names.length === 0 ? '\n' : names.join('\n') + '\n';
+  const nameText = names.join('\n') + '\n';
   names.length = 0;
 
   const tree = new KDBush(Math.max(n, 1));
