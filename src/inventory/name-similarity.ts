@@ -1,4 +1,5 @@
 import { foldText } from '../text/fold-text.ts';
+import { streetAddress } from './street-address.ts';
 
 /**
  * Words that do not tell two property names apart: suppliers add or drop them at will
@@ -184,7 +185,13 @@ export interface NameFeatures {
    * word ("Bellavista" / "Bella Vista") where the word sets alone would say 0.
    */
   nameSimilarity(i: number, j: number): number;
-  /** How alike two addresses are, 0..1 (word-set Dice after folding). */
+  /**
+   * How alike two addresses are, 0..1, from their streets alone (street-address.ts): the city and
+   * country are the same for any two neighbours and tell nothing. The word-set Dice of the
+   * streets' names, but 0 when both have house numbers and share none (the same street, another
+   * door); a number one feed left out counts neither way. 0.5, no evidence either way, when
+   * either feed gives no street.
+   */
   addressSimilarity(i: number, j: number): number;
 }
 
@@ -203,12 +210,14 @@ export function createNameFeatures(listings: readonly { name: string; address: s
   // Features are computed on first use: a listing with no other supplier's listing nearby is
   // never compared, and an address only matters once two names are alike.
   // Name of listing k: words at pool[nameAt[k] .. gramsAt[k]), trigrams .. nameEnd[k].
-  // Address of listing k: pool[addressAt[k] .. addressEnd[k]). nameEnd/addressEnd 0 = not yet.
+  // Address of listing k: street words at pool[addressAt[k] .. numbersAt[k]), house numbers ..
+  // addressEnd[k]. nameEnd/addressEnd 0 = not yet.
   const n = listings.length;
   const nameAt = new Uint32Array(n);
   const gramsAt = new Uint32Array(n);
   const nameEnd = new Uint32Array(n);
   const addressAt = new Uint32Array(n);
+  const numbersAt = new Uint32Array(n);
   const addressEnd = new Uint32Array(n);
   const pool = createSetPool(n * 32);
   const push = (value: number): void => pool.push(value);
@@ -223,9 +232,12 @@ export function createNameFeatures(listings: readonly { name: string; address: s
   };
 
   const computeAddress = (k: number): void => {
+    const street = streetAddress(listings[k].address);
     addressAt[k] = pool.end;
-    for (const word of words(fold(listings[k].address))) push(intern(word));
-    addressEnd[k] = pool.seal(addressAt[k]);
+    for (const word of street.words) push(intern(word));
+    numbersAt[k] = pool.seal(addressAt[k]);
+    for (const number of street.numbers) push(intern(number));
+    addressEnd[k] = pool.seal(numbersAt[k]);
   };
 
   return {
@@ -239,7 +251,10 @@ export function createNameFeatures(listings: readonly { name: string; address: s
     addressSimilarity(i, j) {
       if (addressEnd[i] === 0) computeAddress(i);
       if (addressEnd[j] === 0) computeAddress(j);
-      return pool.dice(addressAt[i], addressEnd[i], addressAt[j], addressEnd[j]);
+      if (addressAt[i] === numbersAt[i] || addressAt[j] === numbersAt[j]) return 0.5;
+      const street = pool.dice(addressAt[i], numbersAt[i], addressAt[j], numbersAt[j]);
+      if (numbersAt[i] === addressEnd[i] || numbersAt[j] === addressEnd[j]) return street;
+      return pool.dice(numbersAt[i], addressEnd[i], numbersAt[j], addressEnd[j]) > 0 ? street : 0;
     },
   };
 }

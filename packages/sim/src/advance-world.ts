@@ -8,6 +8,7 @@ import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 import { nameIndependentHotel, nameRental } from './name-property.ts';
 import { createRandom, hashToUnit, type Random } from './random.ts';
 import { typeLabel } from './type-label.ts';
+import { varyAddress } from './vary-address.ts';
 import { varyName } from './vary-name.ts';
 import { languageOf } from './vocabulary.ts';
 
@@ -269,11 +270,11 @@ function openProperties(day: Day, propertyCount: number): void {
       hotelStars: hotel ? rng.int(2, 5) : null,
       count: rng.int(0, 5),
     };
-    day.sellers.set(property.propertyId, [addListing(day, property, supplier, at, name, rating, capacity)]);
+    day.sellers.set(property.propertyId, [addListing(day, property, supplier, at, name, property.address, rating, capacity)]);
   }
 }
 
-/** Existing properties (of this morning) newly listed on one more supplier: a variant of the name, a few metres off. */
+/** Existing properties (of this morning) newly listed on one more supplier: a variant of the name and address, a few metres off. */
 function crossListProperties(day: Day, propertyCount: number): void {
   const { world, rng, sellers } = day;
   for (let i = countOf(rng, propertyCount, DAILY_RATES.crossList); i > 0; i--) {
@@ -292,7 +293,9 @@ function crossListProperties(day: Day, propertyCount: number): void {
       hotelStars: model.rating.hotelStars,
       count: rng.int(0, 20),
     };
-    const listing = addListing(day, property, supplier, at, varyName(property.name, property.city, rng), rating, { ...model.capacity });
+    const name = varyName(property.name, property.city, rng);
+    const address = varyAddress(property.address, property.propertyId, supplier);
+    const listing = addListing(day, property, supplier, at, name, address, rating, { ...model.capacity });
     // In SUPPLIER_IDS order, the order advanceWorld builds `sellers` in: `open[0]` is then the same
     // model whether the days are advanced in one call or several.
     const index = open.findIndex((l) => SUPPLIER_IDS.indexOf(l.supplier) > SUPPLIER_IDS.indexOf(supplier));
@@ -306,6 +309,7 @@ function addListing(
   supplier: SupplierId,
   at: { lat: number; lng: number },
   name: string,
+  address: string,
   rating: SimListing['rating'],
   capacity: SimListing['capacity'],
 ): SimListing {
@@ -323,7 +327,7 @@ function addListing(
     name,
     typeLabel: typeLabel(supplier, property.type, 'standard'),
     type: property.type,
-    address: property.address,
+    address,
     lat: at.lat,
     lng: at.lng,
     rating,

@@ -7,6 +7,7 @@ import { MEDIA_PATHS } from './media-paths.ts';
 import { nameChainHotel, nameIndependentHotel, nameKey, nameRental } from './name-property.ts';
 import { createRandom, createWeightedPicker, type Random } from './random.ts';
 import { typeLabel, type HotelStyle } from './type-label.ts';
+import { varyAddress } from './vary-address.ts';
 import { varyName } from './vary-name.ts';
 import { CHAIN_BRANDS, languageOf, STREETS, type ChainBrand, type Language } from './vocabulary.ts';
 import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
@@ -507,7 +508,7 @@ function generateProperty(rng: Random, state: CityState, propertyId: number): Ge
 
 /**
  * A property's listings at the suppliers that sell it: the first as the property is, the others a
- * few metres off, the name varied, the rating, reviews and (at supplier_b) stars a little apart.
+ * few metres off, the name and address varied, the rating, reviews and (at supplier_b) stars a little apart.
  */
 function listProperty(
   rng: Random,
@@ -541,7 +542,7 @@ function listProperty(
       name: primary ? name : flatString(varyName(name, property.city, rng)),
       typeLabel: sharedTypeLabel(supplier, type, style),
       type,
-      address,
+      address: primary ? address : flatString(varyAddress(address, propertyId, supplier)),
       lat: primary ? lat : round6(at.lat),
       lng: primary ? lng : round6(at.lng),
       rating: sharedRating(
