@@ -7,12 +7,13 @@
 // - groupCells: any list of candidates (priced survivors, a cell filter), grouped by cell.
 // Then the modes' own steps: clusterHit (auto/true) and spreadOrder (top).
 import type { BoundingBox } from '../geo/bounding-box.ts';
-import { cellKey, cellString, compareHalves } from '../geo/h3-cell.ts';
+import { cellKey, cellString } from '../geo/h3-cell.ts';
 import { atLeastDim, FACET_DIMS, facetPieceOf } from '../inventory/cell-facets.ts';
 import type { CellPyramid } from '../inventory/cell-pyramid.ts';
 import { lowerBound } from '../inventory/lower-bound.ts';
 import type { StayIndex } from '../inventory/stay-index.ts';
 import type { FacetFilter } from './facet-filter.ts';
+import { orderBy } from './order-by.ts';
 import type { ClusterHit } from './search-result.ts';
 
 /** One occupied cell of a viewport: its stays inside the view (and the filters), summarised. */
@@ -182,16 +183,23 @@ interface Gathered {
   inRuns: number;
 }
 
-/** Cells being gathered by cellKey (unique within a resolution). */
+/**
+ * Cells being gathered by a key unique within a resolution: the cell's number in its pyramid
+ * level when it has one (a small integer, which a Map hashes fastest), else its cellKey.
+ */
 class Gathering {
   private readonly byKey = new Map<number, Gathered>();
+  /** The keys as they came (an iterator over the map's keys is slower to copy), and whether all are below 2^32. */
+  private readonly keys: number[] = [];
+  private small = true;
 
-  at(hi: number, lo: number): Gathered {
-    const key = cellKey(hi, lo);
+  at(key: number, hi: number, lo: number): Gathered {
     let g = this.byKey.get(key);
     if (g === undefined) {
       g = { hi, lo, t: newTally(), runs: [], inRuns: 0 };
       this.byKey.set(key, g);
+      this.keys.push(key);
+      if (key >= 2 ** 32) this.small = false;
     }
     return g;
   }
@@ -204,10 +212,17 @@ class Gathering {
     g.inRuns += to - from;
   }
 
-  /** The cells with stays, in id order. */
+  /**
+   * The cells with stays, in id order. Either key runs in id order within a resolution (a level's
+   * cells are numbered so; cellKey drops only the bits a resolution fixes), so a numeric sort of
+   * the keys orders them: a comparator over the cells took a fifth of a clustered search.
+   */
   cells(): ViewCell[] {
+    // A Uint32Array sorts three times faster than a Float64Array: a level's cell numbers fit one.
+    const keys = (this.small ? new Uint32Array(this.keys) : new Float64Array(this.keys)).sort();
     const out: ViewCell[] = [];
-    for (const { hi, lo, t, runs, inRuns } of this.byKey.values()) {
+    for (const key of keys) {
+      const { hi, lo, t, runs, inRuns } = this.byKey.get(key)!;
       if (t.count === 0) continue;
       out.push({
         hi,
@@ -224,7 +239,7 @@ class Gathering {
         partial: t.count < inRuns,
       });
     }
-    return out.sort((a, b) => compareHalves(a.hi, a.lo, b.hi, b.lo));
+    return out;
   }
 }
 
@@ -373,7 +388,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const add = (c: number, t: Tally, withRun = true) => {
     const level = levels[deepest];
     const k = level.cell[c];
-    const g = gathering.at(level.cellHi[k], level.cellLo[k]);
+    const g = gathering.at(k, level.cellHi[k], level.cellLo[k]);
     addTally(g.t, t);
     if (withRun) Gathering.run(g, level.start[c], level.start[c + 1]);
   };
@@ -401,7 +416,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (test !== null && !test(index.lat[idx], index.lng[idx])) return;
     if (keep !== null && !keep(idx)) return;
     pyramid.cellOf(idx, resolution, cell);
-    const g = gathering.at(cell[0], cell[1]);
+    const g = gathering.at(cellKey(cell[0], cell[1]), cell[0], cell[1]);
     addStay(g.t, index, idx);
     Gathering.run(g, p, p + 1);
   };
@@ -611,7 +626,7 @@ export function groupCells(index: StayIndex, pyramid: CellPyramid, candidates: r
   const cell = new Uint32Array(2);
   for (let i = 0; i < source.length; i++) {
     pyramid.cellOf(source[i], resolution, cell);
-    const g = gathering.at(cell[0], cell[1]);
+    const g = gathering.at(cellKey(cell[0], cell[1]), cell[0], cell[1]);
     addStay(g.t, index, source[i]);
     Gathering.run(g, i, i + 1);
   }
@@ -654,9 +669,10 @@ export function clusterHit(cell: ViewCell): ClusterHit {
   };
 }
 
-/** Clusters biggest first, then by cell id, so that the order is stable. */
-export function byCountThenId(a: ViewCell, b: ViewCell): number {
-  return b.count - a.count || a.hi - b.hi || a.lo - b.lo;
+/** Cells in id order (as CellGroups lists them) biggest first, then by id, so that the order is stable. */
+export function biggestFirst(cells: readonly ViewCell[]): ViewCell[] {
+  const order = orderBy(cells.length, (i) => -cells[i].count);
+  return Array.from(order, (i) => cells[i]);
 }
 
 /**
@@ -671,7 +687,10 @@ export function spreadOrder(cells: readonly ViewCell[], view: BoundingBox, pageS
   const g = Math.max(1, Math.floor(Math.sqrt(pageSize)));
   const width = view.west <= view.east ? view.east - view.west : view.east + 360 - view.west;
   const height = view.north - view.south;
-  const byRank = [...cells].sort((a, b) => rank[a.best] - rank[b.best]);
+  const byRank = Array.from(
+    orderBy(cells.length, (i) => rank[cells[i].best]),
+    (i) => cells[i],
+  );
   const dealt = new Uint32Array(g * g);
   const round = new Uint32Array(byRank.length);
   byRank.forEach((cell, i) => {
@@ -681,8 +700,9 @@ export function spreadOrder(cells: readonly ViewCell[], view: BoundingBox, pageS
     const row = height > 0 ? Math.min(g - 1, Math.floor(((lat[cell.best] - view.south) / height) * g)) : 0;
     round[i] = dealt[row * g + col]++;
   });
-  const order = Array.from({ length: byRank.length }, (_, i) => i);
-  // Stable: within a round, best representative first.
-  order.sort((a, b) => round[a] - round[b]);
-  return order.map((i) => byRank[i]);
+  // Within a round, best representative first.
+  return Array.from(
+    orderBy(byRank.length, (i) => round[i]),
+    (i) => byRank[i],
+  );
 }
