@@ -669,10 +669,19 @@ export function clusterHit(cell: ViewCell): ClusterHit {
   };
 }
 
+/** items[order[0]], items[order[1]], ...: a loop, where Array.from with a map over a typed array iterates generically. */
+function pick<T>(items: readonly T[], order: ArrayLike<number>): T[] {
+  const out = new Array<T>(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = items[order[i]];
+  return out;
+}
+
 /** Cells in id order (as CellGroups lists them) biggest first, then by id, so that the order is stable. */
 export function biggestFirst(cells: readonly ViewCell[]): ViewCell[] {
-  const order = orderBy(cells.length, (i) => -cells[i].count);
-  return Array.from(order, (i) => cells[i]);
+  return pick(
+    cells,
+    orderBy(cells.length, (i) => -cells[i].count),
+  );
 }
 
 /**

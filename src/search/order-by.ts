@@ -24,7 +24,9 @@ export function orderBy(n: number, key: (i: number) => number): ArrayLike<number
   if (span * n <= 2 ** 53) {
     for (let i = 0; i < n; i++) keys[i] = (keys[i] - min) * n + i;
     keys.sort();
-    return Uint32Array.from(keys, (k) => k % n);
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = keys[i] % n;
+    return order;
   }
   return Array.from({ length: n }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
 }
