@@ -112,18 +112,15 @@ async function hexClusters(
   }
 
   const groups = await viewGroups(deps, query, view, resolution);
-  const dense = linkable(
-    deps,
-    query,
-    view,
-    groups,
-    groups.cells.filter((c) => c.count >= minStays),
-  );
+  const big = groups.cells.filter((c) => c.count >= minStays);
+  const dense = linkable(deps, query, view, groups, big);
   if (auto && (dense.length === 0 || groups.total <= query.pageSize)) return null;
-  const isDense = new Set(dense);
+  // linkable only leaves cells out: when it leaves none, a cell's count says whether it is dense.
+  const linked = dense.length === big.length ? null : new Set(dense);
   const sparse: number[] = [];
   for (const cell of groups.cells) {
-    if (!isDense.has(cell)) for (const idx of groups.members(cell)) sparse.push(idx);
+    const isDense = linked === null ? cell.count >= minStays : linked.has(cell);
+    if (!isDense) for (const idx of groups.members(cell)) sparse.push(idx);
   }
   const pageIdx = selectByRank(sparse, index.rank, index.byRank, offset, query.pageSize);
   const hits = hitsOf(await deps.stays.get(pageIdx), centre, () => null);

@@ -5,6 +5,7 @@ import { latLngToCell } from 'h3-js';
 import { cellString } from '../geo/h3-cell.ts';
 import { baseQuery, searchWorld, worldStays, type SearchWorld } from '../test-support/search-world.ts';
 import type { SearchQuery } from './search-query.ts';
+import { createSearch } from './search.ts';
 import { linkable, viewGroups } from './view-groups.ts';
 
 let world: SearchWorld;
@@ -82,6 +83,22 @@ describe('view groups', () => {
       assert.equal(kept.has(id), !straddles, id);
     }
     assert.ok(straddling > 0 && straddling < dense.length, `${straddling} of ${dense.length} dense cells straddle the filter cell`);
+  });
+
+  it('through the search, the stays of dense cells that straddle the filter cell are results, the other dense cells clusters', async () => {
+    const filter = latLngToCell(48.8566, 2.3522, 6);
+    const result = await createSearch(world.deps)(query({ cell: filter, pageSize: 500 }));
+    const r = result.clustering!.precision;
+    assert.ok(r > 6, `clustered at r${r}`);
+    const all = byCell(inView(), r);
+    const clusters = [...byCell(inView({ cell: filter }), r)].filter(([, members]) => members.length >= 2);
+    const linked = clusters.filter(([id]) =>
+      all.get(id)!.every((idx) => latLngToCell(world.stays[idx].lat, world.stays[idx].lng, 6) === filter),
+    );
+    assert.ok(linked.length > 0 && linked.length < clusters.length, `${linked.length} of ${clusters.length} dense cells linkable`);
+    assert.deepEqual(new Set(result.clusters!.map((c) => c.id)), new Set(linked.map(([id]) => id)));
+    const clustered = linked.reduce((sum, [, members]) => sum + members.length, 0);
+    assert.equal(result.total, inView({ cell: filter }).length - clustered);
   });
 
   it('under the same-resolution cell filter every dense cell is a cluster; under a finer one only the only cell of the view', async () => {
