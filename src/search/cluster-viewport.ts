@@ -696,9 +696,9 @@ export function spreadOrder(cells: readonly ViewCell[], view: BoundingBox, pageS
   const g = Math.max(1, Math.floor(Math.sqrt(pageSize)));
   const width = view.west <= view.east ? view.east - view.west : view.east + 360 - view.west;
   const height = view.north - view.south;
-  const byRank = Array.from(
+  const byRank = pick(
+    cells,
     orderBy(cells.length, (i) => rank[cells[i].best]),
-    (i) => cells[i],
   );
   const dealt = new Uint32Array(g * g);
   const round = new Uint32Array(byRank.length);
@@ -710,8 +710,8 @@ export function spreadOrder(cells: readonly ViewCell[], view: BoundingBox, pageS
     round[i] = dealt[row * g + col]++;
   });
   // Within a round, best representative first.
-  return Array.from(
+  return pick(
+    byRank,
     orderBy(byRank.length, (i) => round[i]),
-    (i) => byRank[i],
   );
 }
