@@ -3,9 +3,10 @@
 // built and published as a new content version beside the served one.
 import { hash } from 'node:crypto';
 import type { RankedStay, StayIdEntry, Store } from '../store/store.ts';
-import { SUPPLIER_IDS, type Listing, type Stay, type SupplierId } from '../types.ts';
+import { SUPPLIER_IDS, type Listing, type Settings, type Stay, type SupplierId } from '../types.ts';
 import { assignStayIds } from './assign-stay-ids.ts';
 import { buildStays } from './build-stays.ts';
+import { encodeChunkCells } from './exact-cells.ts';
 import { mergeListings, type MergeSettings } from './merge-listings.ts';
 import type { RankSettings } from './rank-stays.ts';
 
@@ -54,7 +55,7 @@ export interface BuildContentOptions {
   /** A feed with fewer than (1 - shrinkLimit) of the supplier's previous listings is held back. */
   shrinkLimit: number;
   /** The merge's gates and the ranking prior. */
-  settings: MergeSettings & RankSettings;
+  settings: MergeSettings & RankSettings & Pick<Settings, 'clusterMaxResolution'>;
   now?: () => Date;
 }
 
@@ -211,8 +212,10 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     ),
   };
   // The store compares the stays with the served version's (store/content-digest.ts): the same
-  // ones publish nothing, and the served version's number comes back.
-  const no = await store.publishContent(stays, label, info, entries);
+  // ones publish nothing, and the served version's number comes back. Each chunk keeps its
+  // stays' exact cells, which every start's index build reads instead of computing (decision 215).
+  const { clusterMaxResolution } = options.settings;
+  const no = await store.publishContent(stays, label, info, entries, (chunk) => encodeChunkCells(chunk, clusterMaxResolution));
   const unchanged = current !== null && no === current.no;
   return {
     no,

@@ -1,7 +1,7 @@
 import { exactCell } from '../geo/exact-cell.ts';
 import { compareHalves, resolutionOf } from '../geo/h3-cell.ts';
 import { levelFacets, type BuiltFacets, type LevelFacets } from './cell-facets.ts';
-import { exactCells } from './exact-cells.ts';
+import { exactCells, type StoredCells } from './exact-cells.ts';
 import type { StayIndex } from './stay-index.ts';
 
 /**
@@ -98,6 +98,8 @@ export interface PyramidOptions {
   maxResolution: number;
   /** The fewest stays a piece has facet entries for (cell-facets.ts); 1,024 unless given (tests give fewer). */
   facetMinStays?: number;
+  /** The stays' exact cells as the version's chunks kept them (exact-cells.ts), or null to compute them. */
+  stored?: StoredCells | null;
 }
 
 /** Pieces of fewer stays are scanned through a filter rather than given facet entries... */
@@ -123,7 +125,7 @@ export function cellPyramidParts(index: StayIndex, options: PyramidOptions): Cel
   const { maxResolution, facetMinStays = FACET_MIN_STAYS } = options;
   const n = index.size;
   const { h3Hi, h3Lo, lat, lng, rank } = index;
-  const exact = exactCells(index, maxResolution);
+  const exact = exactCells(index, maxResolution, options.stored ?? null);
 
   // Res-15 order first (ingestion numbers stays so: usually nothing to sort), then a stable
   // counting sort by the cell of each resolution, finest first.

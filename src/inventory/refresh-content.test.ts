@@ -27,7 +27,9 @@ import { liteapiListing } from '../test-support/liteapi-listing.ts';
 import { testSupplierConfig } from '../test-support/supplier-config.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import { SUPPLIER_IDS, type Listing, type SupplierId } from '../types.ts';
+import { exactCells, storedCells } from './exact-cells.ts';
 import { describeRefresh, refreshContent, type RefreshOptions } from './refresh-content.ts';
+import { buildStayIndex } from './stay-index.ts';
 
 /** A refresh of these suppliers into this store, with the shipped figures. */
 const refresh = (suppliers: readonly Supplier[], store: Store, more: Partial<RefreshOptions> = {}) =>
@@ -123,6 +125,14 @@ describe('refreshContent from the simulated suppliers', () => {
         [...rows.map((r) => r.rank)].sort((a, b) => a - b),
         rows.map((_r, i) => i),
       );
+      // Each chunk keeps its stays' exact cells, which a start's index build reads (decision 215).
+      const kept: { cells: Uint8Array | null; rows: number }[] = [];
+      for await (const chunk of store.version(result.no).indexChunks()) kept.push({ cells: chunk.cells ?? null, rows: chunk.rowCount });
+      const index = await buildStayIndex(store.version(result.no).indexChunks());
+      const cells = storedCells(kept, index.size);
+      assert.ok(cells, 'every chunk kept its cells');
+      const r = defaults.clusterMaxResolution;
+      assert.deepEqual(exactCells(index, r, cells), exactCells(index, r));
 
       // Every supplier id resolves, prefixed, to exactly one stay.
       const sample = SUPPLIER_IDS.map((s) => world.listings[s][0]);

@@ -5,6 +5,7 @@
 import type { IndexChunk } from '../store/store.ts';
 import type { Settings } from '../types.ts';
 import { assembleCellPyramid, cellPyramidParts, type CellPyramid, type CellPyramidParts } from './cell-pyramid.ts';
+import { storedCells } from './exact-cells.ts';
 import { buildStayIndexColumns, stayIndexFromColumns, type StayIndex, type StayIndexColumns } from './stay-index.ts';
 
 /** A version's index and pyramid, what its searches read. */
@@ -22,15 +23,26 @@ export interface VersionIndexParts {
   ms: number;
 }
 
-/** Builds version `no`'s index columns and pyramid parts from its chunks (in idx order). */
+/** Builds version `no`'s index columns and pyramid parts from its chunks (in idx order), with the exact cells they kept, if all did. */
 export async function buildVersionIndexParts(
   no: number,
   chunks: AsyncIterable<IndexChunk>,
   settings: Pick<Settings, 'clusterMaxResolution'>,
 ): Promise<VersionIndexParts> {
   const started = performance.now();
-  const columns = await buildStayIndexColumns(chunks);
-  const pyramid = cellPyramidParts(stayIndexFromColumns(columns), { maxResolution: settings.clusterMaxResolution });
+  const cells: { cells: Uint8Array | null; rows: number }[] = [];
+  const columns = await buildStayIndexColumns(
+    (async function* () {
+      for await (const chunk of chunks) {
+        cells.push({ cells: chunk.cells ?? null, rows: chunk.rowCount });
+        yield chunk;
+      }
+    })(),
+  );
+  const pyramid = cellPyramidParts(stayIndexFromColumns(columns), {
+    maxResolution: settings.clusterMaxResolution,
+    stored: storedCells(cells, columns.size),
+  });
   return { no, columns, pyramid, ms: Math.round(performance.now() - started) };
 }
 

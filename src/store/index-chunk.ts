@@ -4,7 +4,7 @@
 import { endianness } from 'node:os';
 import { foldText } from '../text/fold-text.ts';
 import { STAY_TYPES, SUPPLIER_IDS, type StayType, type SupplierId } from '../types.ts';
-import type { IndexChunk, IndexRow, ListingRating, RankedStay } from './store.ts';
+import type { ChunkCellsOf, IndexChunk, IndexRow, ListingRating, RankedStay } from './store.ts';
 
 /** Rows per chunk: ~700 KB of numbers, small enough to decode between two event-loop turns. */
 export const INDEX_CHUNK_ROWS = 16_384;
@@ -82,9 +82,9 @@ export function indexRowOf(stay: RankedStay): IndexRow {
   };
 }
 
-/** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them). */
-export function encodeIndexChunk(stays: readonly RankedStay[]): IndexChunk {
-  return encodeIndexRows(stays.map(indexRowOf));
+/** Packs stays whose idx run firstIdx, firstIdx + 1, ... (the caller orders them), with what `cellsOf` makes of them. */
+export function encodeIndexChunk(stays: readonly RankedStay[], cellsOf?: ChunkCellsOf): IndexChunk {
+  return { ...encodeIndexRows(stays.map(indexRowOf)), cells: cellsOf?.(stays) ?? null };
 }
 
 /** Packs index rows whose idx run firstIdx, firstIdx + 1, ...: a version's chunk, or an index built from rows (tests, benchmarks). */
@@ -199,6 +199,8 @@ export interface StoredIndexChunk {
   numbers: Uint8Array;
   h3: string;
   names: string;
+  /** Absent from a version's table made before chunks kept cells (read with SELECT *). */
+  cells?: Uint8Array | null;
 }
 
 /**
@@ -212,7 +214,14 @@ export async function* indexChunksFrom(
   for (let from = 0; ;) {
     const chunk = await chunkFrom(from);
     if (chunk === undefined) return;
-    yield { firstIdx: chunk.first_idx, rowCount: chunk.row_count, numbers: chunk.numbers, h3: chunk.h3, names: chunk.names };
+    yield {
+      firstIdx: chunk.first_idx,
+      rowCount: chunk.row_count,
+      numbers: chunk.numbers,
+      h3: chunk.h3,
+      names: chunk.names,
+      cells: chunk.cells ?? null,
+    };
     from = chunk.first_idx + chunk.row_count;
   }
 }

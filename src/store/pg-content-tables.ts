@@ -13,7 +13,7 @@ export const pgVersionTables = (no: number) => {
     chunks,
     listingIds,
     create: `CREATE TABLE ${stays} (idx integer NOT NULL, id text NOT NULL, doc text NOT NULL);
-      CREATE TABLE ${chunks} (first_idx integer PRIMARY KEY, row_count integer NOT NULL, numbers bytea NOT NULL, h3 text NOT NULL, names text NOT NULL);
+      CREATE TABLE ${chunks} (first_idx integer PRIMARY KEY, row_count integer NOT NULL, numbers bytea NOT NULL, h3 text NOT NULL, names text NOT NULL, cells bytea);
       CREATE TABLE ${listingIds} (supplier_stay_id text NOT NULL, supplier smallint NOT NULL, idx integer NOT NULL)`,
     index: `ALTER TABLE ${stays} ADD PRIMARY KEY (idx);
       CREATE UNIQUE INDEX ${stays}_id ON ${stays} (id);

@@ -5,7 +5,7 @@ import { encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
 import { pgVersionTables } from './pg-content-tables.ts';
 import { copyIn, copyText } from './pg-copy.ts';
 import { inPgTransaction, type PgClient, type PgPool } from './pg-pool.ts';
-import type { ContentStoreSettings, RankedStay, StayIdEntry } from './store.ts';
+import type { ChunkCellsOf, ContentStoreSettings, RankedStay, StayIdEntry } from './store.ts';
 import { versionsToPrune } from './versions-to-prune.ts';
 
 /**
@@ -31,6 +31,7 @@ export function pgPublisher(pool: PgPool, settings: PublishSettings, dropped: (n
     label: string,
     info: unknown,
     ids: readonly StayIdEntry[] = [],
+    cellsOf?: ChunkCellsOf,
   ): Promise<number> {
     const byIdx = denseByIdx(stays);
     const digest = contentDigest(byIdx);
@@ -41,7 +42,7 @@ export function pgPublisher(pool: PgPool, settings: PublishSettings, dropped: (n
     // tables it creates are its own until it commits.
     return inPgTransaction(pool, async (client) => {
       const no = (await client.query<{ no: number }>("SELECT nextval('content_version_no')::int AS no")).rows[0].no;
-      await writeVersion(client, no, byIdx);
+      await writeVersion(client, no, byIdx, cellsOf);
       await upsertIds(client, ids);
       await client.query('INSERT INTO content_versions (no, label, info, digest) VALUES ($1, $2, $3, $4)', [no, label, infoText, digest]);
       for (const old of await pointAndPrune(client, no, settings)) dropped(old);
@@ -68,7 +69,7 @@ async function keepServed(client: PgClient, digest: string, info: string, ids: r
 }
 
 /** A version's tables, loaded with COPY, then indexed, then its packed index chunks. */
-async function writeVersion(client: PgClient, no: number, byIdx: readonly RankedStay[]): Promise<void> {
+async function writeVersion(client: PgClient, no: number, byIdx: readonly RankedStay[], cellsOf?: ChunkCellsOf): Promise<void> {
   const t = pgVersionTables(no);
   await client.query(t.create);
   await copyIn(
@@ -90,13 +91,14 @@ async function writeVersion(client: PgClient, no: number, byIdx: readonly Ranked
   );
   await client.query(t.index);
   for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
-    const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
-    await client.query(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names) VALUES ($1, $2, $3, $4, $5)`, [
+    const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS), cellsOf);
+    await client.query(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names, cells) VALUES ($1, $2, $3, $4, $5, $6)`, [
       chunk.firstIdx,
       chunk.rowCount,
       Buffer.from(chunk.numbers.buffer, chunk.numbers.byteOffset, chunk.numbers.byteLength),
       chunk.h3,
       chunk.names,
+      chunk.cells ? Buffer.from(chunk.cells.buffer, chunk.cells.byteOffset, chunk.cells.byteLength) : null,
     ]);
   }
 }

@@ -74,6 +74,22 @@ describe('postgres store', { skip }, () => {
     }
   });
 
+  it("reads a version whose chunks' table was made before chunks kept cells: no cells, the rows as they were", async () => {
+    const store = createPgStore({ pool, settings: defaults });
+    try {
+      const no = await store.publishContent(syntheticStays(10), 'before cells', {}, [], () => new Uint8Array(4));
+      await pool.query(`ALTER TABLE index_chunks_v${no} DROP COLUMN cells`);
+      const chunks = [];
+      for await (const chunk of store.indexChunks()) chunks.push(chunk);
+      assert.deepEqual(
+        chunks.map((c) => [c.firstIdx, c.rowCount, c.cells]),
+        [[0, 10, null]],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a publish that fails half-way leaves nothing behind: no version, no tables, no ids', async () => {
     const store = createPgStore({ pool, settings: defaults });
     try {

@@ -27,7 +27,8 @@ export function pgVersionReader(pool: PgPool, no: number): VersionReader {
       // One chunk per query: ~60 reads for a million stays.
       return indexChunksFrom(async (from) => {
         const { rows } = await pool.query<StoredIndexChunk>(
-          `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
+          // Every column: a version's table made before chunks kept cells has none (it reads as null).
+          `SELECT * FROM ${t.chunks} WHERE first_idx >= $1 ORDER BY first_idx LIMIT 1`,
           [from],
         );
         return rows[0];

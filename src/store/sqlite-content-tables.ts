@@ -15,7 +15,7 @@ export const sqliteVersionTables = (no: number) => ({
   create: `
     CREATE TABLE IF NOT EXISTS stays_${no} (idx INTEGER PRIMARY KEY, id TEXT NOT NULL, doc TEXT NOT NULL);
     CREATE UNIQUE INDEX IF NOT EXISTS stays_${no}_id ON stays_${no} (id);
-    CREATE TABLE IF NOT EXISTS index_chunks_${no} (first_idx INTEGER PRIMARY KEY, row_count INTEGER NOT NULL, numbers BLOB NOT NULL, h3 TEXT NOT NULL, names TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS index_chunks_${no} (first_idx INTEGER PRIMARY KEY, row_count INTEGER NOT NULL, numbers BLOB NOT NULL, h3 TEXT NOT NULL, names TEXT NOT NULL, cells BLOB);
     CREATE TABLE IF NOT EXISTS listing_ids_${no} (supplier_stay_id TEXT NOT NULL, supplier INTEGER NOT NULL, idx INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS listing_ids_${no}_key ON listing_ids_${no} (supplier_stay_id, supplier, idx);`,
   drop: `DROP TABLE IF EXISTS stays_${no}; DROP TABLE IF EXISTS index_chunks_${no}; DROP TABLE IF EXISTS listing_ids_${no};`,

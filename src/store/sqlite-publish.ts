@@ -6,7 +6,7 @@ import { SUPPLIER_INDEX, stayDoc } from './content-rows.ts';
 import { encodeIndexChunk, INDEX_CHUNK_ROWS } from './index-chunk.ts';
 import { sqliteVersionTables } from './sqlite-content-tables.ts';
 import type { sqliteContentMeta } from './sqlite-content-meta.ts';
-import type { ContentStoreSettings, RankedStay, StayIdEntry } from './store.ts';
+import type { ChunkCellsOf, ContentStoreSettings, RankedStay, StayIdEntry } from './store.ts';
 import { versionsToPrune } from './versions-to-prune.ts';
 
 /** Stays written per transaction while a version is built: each holds the write lock for tens of ms. */
@@ -45,10 +45,10 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
   });
 
   /** Every stay's row and listing ids, WRITE_BATCH a transaction, then the index chunks and the ids. */
-  async function writeRows(no: number, byIdx: readonly RankedStay[], ids: readonly StayIdEntry[]): Promise<void> {
+  async function writeRows(no: number, byIdx: readonly RankedStay[], ids: readonly StayIdEntry[], cellsOf?: ChunkCellsOf): Promise<void> {
     const t = sqliteVersionTables(no);
     const insertStay = db.prepare(`INSERT INTO ${t.stays} (idx, id, doc) VALUES (?, ?, ?)`);
-    const insertChunk = db.prepare(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names) VALUES (?, ?, ?, ?, ?)`);
+    const insertChunk = db.prepare(`INSERT INTO ${t.chunks} (first_idx, row_count, numbers, h3, names, cells) VALUES (?, ?, ?, ?, ?, ?)`);
     const insertListingId = db.prepare(`INSERT INTO ${t.listingIds} (supplier_stay_id, supplier, idx) VALUES (?, ?, ?)`);
     for (let from = 0; from < byIdx.length; from += WRITE_BATCH) {
       db.transaction(() => {
@@ -62,8 +62,8 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
     // Each chunk encoded before its write takes the lock: encoding them all inside one transaction
     // held the lock for a third of a second at 160k stays, every other writer waiting.
     for (let from = 0; from < byIdx.length; from += INDEX_CHUNK_ROWS) {
-      const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS));
-      insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names);
+      const chunk = encodeIndexChunk(byIdx.slice(from, from + INDEX_CHUNK_ROWS), cellsOf);
+      insertChunk.run(chunk.firstIdx, chunk.rowCount, chunk.numbers, chunk.h3, chunk.names, chunk.cells ?? null);
       await nextTurn();
     }
     for (let from = 0; from < ids.length; from += WRITE_BATCH * 5) {
@@ -104,6 +104,7 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
     label: string,
     info: unknown,
     ids: readonly StayIdEntry[] = [],
+    cellsOf?: ChunkCellsOf,
   ): Promise<number> {
     const byIdx = denseByIdx(stays);
     const digest = contentDigest(byIdx);
@@ -112,7 +113,7 @@ export function sqlitePublisher(db: Database.Database, meta: Meta, settings: Pub
     if (unchanged !== null) return unchanged;
     const no = reserve.immediate(label, infoText, digest);
     try {
-      await writeRows(no, byIdx, ids);
+      await writeRows(no, byIdx, ids, cellsOf);
     } catch (error) {
       discard(no);
       throw error;

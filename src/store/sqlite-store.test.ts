@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { createSqliteStore } from './sqlite-store.ts';
 import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
@@ -45,6 +46,27 @@ describe('sqlite store', () => {
       const [found] = await second.resolveHotelIds([{ raw: '100003', supplier: null, id: '100003' }]);
       assert.deepEqual(found, [3]);
       assert.equal((await second.getStays([9]))[0].name, 'Hotel Number 9');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("reads a version whose chunks' table was made before chunks kept cells: no cells, the rows as they were", async () => {
+    const path = freshPath();
+    const first = createSqliteStore({ path, settings: defaults });
+    const no = await first.publishContent(syntheticStays(10), 'before cells', {}, [], () => new Uint8Array(4));
+    await first.close();
+    const db = new Database(path);
+    db.exec(`ALTER TABLE index_chunks_${no} DROP COLUMN cells`);
+    db.close();
+    const second = createSqliteStore({ path, settings: defaults });
+    try {
+      const chunks = [];
+      for await (const chunk of second.indexChunks()) chunks.push(chunk);
+      assert.deepEqual(
+        chunks.map((c) => [c.firstIdx, c.rowCount, c.cells]),
+        [[0, 10, null]],
+      );
     } finally {
       await second.close();
     }

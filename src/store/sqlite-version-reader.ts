@@ -12,7 +12,8 @@ const READ_BATCH = 2_000;
 export function sqliteVersionReader(db: Database.Database, no: number): VersionReader {
   const t = sqliteVersionTables(no);
   const selectChunk = db.prepare<[number], StoredIndexChunk>(
-    `SELECT first_idx, row_count, numbers, h3, names FROM ${t.chunks} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`,
+    // Every column: a version's table made before chunks kept cells has none (it reads as null).
+    `SELECT * FROM ${t.chunks} WHERE first_idx >= ? ORDER BY first_idx LIMIT 1`,
   );
   const selectDoc = db.prepare<[number], { doc: string }>(`SELECT doc FROM ${t.stays} WHERE idx = ?`);
   const selectDocs = db.prepare<[number, number], { doc: string }>(`SELECT doc FROM ${t.stays} WHERE idx >= ? AND idx < ? ORDER BY idx`);

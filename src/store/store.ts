@@ -44,6 +44,11 @@ export interface IndexChunk {
   h3: string;
   /** Folded names, '\n'-separated (foldText never leaves a newline). */
   names: string;
+  /**
+   * What the publish's `cellsOf` made of the chunk's stays (inventory/exact-cells.ts: their cells at
+   * each clustering resolution), kept as it is; null when the version was published without.
+   */
+  cells?: Uint8Array | null;
 }
 
 /**
@@ -61,6 +66,13 @@ export interface StayIdEntry {
   supplierStayId: string;
   stayId: string;
 }
+
+/**
+ * Bytes to keep with each index chunk, made from its stays (INDEX_CHUNK_ROWS at most, in idx
+ * order) and read back as the chunk's `cells`: derived data the index build would otherwise
+ * compute at every start. The store keeps them and knows nothing of what they say.
+ */
+export type ChunkCellsOf = (stays: readonly RankedStay[]) => Uint8Array;
 
 /** The reads of one published content version; its content never changes. */
 export interface VersionReader {
@@ -90,7 +102,13 @@ export interface Store {
    * keeps its number and label, only its info is replaced and the ids recorded; returns the
    * served version's number.
    */
-  publishContent(stays: readonly RankedStay[], label: string, info: unknown, ids?: readonly StayIdEntry[]): Promise<number>;
+  publishContent(
+    stays: readonly RankedStay[],
+    label: string,
+    info: unknown,
+    ids?: readonly StayIdEntry[],
+    cellsOf?: ChunkCellsOf,
+  ): Promise<number>;
   /** The reads of a published version: readable while it is among the newest two or a live reader holds it. */
   version(no: number): VersionReader;
   /**

@@ -239,6 +239,20 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
       );
     });
 
+    it('keeps with each chunk the bytes cellsOf made of its stays, and none when a version was published without', async () => {
+      const stays = many(40_000, 1); // three chunks
+      await store.publishContent(stays, 'with cells', {}, [], (chunk) => Uint8Array.from(chunk, (s) => (s.idx * 7) % 251));
+      let rows = 0;
+      for await (const chunk of store.indexChunks()) {
+        const want = Array.from({ length: chunk.rowCount }, (_, i) => ((chunk.firstIdx + i) * 7) % 251);
+        assert.deepEqual([...(chunk.cells ?? [])], want, `chunk at ${chunk.firstIdx}`);
+        rows += chunk.rowCount;
+      }
+      assert.equal(rows, stays.length);
+      await store.publishContent(many(3, 2), 'without', {});
+      for await (const chunk of store.indexChunks()) assert.equal(chunk.cells, null);
+    });
+
     it('returns full stays in the order asked, skipping unknown idx', async () => {
       const stays = fixture();
       await store.publishContent(stays, 'v1', {});
