@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { latLngToCell } from 'h3-js';
 import { cellKey, cellString } from '../geo/h3-cell.ts';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
-import { encodeChunkCells, exactCells, storedCells, type ExactCells } from './exact-cells.ts';
+import { encodeChunkCells, exactCells, holdsOf, storedCells, type ExactCells } from './exact-cells.ts';
 import type { StayIndex } from './stay-index.ts';
 
 /** Each stay's cell at r, as a string. */
@@ -40,6 +40,25 @@ describe('exact cells', async () => {
   test("are every stay's latLngToCell at each resolution", () => {
     for (let r = 0; r <= 8; r++)
       for (let idx = 0; idx < index.size; idx += 7) assert.equal(cellAt(computed, r, idx), latLngToCell(index.lat[idx], index.lng[idx], r));
+  });
+
+  test("take a stay's res-15 cell's parent wherever it is proven, stored or not: h3-js is asked for the rest only", () => {
+    const share = (holds: Uint16Array, from: number, to: number) => {
+      let set = 0;
+      for (const h of holds) for (let r = from; r <= to; r++) set += (h >>> r) & 1;
+      return set / (holds.length * (to - from + 1));
+    };
+    const proven = holdsOf(index, 8, null);
+    assert.ok(share(proven, 0, 8) > 0.75, `nothing stored: ${share(proven, 0, 8)} of stays and resolutions proven`);
+    const cells = stored(index, 5)!;
+    const mixed = holdsOf(index, 8, cells);
+    assert.deepEqual(
+      [share(mixed, 0, 5), share(mixed, 6, 8)],
+      [share(cells.holds, 0, 5), share(proven, 6, 8)],
+      'stored to r5, proven past it',
+    );
+    assert.ok(share(cells.holds, 0, 5) >= share(proven, 0, 5), 'a stored bit is set wherever the proof holds, and where h3-js agreed');
+    assert.equal(share(cells.holds, 6, 8), 0, 'and the stored bits are left as they were');
   });
 
   test('read from what a publish stored, chunk by chunk, are the same as computed', () => {

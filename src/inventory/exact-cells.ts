@@ -24,9 +24,9 @@ export interface StoredCells {
 
 /**
  * Computes them at boot: the parent of the stay's res-15 cell where that is sure, h3-js
- * latLngToCell elsewhere (geo/exact-cell.ts; ~7-14% of stays per resolution, 1.3-2.5 million
- * calls for 2M stays over r0..r8, most of a warm start), or what a publish stored of them
- * (`stored`, to its resolution; docs/decisions.md 215).
+ * latLngToCell elsewhere (geo/exact-cell.ts; 13-17% of stays per resolution on a 2M store, 2.5
+ * million calls over r0..r8, most of a warm start), or what a publish stored of them (`stored`, to
+ * its resolution; docs/decisions.md 215).
  *
  * Ingestion numbers stays in res-15 cell order, and a parent's id keeps its children's order, so
  * the parents alone are already sorted: only the corrected cells (h3-js's answers) are sorted and
@@ -36,12 +36,7 @@ export function exactCells(index: StayIndex, maxResolution: number, stored: Stor
   const n = index.size;
   const { lat, lng, h3Hi, h3Lo } = index;
   const covered = stored === null ? -1 : Math.min(stored.maxResolution, maxResolution);
-  const holds = covered < 0 ? new Uint16Array(n) : stored!.holds;
-  if (covered < maxResolution) {
-    // The resolutions nothing was stored for are tested here; the stored ones' bits stay.
-    const computed = ~((2 << covered) - 1);
-    for (let idx = 0; idx < n; idx++) holds[idx] |= parentHoldsMask(h3Hi[idx], h3Lo[idx], maxResolution) & computed;
-  }
+  const holds = holdsOf(index, maxResolution, stored);
   const cell: Uint32Array[] = [];
   const cellHi: Uint32Array[] = [];
   const cellLo: Uint32Array[] = [];
@@ -79,6 +74,21 @@ export function exactCells(index: StayIndex, maxResolution: number, stored: Stor
     cellLo.push(Uint32Array.from(distinct, keyLo));
   }
   return { cell, cellHi, cellLo };
+}
+
+/**
+ * Bit r of a stay's entry set when its cell at r is its res-15 cell's parent: as stored to the
+ * stored resolution, as geo/exact-cell.ts proves it past that (every resolution when nothing is
+ * stored). The stored bits are copied, not changed.
+ */
+export function holdsOf(index: StayIndex, maxResolution: number, stored: StoredCells | null): Uint16Array {
+  const covered = stored === null ? -1 : Math.min(stored.maxResolution, maxResolution);
+  const holds = covered < 0 ? new Uint16Array(index.size) : stored!.holds.slice();
+  if (covered < maxResolution) {
+    const computed = -1 << (covered + 1); // the bits of r > covered
+    for (let idx = 0; idx < index.size; idx++) holds[idx] |= parentHoldsMask(index.h3Hi[idx], index.h3Lo[idx], maxResolution) & computed;
+  }
+  return holds;
 }
 
 /** The distinct keys in order, when the parents' keys (bit r of holds) already are: the corrected ones sorted and merged in. */
