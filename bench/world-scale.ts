@@ -251,6 +251,8 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
   const key = await createBenchKey(input.dataDir, databaseUrl);
   process.send!({
     warmStartS,
+    // From the process's start: its modules' loading too, which a cold page cache slows.
+    fromProcessStartS: performance.now() / 1000,
     steadyRssMb: mb(process.memoryUsage().rss),
     heapMb: mb(process.memoryUsage().heapUsed),
     gateway: `http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`,
@@ -436,15 +438,24 @@ async function warmGateway(
     const stage = figures.latency === undefined ? `warm start and searches${on}` : 'refresh under load';
     figures.failure = { stage, error: (error as Error).message };
   } finally {
-    gateway.kill();
+    await stopped(gateway);
   }
   return figures;
 }
 
+/** Stops a gateway and waits for its exit, so that the next one does not start beside it. */
+async function stopped(gateway: ChildProcess): Promise<void> {
+  if (gateway.exitCode !== null || gateway.signalCode !== null) return;
+  const exit = new Promise((resolve) => gateway.once('exit', resolve));
+  gateway.kill();
+  await exit;
+}
+
 /**
  * A warm start after the page cache was dropped (`sync`, then /proc/sys/vm/drop_caches: root on
- * Linux), as after a reboot: the store, the code and the modules read from disk. Its seconds, or
- * why it was not measured. It drops the whole machine's cache, which is why only this bench does.
+ * Linux), as after a reboot: the store, the code and the modules read from disk. Its seconds from
+ * the process's start (module loading included), or why it was not measured. It drops the whole
+ * machine's cache, which is why only this bench does, and last, so that no other figure is cold.
  */
 async function coldStart(input: { slots: Slots; dataDir: string; databaseUrl: string | null }): Promise<number | string> {
   try {
@@ -455,11 +466,11 @@ async function coldStart(input: { slots: Slots; dataDir: string; databaseUrl: st
   }
   const gateway = forkGateway(input);
   try {
-    return (await inboxOf(gateway, { tail: '' })<{ warmStartS: number }>()).warmStartS;
+    return (await inboxOf(gateway, { tail: '' })<{ fromProcessStartS: number }>()).fromProcessStartS;
   } catch (error) {
     return `failed: ${(error as Error).message}`;
   } finally {
-    gateway.kill();
+    await stopped(gateway);
   }
 }
 
@@ -571,12 +582,12 @@ async function runSize(stays: number): Promise<SizeFigures> {
       latency: sqlite.latency,
     });
     if (sqlite.failure) figures.failure = sqlite.failure;
-    console.error(`[world-scale] ${stays} stays: a warm start with the page cache dropped`);
-    figures.coldStart = await coldStart({ slots, dataDir, databaseUrl: null });
     if (figures.pg !== undefined && databaseUrl !== null) {
       console.error(`[world-scale] ${stays} stays: warm start and searches on PostgreSQL`);
       figures.pg.warm = await warmGateway({ slots, dataDir, databaseUrl });
     }
+    console.error(`[world-scale] ${stays} stays: a warm start with the page cache dropped`);
+    figures.coldStart = await coldStart({ slots, dataDir, databaseUrl: null });
     return figures;
   } finally {
     simRss.stop();
@@ -609,7 +620,7 @@ function print(base: SizeFigures, big: SizeFigures): void {
     `  warm start: ${f1(big.warmStartS, 's')} (160k: ${f1(base.warmStartS, 's')}), target < ${TARGETS.warmStartS} s${startMet(big.warmStartS)}`,
   );
   console.log(
-    `  warm start with the page cache dropped: ${startOf(big.coldStart)} (160k: ${startOf(base.coldStart)}), target < ${TARGETS.warmStartS} s${startMet(big.coldStart)}`,
+    `  warm start with the page cache dropped (from the process's start): ${startOf(big.coldStart)} (160k: ${startOf(base.coldStart)}), target < ${TARGETS.warmStartS} s${startMet(big.coldStart)}`,
   );
   console.log(
     `  gateway RSS in steady state: ${mbOf(big.steadyRssMb)} (160k: ${mbOf(base.steadyRssMb)}), target < ${TARGETS.steadyRssMb} MB${
