@@ -383,6 +383,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const byFacets = keep !== null && facets !== null;
   /** A minimum (rating, stars) keeps a code and every higher one: its lowest kept entry holds them all. */
   const atLeast = facets !== null && atLeastDim(facets.dim);
+  /** That minimum's code (the lowest kept). */
+  const lowestKept = atLeast ? facets.codes.indexOf(1) : -1;
 
   /** Adds a piece of the deepest walked level, or part of it, to its cell (with its run of stays, once). */
   const add = (c: number, t: Tally, withRun = true) => {
@@ -495,10 +497,22 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (i < 0) return scanPiece(top, level.start[c], level.start[c + 1], null, false);
     const { dim, codes } = facets!;
     const { facetStart, facetCode, facetCount, facetBest, facetBox, facetCentroid } = level;
-    for (let e = facetStart[i * FACET_DIMS + dim]; e < facetStart[i * FACET_DIMS + dim + 1]; e++) {
-      if (codes[facetCode[e]] !== 1) continue;
-      figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
-      if (atLeast) return;
+    const end = facetStart[i * FACET_DIMS + dim + 1];
+    if (atLeast) {
+      // A piece's entries run in code order: the first at or above the minimum, found by halving
+      // (a rating's piece has an entry for each tenth it holds: stepping to 8.0 read ~50).
+      let e = facetStart[i * FACET_DIMS + dim],
+        hi = end;
+      while (e < hi) {
+        const m = (e + hi) >>> 1;
+        if (facetCode[m] < lowestKept) e = m + 1;
+        else hi = m;
+      }
+      if (e < end && codes[facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
+      return;
+    }
+    for (let e = facetStart[i * FACET_DIMS + dim]; e < end; e++) {
+      if (codes[facetCode[e]] === 1) figures(t, facetCount[e], facetBest[e], facetBox, facetCentroid, e);
     }
   };
 
