@@ -500,7 +500,10 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const end = facetStart[i * FACET_DIMS + dim + 1];
     if (atLeast) {
       // A piece's entries run in code order: the first at or above the minimum, found by halving
-      // (a rating's piece has an entry for each tenth it holds: stepping to 8.0 read ~50).
+      // (a rating's piece has an entry for each tenth it holds: stepping to 8.0 read ~50). Written
+      // out rather than lowerBound, which takes the pyramid's Uint32Arrays on the walk's hottest
+      // lines: codes are bytes, and sharing it would make those calls polymorphic (as exact-cells.ts
+      // keeps firstAtLeast apart for float64 keys).
       let e = facetStart[i * FACET_DIMS + dim],
         hi = end;
       while (e < hi) {
