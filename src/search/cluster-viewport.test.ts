@@ -7,7 +7,7 @@ import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts
 import type { StayIndex } from '../inventory/stay-index.ts';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
 import { baseQuery } from '../test-support/search-world.ts';
-import { clusterHit, groupCells, pyramidCells, pyramidCellsSliced, spreadOrder, type CellGroups } from './cluster-viewport.ts';
+import { clusterHit, clusterHits, groupCells, pyramidCells, pyramidCellsSliced, spreadOrder, type CellGroups } from './cluster-viewport.ts';
 import { facetFilterOf } from './facet-filter.ts';
 import type { SearchQuery } from './search-query.ts';
 import { staticFilter } from './static-filter.ts';
@@ -89,6 +89,8 @@ for (const cellOrder of [true, false]) {
       for (const [name, view] of Object.entries(VIEWS)) {
         for (const r of [0, 1, 3, 5, 8, 9, 11, 15]) assertMatches(pyramidCells(index, pyramid, view, r), index, view, r, `${name} r${r}`);
       }
+      // The walk's table of cells starts at 512 slots and doubles at half full: the world at r8 makes it grow twice.
+      assert.ok(pyramidCells(index, pyramid, VIEWS.world, 8).cells.length > 512, 'a view of more cells than the first table holds');
     });
 
     test('random viewports agree with the brute force too', () => {
@@ -199,5 +201,38 @@ describe('spread order of cluster=top', () => {
       for (let i = 1; i < firstRound.length; i++)
         assert.ok(index.rank[firstRound[i - 1].best] < index.rank[firstRound[i].best], 'best first within a round');
     }
+  });
+});
+
+describe('clusters of dense cells (clusterHits)', () => {
+  test('biggest first, each as clusterHit builds it; a cell with the same figures gets the hit built before, one cut otherwise a new one', async () => {
+    const index = await syntheticIndex(syntheticPoints(5_000, 4), { cellOrder: true });
+    const pyramid = buildCellPyramid(index, { maxResolution: 8 });
+    const whole = pyramidCells(index, pyramid, VIEWS.world, 5).cells;
+    const hits = clusterHits(pyramid, whole);
+    assert.deepEqual(
+      hits,
+      [...whole].sort((a, b) => b.count - a.count || a.hi - b.hi || a.lo - b.lo).map(clusterHit),
+      'the cells biggest first, then by id, as clusterHit builds them',
+    );
+    assert.ok(Object.isFrozen(hits[0]) && Object.isFrozen(hits[0].bounds.ne), 'a kept hit is frozen: an answer cannot change the next one');
+    const again = clusterHits(pyramid, pyramidCells(index, pyramid, VIEWS.world, 5).cells);
+    assert.ok(
+      again.every((hit, i) => hit === hits[i]),
+      'the same cells again: the hits built before',
+    );
+    // Half of the biggest cell cut off by the view: the same id, other figures, so another hit.
+    const big = whole.reduce((a, b) => (b.count > a.count ? b : a));
+    const half = { ...VIEWS.world, east: (big.west + big.east) / 2 };
+    const cut = pyramidCells(index, pyramid, half, 5).cells.find((c) => c.hi === big.hi && c.lo === big.lo)!;
+    assert.ok(cut.count < big.count, 'the view cuts the biggest cell');
+    const [cutHit] = clusterHits(pyramid, [cut]);
+    assert.deepEqual(cutHit, clusterHit(cut), 'the cut cell as it is now');
+    assert.notEqual(cutHit.count, hits.find((h) => h.id === cutHit.id)!.count, 'not the whole cell kept before');
+    const other = buildCellPyramid(index, { maxResolution: 8 });
+    assert.ok(
+      clusterHits(other, whole).every((hit, i) => hit !== hits[i]),
+      'another pyramid (another content version) keeps its own hits',
+    );
   });
 });

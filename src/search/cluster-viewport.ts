@@ -173,35 +173,102 @@ function addStay(t: Tally, index: StayIndex, idx: number): void {
   t.sumWrapped += x < 0 ? x + 360 : x;
 }
 
-/** Stays of one cell being gathered: their tally, and the runs of the source they lie in. */
-interface Gathered {
-  hi: number;
-  lo: number;
-  t: Tally;
-  runs: number[];
+/**
+ * One cell being gathered: the ViewCell it becomes, with its running tally and the stays of its
+ * runs. One object from the first stay to the answer: a walk over a Western-Europe viewport meets
+ * ~250 pieces, and an object each for the tally, the gathering and the cell was a fifth of it.
+ */
+interface Gathered extends ViewCell, Tally {
   /** Stays in the runs, in view or not. */
   inRuns: number;
 }
 
 /**
  * Cells being gathered by a key unique within a resolution: the cell's number in its pyramid
- * level when it has one (a small integer, which a Map hashes fastest), else its cellKey.
+ * level when it has one, else its cellKey. Level numbers (below 2^31) are found in an
+ * open-addressed table of typed arrays: a Map's inserts were a tenth of a viewport's walk.
  */
 class Gathering {
-  private readonly byKey = new Map<number, Gathered>();
-  /** The keys as they came (an iterator over the map's keys is slower to copy), and whether all are below 2^32. */
+  private readonly byKey: Map<number, Gathered> | null;
+  /** Level numbers: slot -> key + 1 (0 empty), and slot -> its cell's place in `list`. */
+  private slotKey: Int32Array;
+  private slotAt: Int32Array;
+  private readonly list: Gathered[] = [];
+  /** The keys as they came, in `list`'s order, and whether all are below 2^32. */
   private readonly keys: number[] = [];
   private small = true;
 
-  at(key: number, hi: number, lo: number): Gathered {
-    let g = this.byKey.get(key);
-    if (g === undefined) {
-      g = { hi, lo, t: newTally(), runs: [], inRuns: 0 };
-      this.byKey.set(key, g);
-      this.keys.push(key);
-      if (key >= 2 ** 32) this.small = false;
+  /** `levelNumbers`: every key is a cell's number in a pyramid level, else cellKeys. */
+  constructor(levelNumbers: boolean) {
+    this.byKey = levelNumbers ? null : new Map();
+    const slots = levelNumbers ? 512 : 0;
+    this.slotKey = new Int32Array(slots);
+    this.slotAt = new Int32Array(slots);
+  }
+
+  /** The cell of a key, if gathered. */
+  private find(key: number): Gathered | undefined {
+    if (this.byKey !== null) return this.byKey.get(key);
+    const mask = this.slotKey.length - 1;
+    // Fibonacci hashing: a level's numbers come in runs, which a plain mask would crowd.
+    for (let slot = Math.imul(key, 0x9e3779b1) & mask; ; slot = (slot + 1) & mask) {
+      const k = this.slotKey[slot];
+      if (k === key + 1) return this.list[this.slotAt[slot]];
+      if (k === 0) return undefined;
     }
+  }
+
+  at(key: number, hi: number, lo: number): Gathered {
+    const found = this.find(key);
+    if (found !== undefined) return found;
+    const g: Gathered = {
+      hi,
+      lo,
+      count: 0,
+      best: -1,
+      bestRank: Infinity,
+      south: Infinity,
+      west: Infinity,
+      north: -Infinity,
+      east: -Infinity,
+      sumLat: 0,
+      sumLng: 0,
+      sumWrapped: 0,
+      lat: 0,
+      lng: 0,
+      runs: [],
+      inRuns: 0,
+      partial: false,
+    };
+    if (this.byKey !== null) this.byKey.set(key, g);
+    else {
+      if (2 * (this.list.length + 1) > this.slotKey.length) this.grow();
+      const mask = this.slotKey.length - 1;
+      let slot = Math.imul(key, 0x9e3779b1) & mask;
+      while (this.slotKey[slot] !== 0) slot = (slot + 1) & mask;
+      this.slotKey[slot] = key + 1;
+      this.slotAt[slot] = this.list.length;
+    }
+    this.list.push(g);
+    this.keys.push(key);
+    if (key >= 2 ** 32) this.small = false;
     return g;
+  }
+
+  /** Twice the table, for a load under a half once this cell is in. */
+  private grow(): void {
+    const oldKey = this.slotKey,
+      oldAt = this.slotAt;
+    this.slotKey = new Int32Array(2 * oldKey.length);
+    this.slotAt = new Int32Array(2 * oldKey.length);
+    const mask = this.slotKey.length - 1;
+    for (let i = 0; i < oldKey.length; i++) {
+      if (oldKey[i] === 0) continue;
+      let slot = Math.imul(oldKey[i] - 1, 0x9e3779b1) & mask;
+      while (this.slotKey[slot] !== 0) slot = (slot + 1) & mask;
+      this.slotKey[slot] = oldKey[i];
+      this.slotAt[slot] = oldAt[i];
+    }
   }
 
   /** Adds a run [from, to) of the source, extending the last one when it ends where this one starts. */
@@ -221,23 +288,13 @@ class Gathering {
     // A Uint32Array sorts three times faster than a Float64Array: a level's cell numbers fit one.
     const keys = (this.small ? new Uint32Array(this.keys) : new Float64Array(this.keys)).sort();
     const out: ViewCell[] = [];
-    for (const key of keys) {
-      const { hi, lo, t, runs, inRuns } = this.byKey.get(key)!;
-      if (t.count === 0) continue;
-      out.push({
-        hi,
-        lo,
-        count: t.count,
-        best: t.best,
-        south: t.south,
-        west: t.west,
-        north: t.north,
-        east: t.east,
-        lat: t.sumLat / t.count,
-        lng: centroidLng(t.sumLng, t.sumWrapped, t.count, t.west, t.east),
-        runs,
-        partial: t.count < inRuns,
-      });
+    for (let i = 0; i < keys.length; i++) {
+      const g = this.find(keys[i])!;
+      if (g.count === 0) continue;
+      g.lat = g.sumLat / g.count;
+      g.lng = centroidLng(g.sumLng, g.sumWrapped, g.count, g.west, g.east);
+      g.partial = g.count < g.inRuns;
+      out.push(g);
     }
     return out;
   }
@@ -377,7 +434,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   const crosses = west > east;
   const deepest = Math.min(resolution, pyramid.maxResolution);
   const { levels } = pyramid;
-  const gathering = new Gathering();
+  // Pieces are gathered by their level's cell numbers; stays finer than the pyramid by cellKey.
+  const gathering = new Gathering(resolution <= pyramid.maxResolution);
   const cell = new Uint32Array(2);
   /** Whole pieces through the filter from their facet entries (cell-facets.ts), else by their stays. */
   const byFacets = keep !== null && facets !== null;
@@ -388,11 +446,15 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
 
   /** Adds a piece of the deepest walked level, or part of it, to its cell (with its run of stays, once). */
   const add = (c: number, t: Tally, withRun = true) => {
+    const g = cellOfPiece(c);
+    addTally(g, t);
+    if (withRun) Gathering.run(g, levels[deepest].start[c], levels[deepest].start[c + 1]);
+  };
+  /** The cell being gathered that piece c of the deepest walked level lies in. */
+  const cellOfPiece = (c: number): Gathered => {
     const level = levels[deepest];
     const k = level.cell[c];
-    const g = gathering.at(k, level.cellHi[k], level.cellLo[k]);
-    addTally(g.t, t);
-    if (withRun) Gathering.run(g, level.start[c], level.start[c + 1]);
+    return gathering.at(k, level.cellHi[k], level.cellLo[k]);
   };
 
   const deferred: DeferredWork[] = [];
@@ -419,7 +481,7 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (keep !== null && !keep(idx)) return;
     pyramid.cellOf(idx, resolution, cell);
     const g = gathering.at(cellKey(cell[0], cell[1]), cell[0], cell[1]);
-    addStay(g.t, index, idx);
+    addStay(g, index, idx);
     Gathering.run(g, p, p + 1);
   };
 
@@ -430,13 +492,11 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
       to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, null);
     if (keep !== null && !byFacets) return scanPiece(c, from, to, null);
-    const t = newTally();
-    if (keep !== null) {
-      keptUnder(t, deepest, c, c);
-      return add(c, t);
-    }
-    inside(t, deepest, c);
-    add(c, t);
+    // Into the cell's own tally: no tally of the piece's to add up (most pieces of a view are whole).
+    const g = cellOfPiece(c);
+    if (keep !== null) keptUnder(g, deepest, c, c);
+    else inside(g, deepest, c);
+    Gathering.run(g, from, to);
   };
 
   const DISJOINT = 0,
@@ -455,11 +515,11 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     return s >= south && n <= north && (crosses ? w >= west || e <= east : w >= west && e <= east) ? INSIDE : CUT;
   };
 
-  /** Children of piece c of level r, as a range of pieces of level r + 1. */
-  const children = (r: number, c: number): [number, number] => {
-    const starts = levels[r + 1].start;
-    return [lowerBound(starts, levels[r].start[c]), lowerBound(starts, levels[r].start[c + 1])];
-  };
+  /**
+   * The first of the children of piece c of level r, as a piece of level r + 1 (its children run
+   * up to the first of piece c + 1's): two numbers, not a pair to allocate, on the walk's path.
+   */
+  const firstChild = (r: number, c: number): number => lowerBound(levels[r + 1].start, levels[r].start[c]);
 
   /** Adds precomputed figures (a piece's, or a facet entry's: number e of the arrays) to the tally. */
   const figures = (t: Tally, count: number, best: number, box: Float32Array, centroid: Float32Array, e: number): void => {
@@ -527,8 +587,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     if (rel === INSIDE) return keptUnder(t, r, c, top);
     // A cut piece too small for entries: its stays, each tested against the view.
     if (r === pyramid.maxResolution || facetPieceOf(level, c) < 0) return scanPiece(top, level.start[c], level.start[c + 1], inView, false);
-    const [first, end] = children(r, c);
-    for (let d = first; d < end; d++) gatherKept(t, r + 1, d, top);
+    const end = firstChild(r, c + 1);
+    for (let d = firstChild(r, c); d < end; d++) gatherKept(t, r + 1, d, top);
   };
 
   /**
@@ -542,8 +602,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
     const level = levels[r];
     if (rel === INSIDE) return inside(t, r, c);
     if (r === pyramid.maxResolution) return scanInto(t, index, pyramid.idxAt, level.start[c], level.start[c + 1], inView);
-    const [first, end] = children(r, c);
-    for (let d = first; d < end; d++) gather(t, r + 1, d);
+    const end = firstChild(r, c + 1);
+    for (let d = firstChild(r, c); d < end; d++) gather(t, r + 1, d);
   };
 
   /** A piece of the deepest walked level cut by the view's edges. */
@@ -553,18 +613,16 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
       to = level.start[c + 1];
     if (resolution > deepest) return split(from, to, inView);
     if (keep !== null && (!byFacets || deepest === pyramid.maxResolution)) return scanPiece(c, from, to, inView);
-    const t = newTally();
+    const g = cellOfPiece(c);
     if (keep !== null) {
-      const [first, end] = children(deepest, c);
-      for (let d = first; d < end; d++) gatherKept(t, deepest + 1, d, c);
-      return add(c, t);
-    }
-    if (deepest === pyramid.maxResolution) scanInto(t, index, pyramid.idxAt, from, to, inView);
+      const end = firstChild(deepest, c + 1);
+      for (let d = firstChild(deepest, c); d < end; d++) gatherKept(g, deepest + 1, d, c);
+    } else if (deepest === pyramid.maxResolution) scanInto(g, index, pyramid.idxAt, from, to, inView);
     else {
-      const [first, end] = children(deepest, c);
-      for (let d = first; d < end; d++) gather(t, deepest + 1, d);
+      const end = firstChild(deepest, c + 1);
+      for (let d = firstChild(deepest, c); d < end; d++) gather(g, deepest + 1, d);
     }
-    add(c, t);
+    Gathering.run(g, from, to);
   };
 
   // Depth-first from r0; the stack holds (level, piece) pairs.
@@ -597,8 +655,8 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
         wholeTo = lowerBound(starts, levels[r].start[c + 1]);
         continue;
       }
-      const [first, end] = children(r, c);
-      for (let d = end - 1; d >= first; d--) stack.push(r + 1, d);
+      const first = firstChild(r, c);
+      for (let d = firstChild(r, c + 1) - 1; d >= first; d--) stack.push(r + 1, d);
     }
     return wholeFrom < wholeTo || stack.length > 0;
   };
@@ -639,12 +697,12 @@ export function groupCells(index: StayIndex, pyramid: CellPyramid, candidates: r
   positions.sort();
   const source: number[] = [];
   for (const p of positions) source.push(pyramid.idxAt(p));
-  const gathering = new Gathering();
+  const gathering = new Gathering(false);
   const cell = new Uint32Array(2);
   for (let i = 0; i < source.length; i++) {
     pyramid.cellOf(source[i], resolution, cell);
     const g = gathering.at(cellKey(cell[0], cell[1]), cell[0], cell[1]);
-    addStay(g.t, index, source[i]);
+    addStay(g, index, source[i]);
     Gathering.run(g, i, i + 1);
   }
   return {
@@ -686,6 +744,70 @@ export function clusterHit(cell: ViewCell): ClusterHit {
   };
 }
 
+/** A built hit, with the figures of the cell it was built from. */
+interface KeptHit {
+  hit: ClusterHit;
+  count: number;
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  lat: number;
+  lng: number;
+}
+
+/** Hits kept per pyramid (one per content version), by cellKey: cleared past this many. */
+const KEPT_HITS = 20_000;
+const keptHits = new WeakMap<CellPyramid, Map<number, KeptHit>>();
+
+/**
+ * The dense cells as clusters, biggest first (see biggestFirst). A hit is a pure function of its
+ * cell's figures, and a map asks for the same cells pan after pan (a cell wholly in view has the
+ * same figures in every view): building 170 hits was a quarter of a clustered Western Europe, so
+ * a hit built once is kept for its pyramid and handed out again, frozen, while the figures match.
+ */
+export function clusterHits(pyramid: CellPyramid, dense: readonly ViewCell[]): ClusterHit[] {
+  let kept = keptHits.get(pyramid);
+  if (kept === undefined) keptHits.set(pyramid, (kept = new Map()));
+  const cells = biggestFirst(dense);
+  const out = new Array<ClusterHit>(cells.length);
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    const key = cellKey(cell.hi, cell.lo);
+    const k = kept.get(key);
+    if (
+      k !== undefined &&
+      k.count === cell.count &&
+      k.south === cell.south &&
+      k.west === cell.west &&
+      k.north === cell.north &&
+      k.east === cell.east &&
+      k.lat === cell.lat &&
+      k.lng === cell.lng
+    ) {
+      out[i] = k.hit;
+      continue;
+    }
+    const hit = clusterHit(cell);
+    Object.freeze(hit.bounds.ne);
+    Object.freeze(hit.bounds.sw);
+    Object.freeze(hit.bounds);
+    out[i] = Object.freeze(hit);
+    if (kept.size >= KEPT_HITS) kept.clear();
+    kept.set(key, {
+      hit,
+      count: cell.count,
+      south: cell.south,
+      west: cell.west,
+      north: cell.north,
+      east: cell.east,
+      lat: cell.lat,
+      lng: cell.lng,
+    });
+  }
+  return out;
+}
+
 /** items[order[0]], items[order[1]], ...: a loop, where Array.from with a map over a typed array iterates generically. */
 function pick<T>(items: readonly T[], order: ArrayLike<number>): T[] {
   const out = new Array<T>(order.length);
@@ -694,7 +816,7 @@ function pick<T>(items: readonly T[], order: ArrayLike<number>): T[] {
 }
 
 /** Cells in id order (as CellGroups lists them) biggest first, then by id, so that the order is stable. */
-export function biggestFirst(cells: readonly ViewCell[]): ViewCell[] {
+function biggestFirst(cells: readonly ViewCell[]): ViewCell[] {
   return pick(
     cells,
     orderBy(cells.length, (i) => -cells[i].count),

@@ -5,7 +5,7 @@ import { boxDiagonalMeters, type BoundingBox } from '../geo/bounding-box.ts';
 import { buildResult, hitsOf } from './build-result.ts';
 import { boxCentre, type Centre } from './candidates.ts';
 import { chooseResolution, expectedCells } from './choose-resolution.ts';
-import { biggestFirst, clusterHit, groupCells } from './cluster-viewport.ts';
+import { clusterHits, groupCells } from './cluster-viewport.ts';
 import { price, pricedCandidates, pricedResult } from './dated-search.ts';
 import type { ClusteringSettings, SearchDeps } from './search-deps.ts';
 import type { SearchQuery } from './search-query.ts';
@@ -107,7 +107,7 @@ async function hexClusters(
     const clusteredIdx = new Set<number>();
     for (const cell of dense) for (const idx of groups.members(cell)) clusteredIdx.add(idx);
     const sparse = pricing.priced.filter((p) => !clusteredIdx.has(p.stay.idx));
-    const clusters = biggestFirst(dense).map(clusterHit);
+    const clusters = clusterHits(pyramid, dense);
     return pricedResult(deps, query, sparse, pricing, centre, unresolved, offset, { clusters, clustering });
   }
 
@@ -124,6 +124,6 @@ async function hexClusters(
   }
   const pageIdx = selectByRank(sparse, index.rank, index.byRank, offset, query.pageSize);
   const hits = hitsOf(await deps.stays.get(pageIdx), centre, () => null);
-  const clusters = biggestFirst(dense).map(clusterHit);
+  const clusters = clusterHits(pyramid, dense);
   return buildResult(query, { hits, matched: sparse.length, offset, pricing: null, clusters, clustering }, deps.totalCap);
 }
