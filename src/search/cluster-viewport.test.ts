@@ -7,7 +7,16 @@ import { buildCellPyramid, type CellPyramid } from '../inventory/cell-pyramid.ts
 import type { StayIndex } from '../inventory/stay-index.ts';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
 import { baseQuery } from '../test-support/search-world.ts';
-import { clusterHit, clusterHits, groupCells, pyramidCells, pyramidCellsSliced, spreadOrder, type CellGroups } from './cluster-viewport.ts';
+import {
+  clusterHit,
+  clusterHits,
+  Gathering,
+  groupCells,
+  pyramidCells,
+  pyramidCellsSliced,
+  spreadOrder,
+  type CellGroups,
+} from './cluster-viewport.ts';
 import { facetFilterOf } from './facet-filter.ts';
 import type { SearchQuery } from './search-query.ts';
 import { staticFilter } from './static-filter.ts';
@@ -229,10 +238,48 @@ describe('clusters of dense cells (clusterHits)', () => {
     const [cutHit] = clusterHits(pyramid, [cut]);
     assert.deepEqual(cutHit, clusterHit(cut), 'the cut cell as it is now');
     assert.notEqual(cutHit.count, hits.find((h) => h.id === cutHit.id)!.count, 'not the whole cell kept before');
+    // Each figure the hit is built from, changed alone: a new hit, as clusterHit builds it now.
+    for (const figure of ['count', 'south', 'west', 'north', 'east', 'lat', 'lng'] as const) {
+      const [kept] = clusterHits(pyramid, [big]);
+      assert.equal(clusterHits(pyramid, [{ ...big }])[0], kept, `${figure}: a copy of the same figures gets the kept hit`);
+      const changed = { ...big, [figure]: big[figure] + (figure === 'count' ? 1 : 1e-3) };
+      const [hit] = clusterHits(pyramid, [changed]);
+      assert.notEqual(hit, kept, `${figure} changed: not the kept hit`);
+      assert.deepEqual(hit, clusterHit(changed), `${figure} changed: the hit of the figures now`);
+    }
     const other = buildCellPyramid(index, { maxResolution: 8 });
     assert.ok(
       clusterHits(other, whole).every((hit, i) => hit !== hits[i]),
       'another pyramid (another content version) keeps its own hits',
+    );
+  });
+});
+
+describe("a viewport's cells being gathered (Gathering)", () => {
+  test('level numbers by the table: every key found again however its bits fall, the cells in key order, the table grown as it fills', () => {
+    const gathering = new Gathering(true);
+    // Runs of numbers, and numbers a table's size apart (the same low bits at 512, 1024, 2048 slots).
+    const keys = [...Array.from({ length: 700 }, (_, i) => i), ...Array.from({ length: 700 }, (_, i) => 100_005 + i * 2048), 2 ** 31 - 2];
+    const cells = keys.map((key) => gathering.at(key, key % 1000, key));
+    assert.equal(new Set(cells).size, keys.length, 'a cell per key');
+    keys.forEach((key, i) => assert.equal(gathering.at(key, 0, 0), cells[i], `key ${key} finds its cell`));
+    for (const cell of cells) cell.count = 1;
+    assert.deepEqual(
+      gathering.cells().map((c) => c.lo),
+      [...keys].sort((a, b) => a - b),
+      'the cells in key order',
+    );
+  });
+
+  test('cellKeys (finer than the pyramid) by a Map, in key order', () => {
+    const gathering = new Gathering(false);
+    const keys = [2 ** 40 + 3, 7, 2 ** 33, 2 ** 40 + 3];
+    const cells = keys.map((key) => gathering.at(key, 0, key));
+    assert.equal(cells[0], cells[3], 'the same key, the same cell');
+    for (const cell of cells) cell.count = 1;
+    assert.deepEqual(
+      gathering.cells().map((c) => c.lo),
+      [7, 2 ** 33, 2 ** 40 + 3],
     );
   });
 });

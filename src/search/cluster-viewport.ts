@@ -188,11 +188,12 @@ interface Gathered extends ViewCell, Tally {
  * level when it has one, else its cellKey. Level numbers (below 2^31) are found in an
  * open-addressed table of typed arrays: a Map's inserts were a tenth of a viewport's walk.
  */
-class Gathering {
+export class Gathering {
   private readonly byKey: Map<number, Gathered> | null;
-  /** Level numbers: slot -> key + 1 (0 empty), and slot -> its cell's place in `list`. */
+  /** Level numbers: slot -> key + 1 (0 empty), and slot -> its cell's place in `list`; 2^(32 - shift) slots. */
   private slotKey: Int32Array;
   private slotAt: Int32Array;
+  private shift = 32 - 9;
   private readonly list: Gathered[] = [];
   /** The keys as they came, in `list`'s order, and whether all are below 2^32. */
   private readonly keys: number[] = [];
@@ -201,7 +202,7 @@ class Gathering {
   /** `levelNumbers`: every key is a cell's number in a pyramid level, else cellKeys. */
   constructor(levelNumbers: boolean) {
     this.byKey = levelNumbers ? null : new Map();
-    const slots = levelNumbers ? 512 : 0;
+    const slots = levelNumbers ? 1 << (32 - this.shift) : 0;
     this.slotKey = new Int32Array(slots);
     this.slotAt = new Int32Array(slots);
   }
@@ -210,8 +211,7 @@ class Gathering {
   private find(key: number): Gathered | undefined {
     if (this.byKey !== null) return this.byKey.get(key);
     const mask = this.slotKey.length - 1;
-    // Fibonacci hashing: a level's numbers come in runs, which a plain mask would crowd.
-    for (let slot = Math.imul(key, 0x9e3779b1) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = this.home(key); ; slot = (slot + 1) & mask) {
       const k = this.slotKey[slot];
       if (k === key + 1) return this.list[this.slotAt[slot]];
       if (k === 0) return undefined;
@@ -244,7 +244,7 @@ class Gathering {
     else {
       if (2 * (this.list.length + 1) > this.slotKey.length) this.grow();
       const mask = this.slotKey.length - 1;
-      let slot = Math.imul(key, 0x9e3779b1) & mask;
+      let slot = this.home(key);
       while (this.slotKey[slot] !== 0) slot = (slot + 1) & mask;
       this.slotKey[slot] = key + 1;
       this.slotAt[slot] = this.list.length;
@@ -255,16 +255,26 @@ class Gathering {
     return g;
   }
 
+  /**
+   * A key's first slot: the top bits of its product with 2^32 / golden ratio (Fibonacci
+   * hashing). A level's numbers come in runs, and the top bits scatter a run where the low ones
+   * would keep keys a table's size apart on one slot.
+   */
+  private home(key: number): number {
+    return Math.imul(key, 0x9e3779b1) >>> this.shift;
+  }
+
   /** Twice the table, for a load under a half once this cell is in. */
   private grow(): void {
     const oldKey = this.slotKey,
       oldAt = this.slotAt;
+    this.shift--;
     this.slotKey = new Int32Array(2 * oldKey.length);
     this.slotAt = new Int32Array(2 * oldKey.length);
     const mask = this.slotKey.length - 1;
     for (let i = 0; i < oldKey.length; i++) {
       if (oldKey[i] === 0) continue;
-      let slot = Math.imul(oldKey[i] - 1, 0x9e3779b1) & mask;
+      let slot = this.home(oldKey[i] - 1);
       while (this.slotKey[slot] !== 0) slot = (slot + 1) & mask;
       this.slotKey[slot] = oldKey[i];
       this.slotAt[slot] = oldAt[i];
@@ -312,7 +322,7 @@ function centroidLng(sum: number, sumWrapped: number, count: number, west: numbe
  * pieces and goes down only through pieces whose stays are cut by the view's edges: a piece wholly
  * inside gives its descendants at the resolution straight from the pyramid (count, best, box,
  * centroid precomputed), a piece wholly outside is dropped, and a cut piece at the resolution is
- * summed from its finer pieces (see `gather`). The pieces of one cell are then added up. Finer
+ * summed from its finer pieces (see `gather`), each into its cell as the walk goes. Finer
  * than the pyramid's deepest level, each stay's cell is computed (inventory/cell-pyramid.ts
  * cellOf: its res-15 cell's parent where that is sure, h3-js otherwise), which top mode's small
  * viewports can afford.
@@ -424,7 +434,7 @@ interface DeferredWork {
  * pyramid) is not done during the walk but listed as `deferred`, for the caller to `run` at once
  * or in slices, in order, and `finish`; then `groups()`.
  *
- * Long (~190 lines) on purpose: its inner functions share the walk's state (the frontier, the cells
+ * Long (~260 lines) on purpose: its inner functions share the walk's state (the frontier, the cells
  * met, the deferred work) and are hot; splitting it belongs with issue 22's clustering rework,
  * which measures each step.
  */
