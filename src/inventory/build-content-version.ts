@@ -2,11 +2,13 @@
 // supplier's feed brought, or what it had when its feed failed or shrank, merged, given stable ids,
 // built and published as a new content version beside the served one.
 import { hash } from 'node:crypto';
+import type { StayIdMap } from '../store/stay-id-map.ts';
 import type { RankedStay, StayIdEntry, Store } from '../store/store.ts';
 import { SUPPLIER_IDS, type Listing, type Settings, type Stay, type SupplierId } from '../types.ts';
 import { assignStayIds } from './assign-stay-ids.ts';
 import { buildStays } from './build-stays.ts';
 import { encodeChunkCells } from './exact-cells.ts';
+import { growTypedArray } from './grow-typed-array.ts';
 import { mergeListings, type MergeSettings } from './merge-listings.ts';
 import type { RankSettings } from './rank-stays.ts';
 
@@ -59,13 +61,30 @@ export interface BuildContentOptions {
   now?: () => Date;
 }
 
-/** A digest of what a stay shows, to tell a changed stay from an unchanged one without keeping 160k documents. */
-const digestOf = (stay: Stay): string => hash('sha1', JSON.stringify({ ...stay, idx: 0, rank: undefined }), 'base64');
+/**
+ * What a stay shows, as 8 bytes of a SHA-1 in `out[at]` and `out[at + 1]`: tells a changed stay
+ * from an unchanged one without keeping its document (a chance of 2^-64 a stay to miss a change
+ * in the report's count; the store compares whole versions by its own digest).
+ */
+function digestInto(stay: Stay, out: Uint32Array, at: number): void {
+  const digest = hash('sha1', JSON.stringify({ ...stay, idx: 0, rank: undefined }), 'buffer');
+  out[at] = digest.readUInt32LE(0);
+  out[at + 1] = digest.readUInt32LE(4);
+}
+
+/**
+ * The served stays' digests, two words each by the number of the stay's id in the id map (every
+ * served id is one of the map's: its listings were recorded with it), and which numbers are
+ * served. At 10M stays a Map of id and base64 strings was ~1.1 GB; these are ~80 MB.
+ */
+interface ServedDigests {
+  words: Uint32Array;
+  served: Uint8Array;
+}
 
 /** What the served version holds, as far as a build needs it. */
 interface ServedListings {
-  /** Each stay's digest, by stay id. */
-  digests: Map<string, string>;
+  digests: ServedDigests;
   /** Each supplier's listing count. */
   counts: Record<SupplierId, number>;
   /** The listings of the suppliers that keep theirs (feed failed, not pulled or held back); empty for the others. */
@@ -86,13 +105,24 @@ async function readServed(
   no: number | null,
   feeds: BuildContentOptions['feeds'],
   shrinkLimit: number,
+  known: StayIdMap,
 ): Promise<ServedListings & { heldBack: Set<SupplierId> }> {
-  const served: ServedListings = { digests: new Map(), counts: perSupplier(() => 0), kept: perSupplier(() => [] as Listing[]) };
+  const digests = { words: new Uint32Array(2 * known.stayCount), served: new Uint8Array(known.stayCount) };
+  const served: ServedListings = { digests, counts: perSupplier(() => 0), kept: perSupplier(() => [] as Listing[]) };
   const pass = async (wanted: ReadonlySet<SupplierId>, tally: boolean): Promise<void> => {
     if (no === null) return;
     for await (const batch of store.version(no).allStays()) {
       for (const stay of batch) {
-        if (tally) served.digests.set(stay.id, digestOf(stay));
+        if (tally) {
+          // An id the map lacks (a store written by hand) is numbered now, so it is still compared.
+          const n = known.addStay(stay.id);
+          if (n >= digests.served.length) {
+            digests.served = growTypedArray(digests.served, 2 * n + 2);
+            digests.words = growTypedArray(digests.words, 4 * n + 4);
+          }
+          digests.served[n] = 1;
+          digestInto(stay, digests.words, 2 * n);
+        }
         for (const listing of stay.listings) {
           if (tally) served.counts[listing.supplier]++;
           if (wanted.has(listing.supplier)) served.kept[listing.supplier].push(listing);
@@ -164,26 +194,50 @@ function chooseListings(
 /** Stays added, removed and changed against the served version, and the listings whose stay id the map lacks. */
 function diffStays(
   stays: readonly RankedStay[],
-  digests: ReadonlyMap<string, string>,
-  known: ReadonlyMap<string, string>,
+  digests: ServedDigests,
+  known: StayIdMap,
 ): { added: number; removed: number; changed: number; entries: StayIdEntry[] } {
   let added = 0,
-    changed = 0;
-  const seen = new Set<string>();
+    changed = 0,
+    removed = 0;
+  const seen = new Uint8Array(digests.served.length);
+  const digest = new Uint32Array(2);
   const entries: StayIdEntry[] = [];
   for (const stay of stays) {
-    seen.add(stay.id);
-    const before = digests.get(stay.id);
-    if (before === undefined) added++;
-    else if (before !== digestOf(stay)) changed++;
+    const n = known.stayNumber(stay.id);
+    if (n < 0 || n >= seen.length || digests.served[n] === 0) added++;
+    else {
+      seen[n] = 1;
+      digestInto(stay, digest, 0);
+      if (digest[0] !== digests.words[2 * n] || digest[1] !== digests.words[2 * n + 1]) changed++;
+    }
     for (const l of stay.listings) {
       if (known.get(`${l.supplier}:${l.supplierStayId}`) !== stay.id)
         entries.push({ supplier: l.supplier, supplierStayId: l.supplierStayId, stayId: stay.id });
     }
   }
-  let removed = 0;
-  for (const id of digests.keys()) if (!seen.has(id)) removed++;
+  for (let n = 0; n < seen.length; n++) if (digests.served[n] === 1 && seen[n] === 0) removed++;
   return { added, removed, changed, entries };
+}
+
+/**
+ * The new version's stays and what changed against the served one. Its own function so that what
+ * only it needs (the id map, the served digests, the merge's groups: gigabytes at 10M stays) is
+ * gone before the publish, which holds the stays' documents too.
+ */
+async function buildNewStays(options: BuildContentOptions, current: { no: number; info: unknown } | null, now: string) {
+  const { store } = options;
+  // The id map first: the served stays' digests are kept by their ids' numbers in it.
+  const known = await store.stayIds();
+  const served = await readServed(store, current?.no ?? null, options.feeds, options.shrinkLimit, known);
+  const { listings, suppliers } = chooseListings(options, served, ((current?.info ?? {}) as ContentInfo).suppliers ?? {}, now);
+  if (listings.length === 0) throw new Error('no supplier has any listing yet: nothing to publish');
+
+  // Entity resolution over everything (a new listing on a second supplier joins its stay), then
+  // the ids the map gives, so a stay keeps its id while any of its listings remains.
+  const groups = mergeListings(listings, options.settings);
+  const stays = buildStays(groups, options.settings, assignStayIds(groups, known));
+  return { stays, listings: listings.length, suppliers, ...diffStays(stays, served.digests, known) };
 }
 
 export async function buildContentVersion(options: BuildContentOptions): Promise<ContentBuildResult> {
@@ -191,18 +245,9 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
   const { store } = options;
   const now = (options.now ?? (() => new Date()))().toISOString();
   const current = await store.currentContent();
-  const served = await readServed(store, current?.no ?? null, options.feeds, options.shrinkLimit);
-  const { listings, suppliers } = chooseListings(options, served, ((current?.info ?? {}) as ContentInfo).suppliers ?? {}, now);
-  if (listings.length === 0) throw new Error('no supplier has any listing yet: nothing to publish');
+  const { stays, listings, suppliers, added, removed, changed, entries } = await buildNewStays(options, current, now);
 
-  // Entity resolution over everything (a new listing on a second supplier joins its stay), then
-  // the ids the map gives, so a stay keeps its id while any of its listings remains.
-  const groups = mergeListings(listings, options.settings);
-  const known = await store.stayIds();
-  const stays = buildStays(groups, options.settings, assignStayIds(groups, known));
-  const { added, removed, changed, entries } = diffStays(stays, served.digests, known);
-
-  const label = `${now}/${stays.length}s/${listings.length}l`;
+  const label = `${now}/${stays.length}s/${listings}l`;
   const info: ContentInfo = {
     suppliers: Object.fromEntries(
       SUPPLIER_IDS.map((s) => {
@@ -222,7 +267,7 @@ export async function buildContentVersion(options: BuildContentOptions): Promise
     label: unchanged ? current.label : label,
     unchanged,
     stays: stays.length,
-    listings: listings.length,
+    listings,
     added,
     removed,
     changed,

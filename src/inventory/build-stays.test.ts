@@ -164,6 +164,25 @@ describe('buildStays', () => {
     assert.equal(stays.find((s) => s.averageRating.count === 5000)!.rank, 0);
   });
 
+  it('makes equal average ratings one frozen object, each stay showing its own', () => {
+    const stays = buildStays(
+      [
+        [listing('supplier_a', '1', { lat: 41 }), listing('supplier_b', 'HB1', { lat: 41 })],
+        [listing('supplier_a', '2', { lat: 42 })],
+        [listing('supplier_a', '3', { lat: 43, rating: rating(7.5, 3, 2) })],
+      ],
+      defaults,
+    );
+    const byId = (id: string) => stays.find((s) => s.listings[0].supplierStayId === id)!;
+    assert.deepEqual(byId('1').averageRating, { value: 8, hotelStars: 3, count: 20 });
+    assert.deepEqual(byId('2').averageRating, { value: 8, hotelStars: 3, count: 10 });
+    assert.deepEqual(byId('3').averageRating, { value: 7.5, hotelStars: 2, count: 3 });
+    const again = buildStays([[listing('supplier_a', '4', { lat: 44 })], [listing('supplier_a', '5', { lat: 45 })]], defaults);
+    assert.equal(again[0].averageRating, again[1].averageRating, 'equal ratings are one object');
+    assert.ok(Object.isFrozen(again[0].averageRating), 'a shared rating is frozen');
+    assert.equal(JSON.stringify(again[0].averageRating), '{"value":8,"hotelStars":3,"count":10}');
+  });
+
   it('refuses a listing in two groups (two stays with one id)', () => {
     const shared = listing('supplier_a', '1');
     assert.throws(() => buildStays([[shared], [shared, listing('supplier_b', 'HB9', { lat: 41 })]], defaults), /same service id/);

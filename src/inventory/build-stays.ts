@@ -88,10 +88,13 @@ export function averageRating(listings: readonly Listing[]): Rating {
   return { value: roundTenth(value), hotelStars, count };
 }
 
-/** One stay from one group of listings; idx and rank are -1 until buildStays places it. */
-export function buildStay(group: readonly Listing[], id?: string): RankedStay {
-  const listings =
-    group.length === 1 ? [group[0]] : [...group].sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
+/**
+ * One stay from one group of listings; idx and rank are -1 until buildStays places it. The stay
+ * keeps the group's array as its listings, put in SUPPLIER_IDS order: the group is the stay's from
+ * then on (a copy each was ~40 bytes a stay, 300 MB at 10M stays: issue 22).
+ */
+function buildStay(group: Listing[], id?: string): RankedStay {
+  const listings = group.length === 1 ? group : group.sort((a, b) => SUPPLIER_ORDER.get(a.supplier)! - SUPPLIER_ORDER.get(b.supplier)!);
   const preferred = preferredListing(listings);
   return {
     idx: -1,
@@ -111,14 +114,24 @@ export function buildStay(group: readonly Listing[], id?: string): RankedStay {
 }
 
 /**
- * Stays from merged groups (inventory/merge-listings.ts). idx follows the H3 cell, so stays that
+ * Stays from merged groups (inventory/merge-listings.ts), which become the stays' listings (put in
+ * supplier order). idx follows the H3 cell, so stays that
  * are near each other are near each other in the store and in the index columns; rank is the
  * global ranking (rank-stays.ts) under the settings' prior.
  */
-export function buildStays(groups: readonly (readonly Listing[])[], settings: RankSettings, givenIds?: readonly string[]): RankedStay[] {
+export function buildStays(groups: readonly Listing[][], settings: RankSettings, givenIds?: readonly string[]): RankedStay[] {
   const stays: RankedStay[] = [];
+  // Equal ratings one object: a stay's rating is a new object (~60 bytes), mostly one of few.
+  const ratings = new Map<string, Rating>();
   groups.forEach((group, g) => {
-    if (group.length > 0) stays.push(buildStay(group, givenIds?.[g]));
+    if (group.length === 0) return;
+    const stay = buildStay(group, givenIds?.[g]);
+    const { value, hotelStars, count } = stay.averageRating;
+    const key = `${value} ${hotelStars} ${count}`;
+    const held = ratings.get(key);
+    if (held === undefined) ratings.set(key, Object.freeze(stay.averageRating));
+    else stay.averageRating = held;
+    stays.push(stay);
   });
   // Equal-length hex strings: string order is numeric order, and H3's digits run coarse to fine.
   stays.sort((a, b) => (a.h3 < b.h3 ? -1 : a.h3 > b.h3 ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -69,6 +69,18 @@ describe('content refresh', () => {
     assert.ok(added > 0 && removed > 0 && changed > 0, `added ${added}, removed ${removed}, changed ${changed}`);
 
     const after = await servedStays(t);
+    // The counts are those of the two versions' stays by id, a stay changed when what it shows is.
+    const beforeById = new Map(before.map((s) => [s.id, s]));
+    const afterIds = new Set(after.map((s) => s.id));
+    const shows = (s: Stay) => JSON.stringify({ ...s, idx: 0 });
+    assert.deepEqual(
+      { added, removed, changed },
+      {
+        added: after.filter((s) => !beforeById.has(s.id)).length,
+        removed: before.filter((s) => !afterIds.has(s.id)).length,
+        changed: after.filter((s) => beforeById.has(s.id) && shows(beforeById.get(s.id)!) !== shows(s)).length,
+      },
+    );
     const afterByListing = stayOfListing(after);
     assert.equal(
       after.find((s) =>
@@ -105,7 +117,6 @@ describe('content refresh', () => {
       .filter((s) => s !== undefined && s.listings.length > 1 && before.some((b) => b.id === s.id));
     assert.ok(joined.length > 0, 'a new listing of an existing property joined its stay');
     // A removed stay's id: a clear JSON 404, never someone else's stay.
-    const afterIds = new Set(after.map((s) => s.id));
     const gone = before.find((s) => !afterIds.has(s.id))!;
     const res = await t.get(`/go/${gone.id}`);
     assert.equal(res.status, 404);

@@ -11,6 +11,7 @@ import { SupplierError } from '../suppliers/supplier-error.ts';
 import type { Supplier } from '../suppliers/supplier.ts';
 import type { Listing, SupplierId } from '../types.ts';
 import { buildContentVersion, type BuildContentOptions, type ContentBuildResult, type FeedOutcome } from './build-content-version.ts';
+import { createListingParts } from './share-listing-parts.ts';
 
 export interface RefreshOptions {
   suppliers: readonly Supplier[];
@@ -48,7 +49,11 @@ export interface RefreshOutcome {
   elsewhere?: boolean;
 }
 
-async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outcome: FeedOutcome; report: FeedReport }> {
+async function pull(
+  supplier: Supplier,
+  options: RefreshOptions,
+  share: (listing: Listing) => Listing,
+): Promise<{ outcome: FeedOutcome; report: FeedReport }> {
   const started = performance.now();
   const seen = new Set<string>();
   const listings: Listing[] = [];
@@ -75,10 +80,12 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
           }
           seen.add(listing.supplierStayId);
           // Media URLs are written into responses unscanned (http/json-schema.ts): made safe here, once.
-          listings.push({
-            ...listing,
-            media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
-          });
+          listings.push(
+            share({
+              ...listing,
+              media: { thumbnail: jsonSafeUrl(listing.media.thumbnail), logoSquare: jsonSafeUrl(listing.media.logoSquare) },
+            }),
+          );
         }
       }
     });
@@ -99,9 +106,15 @@ async function pull(supplier: Supplier, options: RefreshOptions): Promise<{ outc
   }
 }
 
+/** Every asked feed, concurrently, their listings' equal parts shared (the table goes with this call). */
+async function pullAll(asked: readonly Supplier[], options: RefreshOptions) {
+  const share = createListingParts();
+  return Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, options, share)] as const));
+}
+
 export async function refreshContent(options: RefreshOptions): Promise<RefreshOutcome> {
   const asked = options.suppliers.filter((s) => options.only === undefined || options.only.includes(s.id));
-  const pulled = await Promise.all(asked.map(async (supplier) => [supplier.id, await pull(supplier, options)] as const));
+  const pulled = await pullAll(asked, options);
   const feeds = Object.fromEntries(pulled.map(([id, p]) => [id, p.report])) as RefreshOutcome['feeds'];
   options.signal?.throwIfAborted();
   if (!pulled.some(([, p]) => p.outcome.ok)) return { feeds, result: null };

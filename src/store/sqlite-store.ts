@@ -7,6 +7,7 @@ import { readerHolds } from './reader-holds.ts';
 import { sqliteContentMeta } from './sqlite-content-meta.ts';
 import { sqlitePublisher } from './sqlite-publish.ts';
 import { sqliteVersionReader } from './sqlite-version-reader.ts';
+import { StayIdMap } from './stay-id-map.ts';
 import type { ContentStoreSettings, Store, VersionReader } from './store.ts';
 import { writeWithoutWaiting } from './write-without-waiting.ts';
 
@@ -64,7 +65,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     version: reader,
     holdVersions: holds.hold,
     async stayIds() {
-      const map = new Map<string, string>();
+      const map = new StayIdMap();
       for (const row of db.prepare<[], StayIdRow>('SELECT supplier, supplier_stay_id, stay_id FROM stay_ids').iterate())
         map.set(stayIdKey(row), row.stay_id);
       return map;

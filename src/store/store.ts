@@ -1,4 +1,5 @@
 import type { HotelIdRef, Settings, Stay, StayType, SupplierId } from '../types.ts';
+import type { StayIdMap } from './stay-id-map.ts';
 
 /** The figures a content store runs by (`config.settings`, or in tests `defaults`). */
 export type ContentStoreSettings = Pick<Settings, 'contentReaderTtlMs' | 'contentReaderHeartbeatMs' | 'contentVersionsKept'>;
@@ -119,8 +120,11 @@ export interface Store {
    * one pruned before the hold was recorded is missing, and must not be read.
    */
   holdVersions(nos: readonly number[]): Promise<number[]>;
-  /** The persistent stay id map: `${supplier}:${supplierStayId}` -> stay id, for every listing ever seen. */
-  stayIds(): Promise<Map<string, string>>;
+  /**
+   * The persistent stay id map: `${supplier}:${supplierStayId}` -> stay id, for every listing ever
+   * seen, held compactly (stay-id-map.ts: at 10M listings a Map of strings was 2 GB).
+   */
+  stayIds(): Promise<StayIdMap>;
   /** Of the served version: its index chunks, in idx order (so 1M rows never sit in memory twice). */
   indexChunks(): AsyncIterable<IndexChunk>;
   /** Full stays for the given idx values, in the order asked; unknown idx are skipped. */

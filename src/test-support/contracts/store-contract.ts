@@ -2,9 +2,10 @@
 // runStoreContract with a factory that returns a fresh, empty store.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { HotelIdRef, Listing, Stay, SupplierId } from '../../types.ts';
+import { SUPPLIER_IDS, type HotelIdRef, type Listing, type Stay, type SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
 import { decodeIndexChunk } from '../../store/index-chunk.ts';
+import { STAY_IDS_PAGE } from '../../store/pg-store.ts';
 import type { ContentStoreSettings, IndexRow, RankedStay, Store } from '../../store/store.ts';
 
 function listing(supplier: SupplierId, supplierStayId: string, overrides: Partial<Listing> = {}): Listing {
@@ -376,14 +377,27 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
         { supplier: 'supplier_c', supplierStayId: '1001', stayId: 'stnew' },
         { supplier: 'supplier_d', supplierStayId: 'a\\b\tc\nd', stayId: 'stcccccccccccc' }, // COPY's escapes
       ]);
+      const ids = await store.stayIds();
+      const keys = ['supplier_a:1001', 'supplier_c:1001', 'supplier_d:a\\b\tc\nd', 'supplier_b:1001'];
       assert.deepEqual(
-        await store.stayIds(),
-        new Map([
-          ['supplier_a:1001', 'staaaaaaaaaaaa'],
-          ['supplier_c:1001', 'stnew'],
-          ['supplier_d:a\\b\tc\nd', 'stcccccccccccc'],
-        ]),
+        keys.map((key) => ids.get(key)),
+        ['staaaaaaaaaaaa', 'stnew', 'stcccccccccccc', undefined],
       );
+      assert.equal(ids.size, 3);
+    });
+
+    it('reads back a stay id map of more entries than PostgreSQL reads at once', async () => {
+      const entries = Array.from({ length: STAY_IDS_PAGE + 1 }, (_, i) => ({
+        supplier: SUPPLIER_IDS[i % SUPPLIER_IDS.length],
+        supplierStayId: `${i}`,
+        stayId: `st${i % 1_000}`,
+      }));
+      await store.publishContent(fixture(), 'one', {}, entries);
+      const ids = await store.stayIds();
+      assert.equal(ids.size, entries.length);
+      assert.equal(ids.stayCount, 1_000);
+      const wrong = entries.filter((e) => ids.get(`${e.supplier}:${e.supplierStayId}`) !== e.stayId);
+      assert.deepEqual(wrong, []);
     });
 
     it('drops versions older than the newest two that nobody holds', async () => {
@@ -539,7 +553,9 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
     twoHandles('the stay id map written by one is read by the other', async () => {
       const other = await open();
       await store.publishContent(fixture(), 'one', {}, [{ supplier: 'supplier_b', supplierStayId: 'HB0000004', stayId: 'stdddddddddddd' }]);
-      assert.deepEqual(await other.stayIds(), new Map([['supplier_b:HB0000004', 'stdddddddddddd']]));
+      const ids = await other.stayIds();
+      assert.equal(ids.get('supplier_b:HB0000004'), 'stdddddddddddd');
+      assert.equal(ids.size, 1);
       const { rows } = await allRows(other);
       assert.deepEqual(
         rows.map((row) => row.searchName),
