@@ -94,3 +94,60 @@ describe('assignStayIds', () => {
     assert.equal(known.stayNumber(ids[1]) >= 0, true, 'the ids given are recorded');
   });
 });
+
+/** The Map-based version assignStayIds replaced (51e2ba3^), the reference its typed arrays must match. */
+function referenceIds(groups: readonly (readonly Listing[])[], known: ReadonlyMap<string, string>): string[] {
+  const keyOf = (l: Listing) => `${l.supplier}:${l.supplierStayId}`;
+  const everGiven = new Set(known.values());
+  const claims: { g: number; ranked: [string, number][] }[] = [];
+  groups.forEach((group, g) => {
+    let votes: Map<string, number> | null = null;
+    for (const l of group) {
+      const id = known.get(keyOf(l));
+      if (id !== undefined) (votes ??= new Map()).set(id, (votes.get(id) ?? 0) + 1);
+    }
+    if (votes !== null) claims.push({ g, ranked: [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)) });
+  });
+  const order = claims.sort(
+    (a, b) => b.ranked[0][1] - a.ranked[0][1] || (a.ranked[0][0] < b.ranked[0][0] ? -1 : a.ranked[0][0] > b.ranked[0][0] ? 1 : a.g - b.g),
+  );
+  const ids: (string | null)[] = groups.map(() => null);
+  const taken = new Set<string>();
+  for (const claim of order) {
+    const free = claim.ranked.find(([id]) => !taken.has(id));
+    if (free === undefined) continue;
+    ids[claim.g] = free[0];
+    taken.add(free[0]);
+  }
+  return ids.map((id, g) => {
+    if (id !== null) return id;
+    let candidate = serviceId(groups[g]);
+    for (let salt = 1; everGiven.has(candidate) || taken.has(candidate); salt++) candidate = serviceId(groups[g], salt);
+    taken.add(candidate);
+    return candidate;
+  });
+}
+
+describe('assignStayIds against the Map-based reference', () => {
+  it('gives the same ids on random maps and groupings: ties, splits, merges, ids of any form', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) % n) >>> 0;
+    const suppliers: SupplierId[] = ['supplier_a', 'supplier_b', 'supplier_c', 'supplier_d'];
+    for (let round = 0; round < 300; round++) {
+      // A pool of listings, some known under a few ids (some of the 'st' + 12 form, some not).
+      const pool = Array.from({ length: 4 + rand(20) }, (_, i) => listing(suppliers[i % 4], `${Math.floor(i / 4)}`));
+      const ids = ['st-a', 'st-b', 'Z9', 'st000000000001', serviceId([pool[0]]), ''];
+      const entries = pool.filter(() => rand(3) > 0).map((l) => [`${l.supplier}:${l.supplierStayId}`, ids[rand(ids.length)]] as const);
+      // Groups of up to one listing per supplier, in a shuffled order.
+      const rest = [...pool].sort(() => rand(3) - 1);
+      const groups: Listing[][] = [];
+      while (rest.length > 0) {
+        const group = [rest.pop()!];
+        for (let i = rest.length - 1; i >= 0 && group.length < 1 + rand(4); i--)
+          if (!group.some((l) => l.supplier === rest[i].supplier)) group.push(...rest.splice(i, 1));
+        groups.push(group);
+      }
+      assert.deepEqual(assignStayIds(groups, knownOf(entries)), referenceIds(groups, new Map(entries)), `round ${round}`);
+    }
+  });
+});

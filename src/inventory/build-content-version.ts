@@ -8,7 +8,6 @@ import { SUPPLIER_IDS, type Listing, type Settings, type Stay, type SupplierId }
 import { assignStayIds } from './assign-stay-ids.ts';
 import { buildStays } from './build-stays.ts';
 import { encodeChunkCells } from './exact-cells.ts';
-import { growTypedArray } from './grow-typed-array.ts';
 import { mergeListings, type MergeSettings } from './merge-listings.ts';
 import type { RankSettings } from './rank-stays.ts';
 
@@ -73,13 +72,16 @@ function digestInto(stay: Stay, out: Uint32Array, at: number): void {
 }
 
 /**
- * The served stays' digests, two words each by the number of the stay's id in the id map (every
+ * The served stays' digests, two words each by the number of the stay's id in the id map (a
  * served id is one of the map's: its listings were recorded with it), and which numbers are
- * served. At 10M stays a Map of id and base64 strings was ~1.1 GB; these are ~80 MB.
+ * served. At 10M stays a Map of id and base64 strings was ~1.1 GB; these are ~80 MB. A served id
+ * the map lacks (a version published without its ids: tests, a store written by hand) is kept
+ * by id in `unmapped`: numbering it would count it as given, and its stay would lose it.
  */
 interface ServedDigests {
   words: Uint32Array;
   served: Uint8Array;
+  unmapped: Map<string, Uint32Array>;
 }
 
 /** What the served version holds, as far as a build needs it. */
@@ -107,21 +109,26 @@ async function readServed(
   shrinkLimit: number,
   known: StayIdMap,
 ): Promise<ServedListings & { heldBack: Set<SupplierId> }> {
-  const digests = { words: new Uint32Array(2 * known.stayCount), served: new Uint8Array(known.stayCount) };
+  const digests: ServedDigests = {
+    words: new Uint32Array(2 * known.stayCount),
+    served: new Uint8Array(known.stayCount),
+    unmapped: new Map(),
+  };
   const served: ServedListings = { digests, counts: perSupplier(() => 0), kept: perSupplier(() => [] as Listing[]) };
   const pass = async (wanted: ReadonlySet<SupplierId>, tally: boolean): Promise<void> => {
     if (no === null) return;
     for await (const batch of store.version(no).allStays()) {
       for (const stay of batch) {
         if (tally) {
-          // An id the map lacks (a store written by hand) is numbered now, so it is still compared.
-          const n = known.addStay(stay.id);
-          if (n >= digests.served.length) {
-            digests.served = growTypedArray(digests.served, 2 * n + 2);
-            digests.words = growTypedArray(digests.words, 4 * n + 4);
+          const n = known.stayNumber(stay.id);
+          if (n >= 0) {
+            digests.served[n] = 1;
+            digestInto(stay, digests.words, 2 * n);
+          } else {
+            const digest = new Uint32Array(2);
+            digestInto(stay, digest, 0);
+            digests.unmapped.set(stay.id, digest);
           }
-          digests.served[n] = 1;
-          digestInto(stay, digests.words, 2 * n);
         }
         for (const listing of stay.listings) {
           if (tally) served.counts[listing.supplier]++;
@@ -203,13 +210,18 @@ function diffStays(
   const seen = new Uint8Array(digests.served.length);
   const digest = new Uint32Array(2);
   const entries: StayIdEntry[] = [];
+  // What is left of `unmapped` once the new stays are seen was removed.
+  const unmapped = new Map(digests.unmapped);
   for (const stay of stays) {
     const n = known.stayNumber(stay.id);
-    if (n < 0 || n >= seen.length || digests.served[n] === 0) added++;
+    const servedAs =
+      n >= 0 && n < seen.length && digests.served[n] === 1 ? digests.words.subarray(2 * n, 2 * n + 2) : unmapped.get(stay.id);
+    if (servedAs === undefined) added++;
     else {
-      seen[n] = 1;
+      if (n >= 0 && n < seen.length) seen[n] = 1;
+      unmapped.delete(stay.id);
       digestInto(stay, digest, 0);
-      if (digest[0] !== digests.words[2 * n] || digest[1] !== digests.words[2 * n + 1]) changed++;
+      if (digest[0] !== servedAs[0] || digest[1] !== servedAs[1]) changed++;
     }
     for (const l of stay.listings) {
       if (known.get(`${l.supplier}:${l.supplierStayId}`) !== stay.id)
@@ -217,6 +229,7 @@ function diffStays(
     }
   }
   for (let n = 0; n < seen.length; n++) if (digests.served[n] === 1 && seen[n] === 0) removed++;
+  removed += unmapped.size;
   return { added, removed, changed, entries };
 }
 

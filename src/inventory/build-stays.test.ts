@@ -157,6 +157,7 @@ describe('buildStays', () => {
       paris.listings.map((l) => l.supplier),
       ['supplier_a', 'supplier_c'],
     );
+    assert.equal(paris.listings, groups[0], "the group's array is the stay's listings, not a copy");
     assert.equal(paris.h3, latLngToCell(paris.lat, paris.lng, 15));
     assert.equal(paris.id, serviceId(paris.listings));
     const villa = stays.find((s) => s.type === 'villa')!;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Listing } from '../types.ts';
-import { createListingParts } from './share-listing-parts.ts';
+import { createListingParts, MAX_SHARED_PARTS } from './share-listing-parts.ts';
 
 const listing = (id: string, rating: Listing['rating'], bedrooms: number | null = 1): Listing => ({
   supplier: 'supplier_a',
@@ -51,5 +51,19 @@ describe('createListingParts', () => {
     const original = listing('1', { value: 9.1, hotelStars: 5, count: 200 });
     const copy = structuredClone(original);
     assert.deepEqual(createListingParts()(original), copy);
+  });
+});
+
+describe('createListingParts, past its table', () => {
+  it('stops keeping new parts at MAX_SHARED_PARTS and still shares those it kept', () => {
+    const share = createListingParts();
+    const first = share(listing('first', { value: 5, hotelStars: null, count: 0 }));
+    // Each rating distinct: the table fills with them (capacity and policies take two entries).
+    for (let i = 1; i < MAX_SHARED_PARTS; i++) share(listing(`${i}`, { value: 5, hotelStars: null, count: i }));
+    const a = share(listing('a', { value: 6, hotelStars: null, count: 1 }));
+    const b = share(listing('b', { value: 6, hotelStars: null, count: 1 }));
+    assert.notEqual(a.rating, b.rating, 'a part met after the table is full is not kept');
+    assert.ok(!Object.isFrozen(b.rating), 'nor frozen');
+    assert.equal(share(listing('c', { value: 5, hotelStars: null, count: 0 })).rating, first.rating, 'one kept before is still shared');
   });
 });

@@ -7,6 +7,7 @@ import { createPgStore } from './pg-store.ts';
 import { runStoreContract } from '../test-support/contracts/store-contract.ts';
 import { syntheticStays } from '../test-support/synthetic-stays.ts';
 import { defaults } from '../defaults.ts';
+import { SUPPLIER_IDS } from '../types.ts';
 
 const skip = await skipWithoutPostgres();
 
@@ -105,6 +106,25 @@ describe('postgres store', { skip }, () => {
       );
       const newer = rows.map((r) => r.name).filter((name) => Number(name.slice(name.lastIndexOf('_v') + 2)) > good);
       assert.deepEqual(newer, [], 'no table of the failed version');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads the stay id map a page at a time by both key columns: every row', async () => {
+    const store = createPgStore({ pool, settings: defaults, stayIdsPage: 3 });
+    try {
+      // One supplier id under every supplier, and pages ending inside one supplier's rows.
+      const entries = SUPPLIER_IDS.flatMap((supplier, s) =>
+        ['1', '10', '2', 'b', 'a'].slice(0, 2 + s).map((id) => ({ supplier, supplierStayId: id, stayId: `st-${supplier}-${id}` })),
+      );
+      await store.publishContent(syntheticStays(3), 'ids', {}, entries);
+      const ids = await store.stayIds();
+      assert.equal(ids.size, entries.length);
+      assert.deepEqual(
+        entries.filter((e) => ids.get(`${e.supplier}:${e.supplierStayId}`) !== e.stayId),
+        [],
+      );
     } finally {
       await store.close();
     }

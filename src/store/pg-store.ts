@@ -8,13 +8,15 @@ import { StayIdMap } from './stay-id-map.ts';
 import type { ContentStoreSettings, Store, VersionReader } from './store.ts';
 
 /** Rows of `stay_ids` per read of stayIds(). */
-export const STAY_IDS_PAGE = 50_000;
+const STAY_IDS_PAGE = 50_000;
 
 export interface PgStoreOptions {
   /** A pool on a database (or schema) that migratePg has brought up to date; the store never ends it. */
   pool: PgPool;
   /** `config.settings` (tests shorten contentReaderTtlMs). */
   settings: ContentStoreSettings;
+  /** Rows of `stay_ids` per read of stayIds() (tests make pages small). */
+  stayIdsPage?: number;
 }
 
 /**
@@ -56,21 +58,26 @@ export function createPgStore(options: PgStoreOptions): Store {
     version: reader,
     holdVersions: holds.hold,
     async stayIds() {
-      // A page at a time by the primary key: 10M rows at once were gigabytes of row objects.
-      const map = new StayIdMap();
-      let after: StayIdRow | null = null;
-      for (;;) {
-        const { rows }: { rows: StayIdRow[] } = await pool.query<StayIdRow>(
-          after === null
-            ? `SELECT supplier, supplier_stay_id, stay_id FROM stay_ids ORDER BY supplier, supplier_stay_id LIMIT ${STAY_IDS_PAGE}`
-            : `SELECT supplier, supplier_stay_id, stay_id FROM stay_ids WHERE (supplier, supplier_stay_id) > ($1, $2)
-               ORDER BY supplier, supplier_stay_id LIMIT ${STAY_IDS_PAGE}`,
-          after === null ? [] : [after.supplier, after.supplier_stay_id],
-        );
-        for (const row of rows) map.set(stayIdKey(row), row.stay_id);
-        if (rows.length < STAY_IDS_PAGE) return map;
-        after = rows[rows.length - 1];
-      }
+      // A page at a time by the primary key (10M rows at once were gigabytes of row objects), in
+      // one snapshot: a publish between two pages is seen whole or not at all.
+      const page = options.stayIdsPage ?? STAY_IDS_PAGE;
+      return inPgTransaction(pool, async (client) => {
+        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const map = new StayIdMap();
+        let after: StayIdRow | null = null;
+        for (;;) {
+          const { rows }: { rows: StayIdRow[] } = await client.query<StayIdRow>(
+            after === null
+              ? `SELECT supplier, supplier_stay_id, stay_id FROM stay_ids ORDER BY supplier, supplier_stay_id LIMIT ${page}`
+              : `SELECT supplier, supplier_stay_id, stay_id FROM stay_ids WHERE (supplier, supplier_stay_id) > ($1, $2)
+                 ORDER BY supplier, supplier_stay_id LIMIT ${page}`,
+            after === null ? [] : [after.supplier, after.supplier_stay_id],
+          );
+          for (const row of rows) map.set(stayIdKey(row), row.stay_id);
+          if (rows.length < page) return map;
+          after = rows[rows.length - 1];
+        }
+      });
     },
     async *indexChunks() {
       const served = await servedReader();

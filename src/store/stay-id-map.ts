@@ -83,9 +83,12 @@ export class StayIdMap {
   set(key: string, stayId: string): void {
     const n = this.addStay(stayId);
     fingerprint(key, this.print);
-    if (this.keys + 1 > this.keyStays.length * 0.75) this.growKeys();
-    const slot = this.keySlot(this.keyPrints, this.keyStays, this.print);
+    let slot = this.keySlot(this.keyPrints, this.keyStays, this.print);
     if (this.keyStays[slot] === 0) {
+      if (this.keys + 1 > this.keyStays.length * 0.75) {
+        this.growKeys();
+        slot = this.keySlot(this.keyPrints, this.keyStays, this.print);
+      }
       this.keys++;
       this.keyPrints.set(this.print, 3 * slot);
     }

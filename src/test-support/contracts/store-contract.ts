@@ -2,10 +2,9 @@
 // runStoreContract with a factory that returns a fresh, empty store.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { SUPPLIER_IDS, type HotelIdRef, type Listing, type Stay, type SupplierId } from '../../types.ts';
+import type { HotelIdRef, Listing, Stay, SupplierId } from '../../types.ts';
 import { defaults } from '../../defaults.ts';
 import { decodeIndexChunk } from '../../store/index-chunk.ts';
-import { STAY_IDS_PAGE } from '../../store/pg-store.ts';
 import type { ContentStoreSettings, IndexRow, RankedStay, Store } from '../../store/store.ts';
 
 function listing(supplier: SupplierId, supplierStayId: string, overrides: Partial<Listing> = {}): Listing {
@@ -384,20 +383,6 @@ export function runStoreContract(name: string, makeDatabase: () => Promise<Store
         ['staaaaaaaaaaaa', 'stnew', 'stcccccccccccc', undefined],
       );
       assert.equal(ids.size, 3);
-    });
-
-    it('reads back a stay id map of more entries than PostgreSQL reads at once', async () => {
-      const entries = Array.from({ length: STAY_IDS_PAGE + 1 }, (_, i) => ({
-        supplier: SUPPLIER_IDS[i % SUPPLIER_IDS.length],
-        supplierStayId: `${i}`,
-        stayId: `st${i % 1_000}`,
-      }));
-      await store.publishContent(fixture(), 'one', {}, entries);
-      const ids = await store.stayIds();
-      assert.equal(ids.size, entries.length);
-      assert.equal(ids.stayCount, 1_000);
-      const wrong = entries.filter((e) => ids.get(`${e.supplier}:${e.supplierStayId}`) !== e.stayId);
-      assert.deepEqual(wrong, []);
     });
 
     it('drops versions older than the newest two that nobody holds', async () => {
