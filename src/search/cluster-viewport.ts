@@ -674,6 +674,24 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
   /** Whether the filter keeps a stay: by the column's table for one attribute. */
   const kept = facets !== null ? (idx: number) => facets.values[facets.column[idx]] === 1 : keep === null ? () => true : keep;
 
+  /** idx of the stays at positions [from, to) in view (when tested) and kept, in position order. */
+  const collectRun = (out: number[], from: number, to: number, test: InView | null): void => {
+    for (let p = from; p < to; p++) {
+      const idx = pyramid.idxAt(p);
+      if ((test === null || test(index.lat[idx], index.lng[idx])) && kept(idx)) out.push(idx);
+    }
+  };
+  /** The same for the stays under piece c of level r: pieces outside the view skipped, inside ones untested. */
+  const collect = (out: number[], r: number, c: number): void => {
+    const rel = relation(r, c);
+    if (rel === DISJOINT) return;
+    const level = levels[r];
+    if (rel === INSIDE || r === pyramid.maxResolution)
+      return collectRun(out, level.start[c], level.start[c + 1], rel === INSIDE ? null : inView);
+    const end = firstChild(r, c + 1);
+    for (let d = firstChild(r, c); d < end; d++) collect(out, r + 1, d);
+  };
+
   const groups = (): CellGroups => {
     const cells = gathering.cells();
     let total = 0;
@@ -686,11 +704,18 @@ function walkView(index: StayIndex, pyramid: CellPyramid, view: BoundingBox, res
         const out: number[] = [];
         const { runs } = cell;
         for (let i = 0; i < runs.length; i += 2) {
-          for (let p = runs[i]; p < runs[i + 1]; p++) {
-            const idx = pyramid.idxAt(p);
-            if (cell.partial && !(inView(index.lat[idx], index.lng[idx]) && kept(idx))) continue;
-            out.push(idx);
+          const from = runs[i],
+            to = runs[i + 1];
+          if (!cell.partial) {
+            for (let p = from; p < to; p++) out.push(pyramid.idxAt(p));
+            continue;
           }
+          // A cell the view's edge cuts can hold thousands of stays outside it (a city across the
+          // edge) for the few in it, and the sparse results list such cells: a run that is one
+          // piece is walked down its finer pieces, those outside the view left whole.
+          const c = deepest < pyramid.maxResolution ? lowerBound(levels[deepest].start, from) : -1;
+          if (c >= 0 && levels[deepest].start[c] === from && levels[deepest].start[c + 1] === to) collect(out, deepest, c);
+          else collectRun(out, from, to, inView);
         }
         return out;
       },
