@@ -62,8 +62,8 @@ export function assignStayIds(groups: readonly (readonly Listing[])[], known: St
   const order = Uint32Array.from({ length: claims }, (_, k) => k).sort((x, y) => {
     const a = claimStart[x],
       b = claimStart[y];
-    if (votes[a] !== votes[b]) return votes[b] - votes[a];
-    if (claimed[a] !== claimed[b]) return known.stayId(claimed[a]) < known.stayId(claimed[b]) ? -1 : 1;
+    // Their first choices ranked as a group ranks its own; one choice, in group order.
+    if (votes[a] !== votes[b] || claimed[a] !== claimed[b]) return before(claimed[a], votes[a], claimed[b], votes[b]) ? -1 : 1;
     return claimGroup[x] - claimGroup[y];
   });
   const ids: (string | null)[] = new Array<string | null>(groups.length).fill(null);

@@ -3,7 +3,7 @@ import { latLngToCell } from 'h3-js';
 import type { RankedStay } from '../store/store.ts';
 import { SUPPLIER_IDS, type Listing, type Rating } from '../types.ts';
 import { rankStays, type RankSettings } from './rank-stays.ts';
-import { MAX_SHARED_PARTS } from './share-listing-parts.ts';
+import { createSharing } from './share-listing-parts.ts';
 
 /** Resolution of the H3 cell stored with each stay: the finest, so any coarser cell derives from it. */
 const H3_RESOLUTION = 15;
@@ -122,17 +122,13 @@ function buildStay(group: Listing[], id?: string): RankedStay {
  */
 export function buildStays(groups: readonly Listing[][], settings: RankSettings, givenIds?: readonly string[]): RankedStay[] {
   const stays: RankedStay[] = [];
-  // Equal ratings one object: a stay's rating is a new object (~60 bytes), mostly one of few
-  // (the table bounded as the pull's is: share-listing-parts.ts).
-  const ratings = new Map<string, Rating>();
+  // Equal ratings one object: a stay's rating is a new object (~60 bytes), mostly one of few.
+  const ratings = createSharing<Rating>();
   groups.forEach((group, g) => {
     if (group.length === 0) return;
     const stay = buildStay(group, givenIds?.[g]);
     const { value, hotelStars, count } = stay.averageRating;
-    const key = `${value} ${hotelStars} ${count}`;
-    const held = ratings.get(key);
-    if (held !== undefined) stay.averageRating = held;
-    else if (ratings.size < MAX_SHARED_PARTS) ratings.set(key, Object.freeze(stay.averageRating));
+    stay.averageRating = ratings(`${value} ${hotelStars} ${count}`, stay.averageRating);
     stays.push(stay);
   });
   // Equal-length hex strings: string order is numeric order, and H3's digits run coarse to fine.

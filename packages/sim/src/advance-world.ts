@@ -372,5 +372,6 @@ function addListing(
 /** The first listing of a feed in feed order, today's openings (the first of them in front) counted. */
 function firstInFeed(first: SimListing | undefined, opened: readonly SimListing[]): SimListing | undefined {
   const today = opened[0];
-  return first === undefined || (today !== undefined && feedKey(today) < feedKey(first)) ? (today ?? first) : first;
+  if (today === undefined || (first !== undefined && feedKey(first) < feedKey(today))) return first;
+  return today;
 }
