@@ -16,6 +16,11 @@ import { expediaRapidRoutes, RAPID_BOOKING_URL } from './expedia-rapid-routes.ts
 
 const CREDENTIALS = SIM_CREDENTIALS['expedia-rapid'];
 const STAY = { checkin: '2027-03-01', checkout: '2027-03-04' };
+/**
+ * The ledger's clock, a fixed day before STAY: on the real clock, landings from 2027-03-01 on could
+ * no longer book STAY and the booking page's test would fail every run (signatures keep the real one).
+ */
+const LEDGER_NOW = Date.parse('2026-11-21T10:00:00Z');
 const SHOP = 'currency=USD&country_code=US&language=en-US&sales_channel=meta&sales_environment=hotel_only&rate_plan_count=4';
 
 let world: World;
@@ -27,7 +32,7 @@ let clockOffsetMs = 0;
 
 before(async () => {
   world = generateWorld({ seed: 21, stays: 3_000 });
-  ledger = createBookingLedger({ world, now: () => Date.now() + clockOffsetMs });
+  ledger = createBookingLedger({ world, now: () => LEDGER_NOW + clockOffsetMs });
   server = createSupplierServer({
     supplier: 'supplier_d',
     routes: expediaRapidRoutes({ supplier: 'supplier_d', world, ledger, credentials: CREDENTIALS }),

@@ -14,6 +14,11 @@ import { HOTELBEDS_BOOKING_URL, hotelbedsRoutes } from './hotelbeds.ts';
 
 const CREDENTIALS = SIM_CREDENTIALS.hotelbeds;
 const STAY = { checkIn: '2027-03-01', checkOut: '2027-03-04' };
+/**
+ * The ledger's clock, a fixed day before STAY: on the real clock, landings from 2027-03-01 on could
+ * no longer book STAY and the booking page's test would fail every run (signatures keep the real one).
+ */
+const LEDGER_NOW = Date.parse('2026-11-21T10:00:00Z');
 
 let world: World;
 let ledger: BookingLedger;
@@ -22,7 +27,7 @@ let url: string;
 
 before(async () => {
   world = generateWorld({ seed: 21, stays: 1_500 });
-  ledger = createBookingLedger({ world });
+  ledger = createBookingLedger({ world, now: () => LEDGER_NOW });
   server = createSupplierServer({
     supplier: 'supplier_b',
     routes: hotelbedsRoutes({ supplier: 'supplier_b', world, ledger, credentials: CREDENTIALS }),
