@@ -17,6 +17,7 @@ import { defaults } from './defaults.ts';
 import { simulatedSlots } from './compose/supplier-slots.ts';
 import { forwardTo, startFixtureServer, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
+import { daysAhead } from './test-support/days-ahead.ts';
 
 const KEY = 'KEY-recognisable-5f2c81d7e4';
 const SECRET = 'SECRET-recognisable-a93be07c16';
@@ -88,7 +89,7 @@ describe('credentials stay out of everything the gateway writes', () => {
     forwarding = false;
     // Quotes: each search asks supplier_b and supplier_c, which now refuse and fail.
     for (let day = 1; day <= 8; day++) {
-      const dates = `checkin=2027-03-0${day}&checkout=2027-03-1${day}`;
+      const dates = `checkin=${daysAhead(90 + day)}&checkout=${daysAhead(100 + day)}`;
       for (const url of [
         `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&${dates}`,
         `/v2/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&${dates}`,

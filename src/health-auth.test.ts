@@ -14,6 +14,7 @@ import { defaults } from './defaults.ts';
 import { simulatedSlots } from './compose/supplier-slots.ts';
 import { forwardTo, startFixtureServer, type FixtureResponse, type FixtureServer } from './test-support/fixture-server.ts';
 import { TEST_QUOTE_DEADLINES, TEST_RATE_LIMITS } from './test-support/start-test-app.ts';
+import { daysAhead } from './test-support/days-ahead.ts';
 
 /** What the fixture in front of supplier_b does with the next requests. */
 type Mode = 'forward' | 'refuse' | 'limit-once';
@@ -73,9 +74,9 @@ describe('/health auth', () => {
   let day = 1;
   /** A dated v3 search of supplier_b alone, on dates no earlier search asked (no cached quote answers it). */
   const searchB = async () => {
-    const d = String(day++).padStart(2, '0');
+    const d = day++;
     const res = await app.http.inject(
-      `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=2027-04-${d}&checkout=2027-05-${d}&provider=supplier_b`,
+      `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=${daysAhead(120 + d)}&checkout=${daysAhead(150 + d)}&provider=supplier_b`,
     );
     assert.equal(res.statusCode, 200);
     return res.json();

@@ -13,6 +13,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './test-support/free-port.ts';
+import { daysAhead } from './test-support/days-ahead.ts';
+
+/** The in-flight search's dates, ahead of the real clock the gateway runs on. */
+const CHECKIN = daysAhead(100);
+const CHECKOUT = daysAhead(102);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
@@ -100,9 +105,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
         // The dated search is in flight once the gateway logged it as incoming.
         const inFlight = fetch(
-          `${base}/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=2027-03-10&checkout=2027-03-12&pageSize=5`,
+          `${base}/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=${CHECKIN}&checkout=${CHECKOUT}&pageSize=5`,
         );
-        await seen(/incoming request[^\n]*checkin=2027-03-10|checkin=2027-03-10[^\n]*incoming request/);
+        await seen(new RegExp(`incoming request[^\\n]*checkin=${CHECKIN}|checkin=${CHECKIN}[^\\n]*incoming request`));
         child.kill(signal);
         const res = await inFlight;
         assert.equal(res.status, 200, 'the request in flight got its answer');

@@ -22,13 +22,14 @@ import {
 import { startTestApp, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { simulatedSlot } from '../compose/supplier-slots.ts';
+import { daysAhead } from '../test-support/days-ahead.ts';
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
-/** A dated search for two nights from `day` days after 2027-04-01: each day is a quote of its own. */
-const dated = (day: number) => {
-  const date = (n: number) => new Date(Date.UTC(2027, 3, 1) + n * 86_400_000).toISOString().slice(0, 10);
-  return `/v3/accommodations?${PARIS_BOX}&pageSize=20&checkin=${date(day)}&checkout=${date(day + 2)}`;
-};
+/** The first check-in asked, fixed once: the gateways run on the real clock. */
+const FIRST = Date.now() + 100 * 86_400_000;
+/** A dated search for two nights from `day` days after FIRST: each day is a quote of its own. */
+const dated = (day: number) =>
+  `/v3/accommodations?${PARIS_BOX}&pageSize=20&checkin=${daysAhead(day, FIRST)}&checkout=${daysAhead(day + 2, FIRST)}`;
 const geocoder = { geocode: async () => null };
 /**
  * Deadlines no loaded machine reaches: a batch that missed the search's budget is cached after

@@ -11,6 +11,7 @@ import { createApp } from '../../app.ts';
 import { defaults } from '../../defaults.ts';
 import { generateWorld, startSimSuppliers } from '@staygate/sim';
 import { simulatedSlots } from '../../compose/supplier-slots.ts';
+import { daysAhead } from '../../test-support/days-ahead.ts';
 
 test(
   'health: starting (503) until the demo partner exists, then ok (200); live at once; probes not logged at info',
@@ -78,7 +79,7 @@ test(
       await sim.setFault('supplier_c', 'error');
       for (let i = 0; i < 6 && app.health().suppliers.supplier_c?.breaker !== 'open'; i++) {
         await app.http.inject(
-          `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=2027-03-1${i}&checkout=2027-03-2${i}&provider=supplier_c`,
+          `/v3/accommodations?nelat=90&nelng=180&swlat=-90&swlng=-180&checkin=${daysAhead(100 + i)}&checkout=${daysAhead(110 + i)}&provider=supplier_c`,
         );
       }
       const degraded = await app.http.inject('/health');
