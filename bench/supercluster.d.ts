@@ -10,5 +10,7 @@ declare module 'supercluster' {
     constructor(options?: { minZoom?: number; maxZoom?: number; minPoints?: number; radius?: number; extent?: number; nodeSize?: number });
     load(points: PointFeature[]): this;
     getClusters(bbox: [number, number, number, number], zoom: number): PointFeature[];
+    /** The points a cluster holds (limit, offset: a page of them). */
+    getLeaves(clusterId: number, limit?: number, offset?: number): PointFeature[];
   }
 }
