@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateWorld, startSimSuppliers, SUPPLIER_IDS, type SimSuppliers } from '@staygate/sim';
 import { writeSimulatorAddress } from '../compose/simulator-address.ts';
+import { daysAhead } from '../test-support/days-ahead.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/staygate.js', import.meta.url));
 
@@ -53,6 +54,7 @@ const credentials = (): string[] => SUPPLIER_IDS.flatMap((id) => [sim.slots[id].
 
 describe('staygate suppliers check', () => {
   it('every slot simulated: a line per slot (API, URL, auth ok, a content page, a quote 30 days ahead, times), exit 0', async () => {
+    const started = Date.now();
     const res = await staygate({ STAYGATE_DATA_DIR: dataDir }, 'suppliers', 'check');
     assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`);
     for (const id of SUPPLIER_IDS) {
@@ -67,8 +69,12 @@ describe('staygate suppliers check', () => {
       );
     }
     const [, checkin, checkout] = / quote (\S+) to (\S+):/.exec(lineOf(res.stdout, 'supplier_a'))!;
-    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-    assert.deepEqual([checkin, checkout], [day(30), day(32)], 'two nights, 30 days ahead');
+    // 30 days after the day the command ran: the day it started, or the next when midnight (UTC) came meanwhile.
+    const ahead = [started, Date.now()].map((now) => [daysAhead(30, now), daysAhead(32, now)]);
+    assert.ok(
+      ahead.some(([i, o]) => i === checkin && o === checkout),
+      `two nights, 30 days ahead: ${checkin} to ${checkout}, not ${ahead.map((a) => a.join(' to ')).join(' or ')}`,
+    );
     assert.match(res.stdout, /^all 4 slots ok$/m);
     for (const value of credentials()) assert.ok(!`${res.stdout}${res.stderr}`.includes(value), `a credential printed: ${value}`);
   });

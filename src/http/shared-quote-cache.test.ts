@@ -19,17 +19,20 @@ import {
   TEST_REDIS_URL,
   testRedisPrefix,
 } from '../test-support/redis.ts';
-import { startTestApp, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
+import { startTestApp, TEST_NOW, TEST_RATE_LIMITS } from '../test-support/start-test-app.ts';
 import { SUPPLIER_IDS, type SupplierId } from '../types.ts';
 import { simulatedSlot } from '../compose/supplier-slots.ts';
 import { daysAhead } from '../test-support/days-ahead.ts';
 
 const PARIS_BOX = 'nelat=48.90&nelng=2.42&swlat=48.82&swlng=2.27';
-/** The first check-in asked, fixed once: the gateways run on the real clock. */
-const FIRST = Date.now() + 100 * 86_400_000;
-/** A dated search for two nights from `day` days after FIRST: each day is a quote of its own. */
-const dated = (day: number) =>
-  `/v3/accommodations?${PARIS_BOX}&pageSize=20&checkin=${daysAhead(day, FIRST)}&checkout=${daysAhead(day + 2, FIRST)}`;
+/**
+ * A dated search for two nights from `day` days after `first`: each day is a quote of its own.
+ * The first check-in is fixed once and ahead of the gateway's clock: the two gateways' real one
+ * (REAL_FIRST), or startTestApp's fixed one.
+ */
+const dated = (day: number, first: number) =>
+  `/v3/accommodations?${PARIS_BOX}&pageSize=20&checkin=${daysAhead(day, first)}&checkout=${daysAhead(day + 2, first)}`;
+const REAL_FIRST = Date.now() + 100 * 86_400_000;
 const geocoder = { geocode: async () => null };
 /**
  * Deadlines no loaded machine reaches: a batch that missed the search's budget is cached after
@@ -94,7 +97,7 @@ describe('two gateways with one Redis', { skip }, () => {
         await app.ready;
       }
       const search = async (app: App, day: number) => {
-        const res = await app.http.inject({ url: dated(day) });
+        const res = await app.http.inject({ url: dated(day, REAL_FIRST) });
         assert.equal(res.statusCode, 200, res.body);
         return {
           cache: res.headers['x-cache'],
@@ -140,7 +143,7 @@ describe('quote cache with Redis unreachable', () => {
   it("prices every search (asking the suppliers) and caches in the gateway's own memory", async () => {
     const t = await startTestApp({ stays: 2_000, settings: { ...NO_DEADLINES }, app: { geocoder, redisUrl: await closedRedisUrl() } });
     try {
-      const first = await t.get(dated(3));
+      const first = await t.get(dated(3, TEST_NOW.getTime() + 100 * 86_400_000));
       assert.equal(first.status, 200);
       assert.equal(first.headers['x-cache'], 'MISS');
       assert.ok(
@@ -149,7 +152,7 @@ describe('quote cache with Redis unreachable', () => {
         ),
         'priced',
       );
-      const again = await t.get(dated(3));
+      const again = await t.get(dated(3, TEST_NOW.getTime() + 100 * 86_400_000));
       assert.equal(again.headers['x-cache'], 'HIT');
       assert.deepEqual(again.body.results, first.body.results);
     } finally {
