@@ -47,6 +47,12 @@ const TARGETS = { warmStartS: 30, steadyRssMb: 3 * 1024, latencyRatio: 2, refres
 const TODAYS_MERGE = { precision: 0.99991, recall: 0.9962 };
 /** Simulated days the world moves before the refresh under load (as bench/refresh.ts). */
 const REFRESH_DAYS = 30;
+/**
+ * Pulls a refresh may take, as the gateway's schedule would (contentRetryMs): a feed that failed is
+ * pulled again after the retry wait, the others kept. The eighth 10M run's one pull had all four
+ * feeds fail and changed nothing, and the bench still printed the target met.
+ */
+const REFRESH_TRIES = 3;
 /** Where the PostgreSQL figures are taken: a schema of this run in that database, dropped at the end. */
 const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const pgSchemas: string[] = [];
@@ -103,6 +109,10 @@ interface RefreshFigures {
   requests: number;
   failed: number;
   p99Ms: number;
+  /** Each pull's feeds: listings and time, or the error. */
+  pulls: string[];
+  /** Every feed applied by the last pull: else the refresh measured nothing. */
+  applied: boolean;
   /** The gateway's resident memory before it (steady), at its peak (both versions' indexes held while the new one is swapped in, and the worker's build), and after, once the worker's thread has closed. */
   steadyMb: number;
   peakMb: number;
@@ -264,16 +274,33 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
     const steady = process.memoryUsage().rss;
     const rssPeak = watchRssPeak();
     const t = performance.now();
-    const outcome = await app.refreshContent();
+    const pulls: string[] = [];
+    let changed = 0;
+    let only: SupplierId[] | undefined;
+    for (let pull = 1; pull <= REFRESH_TRIES; pull++) {
+      const outcome = await app.refreshContent(only);
+      const r = outcome.result;
+      if (r !== null) changed += r.added + r.removed + r.changed;
+      const feeds = Object.entries(outcome.feeds);
+      pulls.push(
+        feeds
+          .map(([id, f]) => `${id} ${f.ok ? `${f.listings} listings` : `failed (${f.error})`} in ${(f.ms / 1000).toFixed(1)} s`)
+          .join(', '),
+      );
+      only = feeds.filter(([, f]) => !f.ok).map(([id]) => id as SupplierId);
+      if (only.length === 0) break;
+      if (pull < REFRESH_TRIES) await new Promise((resolve) => setTimeout(resolve, settings.contentRetryMs));
+    }
     const s = (performance.now() - t) / 1000;
     const peak = rssPeak.stop();
     await threadsGone();
     globalThis.gc?.();
-    const r = outcome.result;
     process.send!({
       refreshed: {
         s,
-        changed: r === null ? 0 : r.added + r.removed + r.changed,
+        changed,
+        pulls,
+        applied: only!.length === 0,
         steadyMb: mb(steady),
         peakMb: mb(peak),
         afterMb: mb(process.memoryUsage().rss),
@@ -665,12 +692,20 @@ function print(base: SizeFigures, big: SizeFigures): void {
   const refreshOf = (r: RefreshFigures | undefined) =>
     r === undefined
       ? 'not measured'
-      : `${r.s.toFixed(1)} s, ${r.changed} stays changed, ${r.requests} searches, ${r.failed} failed, p99 ${r.p99Ms} ms; RSS ${r.steadyMb} MB steady, ${r.peakMb} MB at the peak (two versions' indexes and the worker's build), ${r.afterMb} MB after`;
+      : `${r.s.toFixed(1)} s, ${r.changed} stays changed, ${r.requests} searches, ${r.failed} failed, p99 ${r.p99Ms} ms; RSS ${r.steadyMb} MB steady, ${r.peakMb} MB at the peak (two versions' indexes and the worker's build), ${r.afterMb} MB after; ${r.pulls
+          .map((p, i) => `pull ${i + 1}: ${p}`)
+          .join('; ')}`;
   const r = big.refresh;
   const skipped = (part: string) => (SKIP.has(part) ? ' (skipped: STAYGATE_BENCH_WORLD_SKIP)' : '');
   console.log(
     `  content refresh while serving${skipped('refresh')}: ${refreshOf(r)}; target no failed request and p99 < ${TARGETS.refreshP99Ms} ms${
-      r === undefined ? '' : r.failed === 0 && r.p99Ms < TARGETS.refreshP99Ms ? ' met' : ' MISSED'
+      r === undefined
+        ? ''
+        : !r.applied
+          ? ` NOT MEASURED: a feed failed in all ${REFRESH_TRIES} pulls`
+          : r.failed === 0 && r.p99Ms < TARGETS.refreshP99Ms
+            ? ' met'
+            : ' MISSED'
     }`,
   );
   console.log(`    160k: ${refreshOf(base.refresh)}`);
