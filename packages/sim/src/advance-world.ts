@@ -4,6 +4,7 @@
 // seed and that day's number, so advancing 30 days twice is advancing 60 days once.
 import { SUPPLIER_IDS, type RentalType, type SupplierId } from './types.ts';
 import { SIM_B_ID_MAX, SIM_B_ID_MIN, SIM_ID_MAX, SIM_ID_MIN, type SimListing, type World, type WorldProperty } from './generate-world.ts';
+import { dropDayCaches } from './day-cache.ts';
 import { clamp, offsetPoint, round1, round6 } from './geometry.ts';
 import { nameIndependentHotel, nameRental } from './name-property.ts';
 import { createRandom, hashToUnit, type Random } from './random.ts';
@@ -92,6 +93,8 @@ export function advanceWorld(world: World, days: number): AdvanceResult {
   if (!Number.isInteger(days) || days < 1 || days > MAX_ADVANCE_DAYS) {
     throw new RangeError(`days must be an integer from 1 to ${MAX_ADVANCE_DAYS}, got ${days}`);
   }
+  // Today's lookups are wrong from here on: their memory is the advance's, not held beside it.
+  dropDayCaches(world);
   const used = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Set<string>()])) as Record<SupplierId, Set<string>>;
   for (const s of SUPPLIER_IDS) {
     for (const l of world.listings[s]) used[s].add(l.supplierStayId);

@@ -11,10 +11,12 @@
 // capacity.guests x rooms, or a sold-out check-in date, about 7% of (listing, check-in) pairs:
 // 5% of (property, check-in) pairs are full at every seller (the property has no room left), and
 // each seller loses 2% more on its own (its allotment is gone while another reseller still has rooms).
-import { SUPPLIER_IDS, type RentalType, type StayType, type SupplierId } from './types.ts';
+import { type RentalType, type StayType, type SupplierId } from './types.ts';
 import type { SimListing, World, WorldProperty } from './generate-world.ts';
 import { TOURIST_HOTSPOTS } from './load-cities.ts';
 import { hashToUnit } from './random.ts';
+import { dayCached } from './day-cache.ts';
+import { openListing, prepareWorldLookup } from './world-lookup.ts';
 
 // --- constants ------------------------------------------------------------------------------------
 
@@ -211,44 +213,28 @@ export function checkQuoteRequest(request: SimQuoteRequest): QuoteRequestProblem
 // --- the model ------------------------------------------------------------------------------------
 
 interface PriceIndex {
-  /** The world's day and size it was built for: the world advances in place (advance-world.ts). */
-  day: number;
-  size: number;
-  bySupplier: Record<SupplierId, Map<string, SimListing>>;
   /** The property's star class as its sellers agree on it (supplier_b, which shifts some by half a star, last). */
   stars: (number | null | undefined)[];
   /** Nightly rate of one room, USD, by propertyId; NaN until first asked. */
   roomRate: Float64Array;
 }
 
-const indexes = new WeakMap<World, PriceIndex>();
-
-/** Lookups per world, built once (a few tens of ms for the default world). */
+/** Lookups per world and day (day-cache.ts), built once (a few tens of ms for the default world). */
 function priceIndex(world: World): PriceIndex {
-  let index = indexes.get(world);
-  if (index && index.day === world.day && index.size === world.properties.length) return index;
-  const bySupplier = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, new Map<string, SimListing>()])) as PriceIndex['bySupplier'];
-  const stars: PriceIndex['stars'] = new Array(world.properties.length);
-  for (const supplier of ['supplier_a', 'supplier_c', 'supplier_d', 'supplier_b'] as const) {
-    for (const listing of world.listings[supplier]) {
-      bySupplier[supplier].set(listing.supplierStayId, listing);
-      if (stars[listing.propertyId] === undefined) stars[listing.propertyId] = listing.rating.hotelStars;
+  return dayCached(world, 'price-index', () => {
+    const stars: PriceIndex['stars'] = new Array(world.properties.length);
+    for (const supplier of ['supplier_a', 'supplier_c', 'supplier_d', 'supplier_b'] as const) {
+      for (const listing of world.listings[supplier])
+        if (stars[listing.propertyId] === undefined) stars[listing.propertyId] = listing.rating.hotelStars;
     }
-  }
-  index = {
-    day: world.day,
-    size: world.properties.length,
-    bySupplier,
-    stars,
-    roomRate: new Float64Array(world.properties.length).fill(NaN),
-  };
-  indexes.set(world, index);
-  return index;
+    return { stars, roomRate: new Float64Array(world.properties.length).fill(NaN) };
+  });
 }
 
 /** Builds the lookups of a world ahead of the first quote, so that no quote call pays for it. */
 export function preparePricing(world: World): void {
   priceIndex(world);
+  prepareWorldLookup(world);
 }
 
 const hotspots = new Set(TOURIST_HOTSPOTS.map((h) => `${h.name}|${h.countryCode}`));
@@ -329,7 +315,7 @@ export function isSoldOut(world: World, supplier: SupplierId, propertyId: number
  */
 export function priceNightsUsdCents(world: World, supplier: SupplierId, supplierStayId: string, request: SimQuoteRequest): number[] | null {
   const index = priceIndex(world);
-  const listing = index.bySupplier[supplier].get(supplierStayId);
+  const listing = openListing(world, supplier, supplierStayId);
   if (listing === undefined) return null;
   const { adults, children, rooms } = request;
   if (adults + children > listing.capacity.guests * rooms) return null;

@@ -3,16 +3,13 @@
 // quoting and landing the moment its day comes.
 import { SUPPLIER_IDS, type SupplierId } from './types.ts';
 import type { SimListing, World } from './generate-world.ts';
+import { dayCached } from './day-cache.ts';
 
 interface Lookup {
-  day: number;
-  size: number;
   open: Record<SupplierId, Map<string, SimListing>>;
   /** Closed only (a booking made before a closure is still reported): `open` is not held twice over. */
   closed: Record<SupplierId, Map<string, SimListing>>;
 }
-
-const lookups = new WeakMap<World, Lookup>();
 
 /** Without a [key, value] pair per listing on the way (millions of them at 10M listings). */
 function byId(listings: readonly SimListing[]): Map<string, SimListing> {
@@ -22,14 +19,15 @@ function byId(listings: readonly SimListing[]): Map<string, SimListing> {
 }
 
 function lookup(world: World): Lookup {
-  const size = world.properties.length;
-  let found = lookups.get(world);
-  if (found !== undefined && found.day === world.day && found.size === size) return found;
-  const open = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.listings[s])])) as Lookup['open'];
-  const closed = Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.closed[s])])) as Lookup['closed'];
-  found = { day: world.day, size, open, closed };
-  lookups.set(world, found);
-  return found;
+  return dayCached(world, 'world-lookup', () => ({
+    open: Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.listings[s])])) as Lookup['open'],
+    closed: Object.fromEntries(SUPPLIER_IDS.map((s) => [s, byId(world.closed[s])])) as Lookup['closed'],
+  }));
+}
+
+/** Builds today's lookup ahead of the first call that needs it. */
+export function prepareWorldLookup(world: World): void {
+  lookup(world);
 }
 
 /** The listing a supplier sells today under this id, or undefined (never sold, or closed). */

@@ -3,6 +3,7 @@
 // are `rows` long and chained by `next_page` tokens that expire when the world's day moves on.
 import type { SupplierRoute } from '../create-supplier-server.ts';
 import type { SimListing, World } from '../generate-world.ts';
+import { dayCached } from '../day-cache.ts';
 import { requestBase } from '../media.ts';
 import { splitAddress } from '../split-address.ts';
 import type { StayType, SupplierId } from '../types.ts';
@@ -50,31 +51,20 @@ export const bookingCityId = (cityId: number): number => -(cityId + 1);
 export const BOOKING_HOTEL_PAGE_PREFIX = '/hotel/';
 
 interface CountryIndex {
-  day: number;
-  size: number;
-  properties: number;
   /** Country code (lower case) -> its listings in feed order. */
   listings: Map<string, SimListing[]>;
   /** Country code -> the world's cities there (Booking.com id -> name, coordinates). */
   cities: Map<string, Map<number, { name: string; latitude: number; longitude: number }>>;
 }
 
-const indexes = new WeakMap<SimListing[], CountryIndex>();
-
-/** The slot's listings and cities by country, built once per world day (the world advances in place). */
+/** The slot's listings and cities by country, built once per world day (day-cache.ts). */
 function countryIndex(world: World, supplier: SupplierId): CountryIndex {
-  const all = world.listings[supplier];
-  const found = indexes.get(all);
-  if (found !== undefined && found.day === world.day && found.size === all.length && found.properties === world.properties.length)
-    return found;
-  const index: CountryIndex = {
-    day: world.day,
-    size: all.length,
-    properties: world.properties.length,
-    listings: new Map(),
-    cities: new Map(),
-  };
-  for (const listing of all) {
+  return dayCached(world, `booking-country-index:${supplier}`, () => buildCountryIndex(world, supplier));
+}
+
+function buildCountryIndex(world: World, supplier: SupplierId): CountryIndex {
+  const index: CountryIndex = { listings: new Map(), cities: new Map() };
+  for (const listing of world.listings[supplier]) {
     const property = world.properties[listing.propertyId];
     const country = property.countryCode.toLowerCase();
     const listings = index.listings.get(country) ?? [];
@@ -89,7 +79,6 @@ function countryIndex(world: World, supplier: SupplierId): CountryIndex {
     const id = bookingCityId(property.cityId);
     if (!cities.has(id)) cities.set(id, { name: property.city, latitude: property.lat, longitude: property.lng });
   }
-  indexes.set(all, index);
   return index;
 }
 

@@ -6,6 +6,7 @@ import type { SimListing, World } from '../generate-world.ts';
 import { requestBase } from '../media.ts';
 import type { StayType, SupplierId } from '../types.ts';
 import { splitAddress } from '../split-address.ts';
+import { dayCached } from '../day-cache.ts';
 import { LiteapiHttpError } from './liteapi-wire.ts';
 
 export const LITEAPI_COUNTRIES_PATH = '/data/countries';
@@ -84,26 +85,18 @@ export function renderLiteapiHotel(listing: SimListing, base: string): Record<st
   };
 }
 
-interface ByCountry {
-  day: number;
-  size: number;
-  listings: Map<string, SimListing[]>;
-}
-const indexes = new WeakMap<readonly SimListing[], ByCountry>();
-
-/** The slot's listings by country code, in feed order; rebuilt when the world advances. */
-function byCountry(world: World, listings: readonly SimListing[]): Map<string, SimListing[]> {
-  const found = indexes.get(listings);
-  if (found !== undefined && found.day === world.day && found.size === listings.length) return found.listings;
-  const map = new Map<string, SimListing[]>();
-  for (const listing of listings) {
-    const code = splitAddress(listing.address).countryCode;
-    const list = map.get(code) ?? [];
-    list.push(listing);
-    map.set(code, list);
-  }
-  indexes.set(listings, { day: world.day, size: listings.length, listings: map });
-  return map;
+/** The slot's listings by country code, in feed order; built once per world day (day-cache.ts). */
+function byCountry(world: World, supplier: SupplierId): Map<string, SimListing[]> {
+  return dayCached(world, `liteapi-by-country:${supplier}`, () => {
+    const map = new Map<string, SimListing[]>();
+    for (const listing of world.listings[supplier]) {
+      const code = splitAddress(listing.address).countryCode;
+      const list = map.get(code) ?? [];
+      list.push(listing);
+      map.set(code, list);
+    }
+    return map;
+  });
 }
 
 const DIGITS = /^\d{1,9}$/;
@@ -144,7 +137,7 @@ export function liteapiHotelsRoute(world: World, supplier: SupplierId): Supplier
         const wanted = new Set(ids.split(','));
         matching = listings.filter((l) => wanted.has(l.supplierStayId));
       } else if (country !== null && country !== '') {
-        matching = byCountry(world, listings).get(country.toUpperCase()) ?? [];
+        matching = byCountry(world, supplier).get(country.toUpperCase()) ?? [];
       } else {
         // The spec's own example of what the live API says without a location.
         throw new LiteapiHttpError('countryCode is required');
