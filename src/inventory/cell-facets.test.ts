@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { syntheticIndex, syntheticPoints } from '../test-support/synthetic-index.ts';
-import { atLeastDim, FACET_DIMS, facetCode, facetColumn, facetPieceOf, NO_CODE } from './cell-facets.ts';
+import { entryHolds, FACET_DIMS, FACET_SUPPLIERS, facetCode, facetColumn, facetPieceOf, SUPPLIER_CODE } from './cell-facets.ts';
 import { buildCellPyramid } from './cell-pyramid.ts';
 
 describe('cell pyramid facet entries', () => {
@@ -18,21 +18,19 @@ describe('cell pyramid facet entries', () => {
         if (i < 0) continue;
         big++;
         for (let d = 0; d < FACET_DIMS; d++) {
-          const want = new Map<number, number[]>();
-          for (let p = from; p < to; p++) {
-            const idx = pyramid.idxAt(p);
-            const code = facetCode(d, facetColumn(index, d)[idx]);
-            want.set(code, [...(want.get(code) ?? []), idx]);
-          }
+          const stays = Array.from({ length: to - from }, (_, k) => pyramid.idxAt(from + k));
+          const column = facetColumn(index, d);
+          // Each value's own code; of the suppliers, also each supplier's (SUPPLIER_CODE + slot) that sells one.
+          const want = new Set(stays.map((idx) => facetCode(d, column[idx])));
+          if (d === FACET_SUPPLIERS)
+            for (let slot = 0; slot < 4; slot++) if (stays.some((idx) => (column[idx] & (1 << slot)) !== 0)) want.add(SUPPLIER_CODE + slot);
           const codes: number[] = [];
           for (let e = level.facetStart[i * FACET_DIMS + d]; e < level.facetStart[i * FACET_DIMS + d + 1]; e++) {
             const code = level.facetCode[e];
             codes.push(code);
-            // A rating's or star class's entry: its code's stays and every higher code's (a minimum); NO_CODE's alone.
-            const members =
-              atLeastDim(d) && code !== NO_CODE
-                ? [...want].filter(([other]) => other >= code && other !== NO_CODE).flatMap(([, idxs]) => idxs)
-                : want.get(code)!;
+            // A rating's or star class's entry: its code's stays and every higher code's (a minimum);
+            // NO_CODE's alone; a supplier's: every stay it sells; any other: its code's.
+            const members = stays.filter((idx) => entryHolds(d, code, column[idx]));
             const label = `r${level.resolution} piece ${c} dim ${d} code ${code}`;
             assert.equal(level.facetCount[e], members.length, `${label}: count`);
             const best = members.reduce((a, b) => (index.rank[b] < index.rank[a] ? b : a));
@@ -45,7 +43,7 @@ describe('cell pyramid facet entries', () => {
           }
           assert.deepEqual(
             codes,
-            [...want.keys()].sort((a, b) => a - b),
+            [...want].sort((a, b) => a - b),
             `r${level.resolution} piece ${c} dim ${d}: every code once, in order`,
           );
         }

@@ -38,8 +38,17 @@ export const FACET_SUPPLIERS = 1;
 export const FACET_RATING = 2;
 export const FACET_STARS = 3;
 export const FACET_DIMS = 4;
-/** Codes per dimension: the 25 stay types, 15 supplier sets, 101 ratings in tenths and 11 star classes in half stars, and none. */
+/** Codes per dimension: the 25 stay types, 15 supplier sets (and 4 suppliers), 101 ratings in tenths and 11 star classes in half stars, and none. */
 export const FACET_CODES = 128;
+/**
+ * Of FACET_SUPPLIERS, the code of the entry of one supplier's stays, whatever else sells them:
+ * this + its slot (its bit in the `suppliers` column). One supplier, the filter asked most, adds
+ * one entry a piece, not the eight of the sets that hold it (provider=supplier_b made the whole
+ * world 1.23-1.29x the unfiltered; type=hotel 1.16).
+ */
+export const SUPPLIER_CODE = 16;
+/** Suppliers, so SUPPLIER_CODE + slot, for slots 0..3. */
+const SUPPLIER_SLOTS = 4;
 /** The code of a stay without a guest rating or star class. */
 export const NO_CODE = FACET_CODES - 1;
 
@@ -51,6 +60,14 @@ export const NO_CODE = FACET_CODES - 1;
  */
 export function atLeastDim(dim: number): boolean {
   return dim === FACET_RATING || dim === FACET_STARS;
+}
+
+/** Whether an entry of `code` in dimension `dim` holds a stay whose column value is `value`. */
+export function entryHolds(dim: number, code: number, value: number): boolean {
+  const own = facetCode(dim, value);
+  if (atLeastDim(dim)) return code === NO_CODE ? own === NO_CODE : own >= code && own !== NO_CODE;
+  if (dim === FACET_SUPPLIERS && code >= SUPPLIER_CODE) return (value & (1 << (code - SUPPLIER_CODE))) !== 0;
+  return own === code;
 }
 
 /** The index column of a dimension. */
@@ -66,6 +83,8 @@ export function facetColumn(index: StayIndex, dim: number): Uint8Array {
 export function facetCode(dim: number, value: number): number {
   if (dim === FACET_RATING) return value === NO_RATING ? NO_CODE : value <= 100 ? value : FACET_CODES;
   if (dim === FACET_STARS) return value === NO_STARS ? NO_CODE : value <= 10 ? value : FACET_CODES;
+  // A supplier set is 4 bits: the codes above are the suppliers' own entries, no value's.
+  if (dim === FACET_SUPPLIERS) return value < SUPPLIER_CODE ? value : FACET_CODES;
   return value < NO_CODE ? value : FACET_CODES;
 }
 
@@ -194,6 +213,8 @@ export function levelFacets(
         }
         for (let dim = 0; dim < FACET_DIMS; dim++) {
           for (let q = f.facetStart[j * FACET_DIMS + dim]; q < f.facetStart[j * FACET_DIMS + dim + 1]; q++) {
+            // A supplier's entry is its sets' again: derived below, not added twice.
+            if (dim === FACET_SUPPLIERS && f.facetCode[q] >= SUPPLIER_CODE) continue;
             const r = RAW * q;
             merge(
               dim * FACET_CODES + f.facetCode[q],
@@ -209,6 +230,15 @@ export function levelFacets(
             );
           }
         }
+      }
+    }
+    // Each supplier's entry from the sets it is in.
+    for (let slot = 0; slot < SUPPLIER_SLOTS; slot++) {
+      const to = FACET_SUPPLIERS * FACET_CODES + SUPPLIER_CODE + slot;
+      for (let set = 1; set < SUPPLIER_CODE; set++) {
+        const k = FACET_SUPPLIERS * FACET_CODES + set;
+        if ((set & (1 << slot)) !== 0 && count[k] > 0)
+          merge(to, count[k], best[k], s[k], w[k], n[k], e[k], sumLat[k], sumLng[k], sumWrapped[k]);
       }
     }
     for (let d = 0; d < FACET_DIMS; d++) {

@@ -9,6 +9,7 @@ import {
   facetCode,
   facetColumn,
   NO_CODE,
+  SUPPLIER_CODE,
 } from '../inventory/cell-facets.ts';
 import { NO_RATING, NO_STARS, supplierMask, typeCode, type StayIndex } from '../inventory/stay-index.ts';
 import { STAY_TYPES, SUPPLIER_IDS } from '../types.ts';
@@ -24,7 +25,7 @@ const ALL_SUPPLIERS = supplierMask(SUPPLIER_IDS);
 export interface FacetFilter {
   /** The dimension (FACET_TYPE, ...). */
   dim: number;
-  /** 1 for each kept code. */
+  /** 1 for each code whose entries the walk adds (one supplier: its own entry, SUPPLIER_CODE + its slot). */
   codes: Uint8Array;
   /** The dimension's index column, and 1 for each of its byte values the filter keeps. */
   column: Uint8Array;
@@ -85,8 +86,17 @@ function makeFacetFilter(index: StayIndex, query: SearchQuery): FacetFilter | nu
   const values = new Uint8Array(256);
   const test = filters[0];
   for (let v = 0; v < 256; v++) values[v] = test(v) ? 1 : 0;
-  const codes = keptCodes(dim, values);
+  const codes = dim === FACET_SUPPLIERS && oneBit(mask) ? supplierCodes(mask) : keptCodes(dim, values);
   return codes === null ? null : { dim, codes, column: facetColumn(index, dim), values };
+}
+
+const oneBit = (mask: number): boolean => mask !== 0 && (mask & (mask - 1)) === 0;
+
+/** One supplier's: its own entry (SUPPLIER_CODE + its slot), not each set that holds it. */
+function supplierCodes(mask: number): Uint8Array {
+  const kept = new Uint8Array(FACET_CODES);
+  kept[SUPPLIER_CODE + Math.log2(mask)] = 1;
+  return kept;
 }
 
 /** Each dimension's code of each byte value. */
