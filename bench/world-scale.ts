@@ -281,14 +281,15 @@ async function serve(input: { slots: Slots; dataDir: string; databaseUrl: string
     for (let pull = 1; pull <= REFRESH_TRIES; pull++) {
       const outcome = await app.refreshContent(only);
       const r = outcome.result;
-      if (r !== null) changed += r.added + r.removed + r.changed;
+      const stays = r === null ? 0 : r.added + r.removed + r.changed;
+      changed += stays;
       const feeds = Object.entries(outcome.feeds);
       pulls.push(
         outcome.elsewhere
           ? 'another process held the content lease'
           : feeds
               .map(([id, f]) => `${id} ${f.ok ? `${f.listings} listings` : `failed (${f.error})`} in ${(f.ms / 1000).toFixed(1)} s`)
-              .join(', '),
+              .join(', ') + `; ${r === null ? 'nothing published' : `${stays} stays changed`}`,
       );
       applied = r !== null && feeds.every(([, f]) => f.ok);
       if (applied) break;
@@ -697,7 +698,7 @@ function print(base: SizeFigures, big: SizeFigures): void {
   const refreshOf = (r: RefreshFigures | undefined) =>
     r === undefined
       ? 'not measured'
-      : `${r.s.toFixed(1)} s, ${r.changed} stays changed, ${r.requests} searches, ${r.failed} failed, p99 ${r.p99Ms} ms; RSS ${r.steadyMb} MB steady, ${r.peakMb} MB at the peak (two versions' indexes and the worker's build), ${r.afterMb} MB after; ${r.pulls
+      : `${r.s.toFixed(1)} s, ${r.changed} stays changed${r.pulls.length > 1 ? ' (summed over the pulls: a stay two pulls changed counts twice)' : ''}, ${r.requests} searches, ${r.failed} failed, p99 ${r.p99Ms} ms; RSS ${r.steadyMb} MB steady, ${r.peakMb} MB at the peak (two versions' indexes and the worker's build), ${r.afterMb} MB after; ${r.pulls
           .map((p, i) => `pull ${i + 1}: ${p}`)
           .join('; ')}`;
   const r = big.refresh;
