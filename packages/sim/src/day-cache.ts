@@ -5,35 +5,44 @@
 // is a map over millions of listings; held through an advance and a rebuild, they filled the
 // simulator's heap, issue 22).
 import type { World } from './generate-world.ts';
+import { SUPPLIER_IDS } from './types.ts';
 
 interface Entry {
-  stamp: string;
+  /** What the lookup was built from: the world's day, and (for worlds changed in place by tests) its sizes. */
+  day: number;
+  properties: number;
+  listings: number[];
   value: unknown;
 }
 
 const caches = new WeakMap<World, Map<string, Entry>>();
 
-/** What a lookup of the world depends on: its day, and (for worlds changed in place by tests) its sizes. */
-function stampOf({ day, properties, listings: l }: World): string {
-  return `${day}:${properties.length}:${l.supplier_a.length}:${l.supplier_b.length}:${l.supplier_c.length}:${l.supplier_d.length}`;
-}
-
 /** The world's lookup `name` for today, built by `build` on first use today. */
 export function dayCached<T>(world: World, name: string, build: () => T): T {
   let cache = caches.get(world);
   if (cache === undefined) caches.set(world, (cache = new Map()));
-  const stamp = stampOf(world);
-  if (isFresh(cache, name, stamp)) return cache.get(name)!.value as T;
-  return rebuild(cache, name, stamp, build);
+  if (isFresh(cache, name, world)) return cache.get(name)!.value as T;
+  return rebuild(cache, name, world, build);
 }
 
-const isFresh = (cache: Map<string, Entry>, name: string, stamp: string): boolean => cache.get(name)?.stamp === stamp;
+/** Numbers compared, no stamp made: a quote asks two lookups. */
+function isFresh(cache: Map<string, Entry>, name: string, world: World): boolean {
+  const entry = cache.get(name);
+  if (entry === undefined || entry.day !== world.day || entry.properties !== world.properties.length) return false;
+  for (let i = 0; i < SUPPLIER_IDS.length; i++) if (entry.listings[i] !== world.listings[SUPPLIER_IDS[i]].length) return false;
+  return true;
+}
 
 /** Apart from dayCached, as isFresh: no register of dayCached's frame holds the stale lookup during `build`. */
-function rebuild<T>(cache: Map<string, Entry>, name: string, stamp: string, build: () => T): T {
+function rebuild<T>(cache: Map<string, Entry>, name: string, world: World, build: () => T): T {
   cache.delete(name);
   const value = build();
-  cache.set(name, { stamp, value });
+  cache.set(name, {
+    day: world.day,
+    properties: world.properties.length,
+    listings: SUPPLIER_IDS.map((s) => world.listings[s].length),
+    value,
+  });
   return value;
 }
 
