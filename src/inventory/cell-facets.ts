@@ -1,5 +1,6 @@
 import { NO_RATING, NO_STARS, type StayIndex } from './stay-index.ts';
 import { lowerBound } from './lower-bound.ts';
+import { SUPPLIER_IDS } from '../types.ts';
 
 /**
  * Per-attribute figures of the cell pyramid's big pieces, so that a viewport filtered by one
@@ -46,9 +47,9 @@ export const FACET_CODES = 128;
  * one entry a piece, not the eight of the sets that hold it (provider=supplier_b made the whole
  * world 1.23-1.29x the unfiltered; type=hotel 1.16).
  */
-export const SUPPLIER_CODE = 16;
-/** Suppliers, so SUPPLIER_CODE + slot, for slots 0..3. */
-const SUPPLIER_SLOTS = 4;
+export const SUPPLIER_CODE = 1 << SUPPLIER_IDS.length;
+/** Suppliers: their entries are SUPPLIER_CODE + slot, the sets below (a bit a supplier) 1 .. SUPPLIER_CODE - 1. */
+const SUPPLIER_SLOTS = SUPPLIER_IDS.length;
 /** The code of a stay without a guest rating or star class. */
 export const NO_CODE = FACET_CODES - 1;
 
@@ -83,7 +84,7 @@ export function facetColumn(index: StayIndex, dim: number): Uint8Array {
 export function facetCode(dim: number, value: number): number {
   if (dim === FACET_RATING) return value === NO_RATING ? NO_CODE : value <= 100 ? value : FACET_CODES;
   if (dim === FACET_STARS) return value === NO_STARS ? NO_CODE : value <= 10 ? value : FACET_CODES;
-  // A supplier set is 4 bits: the codes above are the suppliers' own entries, no value's.
+  // A supplier set is a bit a supplier: the codes above are the suppliers' own entries, no value's.
   if (dim === FACET_SUPPLIERS) return value < SUPPLIER_CODE ? value : FACET_CODES;
   return value < NO_CODE ? value : FACET_CODES;
 }
